@@ -1,0 +1,105 @@
+# hloproof - static verifier and linter for XLA HLO modules.
+# `make demo` and `make check` set up a fresh Debian 12 machine themselves.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BUILD ?= build
+SHARED ?= ../shared
+CC ?= cc
+VERSION := 0.1.0
+
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wformat=2
+BASECFLAGS := -std=c11 -D_GNU_SOURCE -DHLOPROOF_VERSION='"$(VERSION)"' -Iverifier -I$(BUILD) \
+	$(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
+LIBS := -lz3 -lxml2 -ljansson -lpthread -lm
+TESTLIBS := -lcmocka
+
+# Everything under verifier/ but the CLI goes into the library the tests link.
+CLI_SRC := verifier/main.c $(wildcard verifier/cmd_*.c)
+LIB_SRC := $(filter-out $(CLI_SRC),$(wildcard verifier/*.c))
+RULE_SRC := $(sort $(wildcard rules/*.c))
+TEST_SRC := $(sort $(wildcard tests/test_*.c))
+TEST_COMMON := $(wildcard tests/testutil.c)
+HDRS := $(wildcard verifier/*.h verifier/*.def)
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(RULE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rules_registry.o
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps demo check test asan-test install uninstall bench clean conformance
+
+all: deps $(BUILD)/hloproof
+
+# --- dependencies -----------------------------------------------------------
+DEBS := libz3-dev libxml2-dev libcmocka-dev libjansson-dev pkg-config z3
+deps:
+	@sh .ci/deps.sh $(DEBS)
+
+# --- build -------------------------------------------------------------------
+$(BUILD)/%.o: %.c $(HDRS) | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
+
+# The rule registry is generated from the file names in rules/.
+$(BUILD)/rules_registry.c: $(RULE_SRC) Makefile
+	@mkdir -p $(BUILD)
+	@sh rules/gen-registry.sh $(RULE_SRC) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/rules_registry.o: $(BUILD)/rules_registry.c $(HDRS)
+	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
+
+$(BUILD)/libhloproof.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/hloproof: $(CLI_OBJ) $(BUILD)/libhloproof.a
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libhloproof.a $(LIBS)
+
+$(BUILD)/hlogen: bench/hlogen.c | deps
+	@mkdir -p $(BUILD)
+	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -o $@ $<
+
+$(BUILD)/tests/%: tests/%.c $(TEST_COMMON) tests/testutil.h $(BUILD)/libhloproof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -Itests -o $@ $< $(TEST_COMMON) $(BUILD)/libhloproof.a $(TESTLIBS) $(LIBS)
+
+# --- tests -------------------------------------------------------------------
+# Every cmocka suite, then the shell tests (CLI, bad corpus), then the same
+# suites again built with AddressSanitizer and UndefinedBehaviorSanitizer.
+test: all $(TEST_BIN)
+	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/run-suites.sh $(TEST_BIN)
+	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/cli.sh
+
+asan-test: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	  build-asan/hloproof $(TEST_BIN:$(BUILD)/%=build-asan/%)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  HLOPROOF_SHARED=$(SHARED) HLOPROOF=build-asan/hloproof sh tests/run-suites.sh $(TEST_BIN:$(BUILD)/%=build-asan/%)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  HLOPROOF_SHARED=$(SHARED) HLOPROOF=build-asan/hloproof sh tests/cli.sh
+
+check: test asan-test
+	@echo "make check: all suites passed (plain and ASan+UBSan)"
+
+demo: all
+	$(BUILD)/hloproof parse corpus/demo/step.hlo
+
+conformance: all
+	@HLOPROOF_SHARED=$(SHARED) sh tests/conformance.sh $(BUILD)/hloproof
+
+bench: all $(BUILD)/hlogen
+	@HLOPROOF_SHARED=$(SHARED) sh bench/run.sh $(BUILD)/hloproof $(BUILD)/hlogen
+
+# --- install -----------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/hloproof $(DESTDIR)$(PREFIX)/bin/hloproof
+	install -m 644 docs/hloproof.1 $(DESTDIR)$(PREFIX)/share/man/man1/hloproof.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/hloproof $(DESTDIR)$(PREFIX)/share/man/man1/hloproof.1
+
+clean:
+	rm -rf build build-asan

@@ -1,0 +1,24 @@
+/* testutil.h - helpers shared by the cmocka suites. */
+#ifndef HLOPROOF_TESTUTIL_H
+#define HLOPROOF_TESTUTIL_H
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "ir.h"
+
+/* ../shared (or $HLOPROOF_SHARED) joined with a relative path; static buffer per call site is not
+ * thread-safe, so the result is malloc'd: free it. */
+char *shared_path(const char *rel);
+/* Parse HLO text given inline; fails the test on a parse error. */
+struct hlo_module *parse_text(const char *text);
+/* Parse inline text expecting an error; returns the diag (first error, position). */
+struct diag parse_text_error(const char *text);
+/* Read a whole file (malloc'd, NUL-terminated); NULL if unreadable. */
+char *read_file(const char *path, size_t *len);
+/* List files under dir ending in suffix, sorted; NULL-terminated malloc'd array. */
+char **list_files(const char *dir, const char *suffix);
+void free_list(char **v);
+
+#endif

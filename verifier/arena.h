@@ -1,0 +1,23 @@
+/* arena.h - one bump allocator per module; everything the IR holds lives here. */
+#ifndef HLOPROOF_ARENA_H
+#define HLOPROOF_ARENA_H
+#include <stddef.h>
+
+struct arena_chunk;
+
+struct arena {
+	struct arena_chunk *head;
+	size_t total;     /* bytes handed out, for memory reports */
+	size_t reserved;  /* bytes obtained from malloc */
+};
+
+void arena_init(struct arena *a);
+void arena_free(struct arena *a);
+/* Zeroed, 16-byte aligned memory; aborts (die) only when malloc fails. */
+void *arena_alloc(struct arena *a, size_t n);
+/* Overflow-checked n*size; returns NULL when n*size overflows. */
+void *arena_array(struct arena *a, size_t n, size_t size);
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+char *arena_strdup(struct arena *a, const char *s);
+
+#endif

@@ -1,0 +1,17 @@
+/* cmd_rules.c - `hloproof rules`: list the registered rules. */
+#include "cli.h"
+#include "rule.h"
+#include <stdio.h>
+
+static const char *sev_name(enum severity s)
+{
+	return s == SEV_ERROR ? "error" : s == SEV_WARNING ? "warning" : "note";
+}
+
+int cmd_rules(int argc, char **argv)
+{
+	for (const struct rule *const *r = rule_registry; *r; r++)
+		printf("%s  %-28s %-8s %s\n", (*r)->id, (*r)->slug, sev_name((*r)->severity),
+		       (*r)->summary);
+	return EXIT_CLEAN;
+}

@@ -1,0 +1,191 @@
+/* ir.h - the module as parsed: computations, instructions, call graph.
+ * Everything is allocated in the module's arena; the IR is read-only after
+ * hlo_parse() returns (later stages keep their own side tables). */
+#ifndef HLOPROOF_IR_H
+#define HLOPROOF_IR_H
+#include <stdint.h>
+#include <stddef.h>
+#include "arena.h"
+#include "diag.h"
+#include "shape.h"
+
+enum opcode {
+	OP_UNKNOWN = 0,
+#define OP(e, s, f) OP_##e,
+#include "opcodes.def"
+#undef OP
+	OP_COUNT
+};
+
+#define OPF_E 1u /* elementwise */
+const char *opcode_name(enum opcode op);
+enum opcode opcode_from_name(const char *s, size_t n);
+unsigned opcode_flags(enum opcode op);
+
+struct hlo_computation;
+struct hlo_instruction;
+
+/* An attribute as printed: name and its raw value text (balanced, trimmed). */
+struct hlo_attr {
+	const char *name;
+	const char *value;
+	struct srcpos pos;
+};
+
+struct slice_dim { int64_t start, limit, stride; };
+
+/* output_to_operand_aliasing entry {output}: (operand, {operand_index}) */
+struct operand_alias {
+	struct shape_index output;
+	int32_t operand;
+	struct shape_index operand_index;
+};
+
+struct kv { const char *key, *value; };
+
+enum alias_kind { ALIAS_MAY = 0, ALIAS_MUST = 1 };
+
+/* input_output_alias entry: output {o} lives in parameter p at {i}. */
+struct io_alias {
+	struct shape_index output;
+	int32_t param;
+	struct shape_index param_index;
+	enum alias_kind kind;
+	struct srcpos pos;
+};
+
+/* buffer_donor entry (p, {i}). */
+struct buffer_donor {
+	int32_t param;
+	struct shape_index param_index;
+	struct srcpos pos;
+};
+
+enum call_context { CALL_NONE = 0, CALL_CONTROL_FLOW = 1, CALL_EMBEDDED = 2, CALL_BOTH = 3 };
+
+struct hlo_instruction {
+	const char *name;
+	struct srcpos pos;            /* of the name in the definition */
+	struct hlo_computation *parent;
+	int32_t index;                /* position in parent->instrs (text order) */
+	int32_t gid;                  /* unique over the module, dense from 0 */
+	uint16_t opcode;              /* enum opcode */
+	uint8_t is_root;
+	uint8_t has_result_shape;     /* result shape was printed */
+	const char *opcode_text;      /* as printed (for unknown opcodes and async sugar) */
+	uint16_t async_wrapped_opcode;/* for X-start/-update/-done sugar: enum opcode of X */
+	struct shape *shape;          /* may be shared between instructions */
+
+	int32_t n_operands, n_users, n_ctrl_preds, n_ctrl_succs;
+	struct hlo_instruction **operands;
+	struct hlo_instruction **users;       /* distinct users, in text order */
+	struct hlo_instruction **ctrl_preds;
+	struct hlo_instruction **ctrl_succs;
+	struct shape **operand_shapes;        /* as printed, or NULL entries; NULL when none */
+
+	/* Called computations, in the order of the attributes (to_apply, calls,
+	 * condition, body, branches, called_computations). */
+	int32_t n_called;
+	struct hlo_computation **called;
+	struct hlo_computation *to_apply, *calls, *condition, *body;
+	int32_t n_branches;                   /* true/false become branches {0: true, 1: false} */
+	struct hlo_computation **branches;
+
+	int64_t tuple_index;                  /* index= ; -1 when absent */
+	int64_t parameter_number;             /* parameter(N); -1 otherwise */
+	int32_t n_dimensions, n_slice, n_dynamic_slice_sizes, n_out_aliases,
+		n_operand_layout_constraints, n_frontend_attrs;
+	int64_t *dimensions;
+	struct slice_dim *slice;
+	int64_t *dynamic_slice_sizes;
+	struct operand_alias *out_aliases;    /* output_to_operand_aliasing */
+	struct shape **operand_layout_constraints;
+	struct kv *frontend_attrs;
+	const char *custom_call_target;       /* unquoted */
+	const char *fusion_kind;              /* kLoop, kInput, kOutput, kCustom */
+	const char *backend_config;           /* raw text */
+	const char *literal;                  /* constant(...) raw text inside the parens */
+	const char *op_name, *source_file;    /* from metadata, unquoted */
+	int32_t source_line;
+
+	int32_t n_attrs;                      /* every attribute, raw, in printed order */
+	struct hlo_attr *attrs;
+};
+
+struct hlo_callsite {
+	struct hlo_instruction *instr;
+	enum call_context context;
+};
+
+struct hlo_computation {
+	const char *name;
+	struct srcpos pos;
+	struct hlo_module *module;
+	int32_t index;                 /* position in module->comps (text order) */
+	uint8_t is_entry;
+	uint8_t has_signature;
+	const char *execution_thread;  /* NULL = main */
+	int32_t n_instrs, n_params, n_callers;
+	struct hlo_instruction **instrs;  /* text order = schedule when scheduled */
+	struct hlo_instruction *root;
+	struct hlo_instruction **params;  /* by parameter number (NULL holes are a parse error) */
+	struct hlo_callsite *callers;
+	enum call_context context;        /* union of the contexts it is called in */
+};
+
+struct hlo_module {
+	struct arena arena;
+	const char *file;            /* as given on the command line */
+	const char *name;
+	const char *source;          /* the whole input text (NUL-terminated copy in the arena) */
+	size_t source_len;
+	struct srcpos pos;
+	uint8_t is_scheduled;
+	uint8_t has_header;
+	uint8_t has_entry_layout;
+
+	int32_t n_comps, n_instrs;    /* n_instrs: over all computations (= next gid) */
+	struct hlo_computation **comps;  /* text order */
+	struct hlo_computation *entry;
+
+	int32_t n_aliases, n_donors;
+	struct io_alias *aliases;
+	struct buffer_donor *donors;
+	struct srcpos alias_pos, donor_pos;  /* of the header attributes */
+
+	/* entry_computation_layout, when printed */
+	int32_t n_entry_layout_params;
+	struct shape **entry_layout_params;
+	struct shape *entry_layout_result;
+
+	int32_t n_header_attrs;       /* every header attribute, raw, in order */
+	struct hlo_attr *header_attrs;
+	const char *stack_frames;     /* raw FileNames...StackFrames text, or NULL */
+};
+
+/* Limits on hostile input; exceeding one is an input error (exit 2). */
+#define HLO_MAX_FILE_BYTES ((size_t)2 << 30)  /* 2 GiB */
+#define HLO_MAX_NESTING 64                   /* brackets, tuple shapes, inline bodies */
+#define HLO_MAX_INSTRUCTIONS 50000000
+
+/* Parse an HLO text module. `file` names the input in messages. On error
+ * returns NULL after reporting FILE:LINE:COL: error: ... through `d`.
+ * The text need not be NUL-terminated; it is copied into the arena. */
+struct hlo_module *hlo_parse(const char *file, const char *text, size_t len, struct diag *d);
+/* Read a whole file ("-" = stdin) and parse it. */
+struct hlo_module *hlo_parse_file(const char *path, struct diag *d);
+void hlo_module_free(struct hlo_module *m);
+
+/* Lookups. */
+struct hlo_computation *hlo_find_computation(const struct hlo_module *m, const char *name);
+struct hlo_instruction *hlo_find_instruction(const struct hlo_computation *c, const char *name);
+/* Find "name" or "name@computation" anywhere in the module (entry first). */
+struct hlo_instruction *hlo_find_instruction_any(const struct hlo_module *m, const char *spec);
+
+/* Canonical printer: HLO text that re-parses to the same IR. */
+#include <stdio.h>
+void hlo_print_module(FILE *out, const struct hlo_module *m);
+/* Structural equality of two modules (names, opcodes, shapes, edges, attributes). */
+int hlo_module_equal(const struct hlo_module *a, const struct hlo_module *b, char *why, size_t cap);
+
+#endif

@@ -427,8 +427,28 @@ static void built_orderings(struct built *b)
 	assert_non_null(b->seq);
 }
 
+/* o1 and o2 agree on every pair of instructions of m. */
+static void assert_same_answers(const struct hlo_module *m, struct ordering *o1, struct ordering *o2)
+{
+	for (int32_t c = 0; c < m->n_comps; c++)
+		for (int32_t i = 0; i < m->comps[c]->n_instrs; i++)
+			for (int32_t d = 0; d < m->n_comps; d++)
+				for (int32_t j = 0; j < m->comps[d]->n_instrs; j++) {
+					const struct hlo_instruction *x = m->comps[c]->instrs[i];
+					const struct hlo_instruction *y = m->comps[d]->instrs[j];
+					assert_int_equal(ordering_constraint(o1, x, y),
+							 ordering_constraint(o2, x, y));
+					assert_int_equal(ordering_reaches(o1, x, y),
+							 ordering_reaches(o2, x, y));
+				}
+}
+
+/* Every hand-built module also checks that ordering_build_from() answers as
+ * a fresh build does. */
 static void built_free(struct built *b)
 {
+	assert_same_answers(b->m, b->seq, ordering_build_from(b->dep, ORDER_SEQUENTIAL, &b->a));
+	assert_same_answers(b->m, b->dep, ordering_build_from(b->seq, ORDER_DEPENDENCY, &b->a));
 	arena_free(&b->a);
 	tb_free(b->m);
 }
@@ -706,6 +726,50 @@ static void test_constraint_calls_and_async(void **state)
 	built_free(&b);
 }
 
+/* async-done printed without calls= still wraps what its start wraps; a
+ * while whose condition is its body has two caller callsites in XLA's count,
+ * so the chain stops there. */
+static void test_async_chain_and_double_callsite(void **state)
+{
+	struct built b;
+	built_init(&b, 1);
+	struct hlo_computation *e = tb_comp(b.m, "entry");
+	struct hlo_computation *wrapped = tb_comp(b.m, "wrapped");
+	struct hlo_computation *cb = tb_comp(b.m, "cond_and_body");
+	struct hlo_instruction *wp = tb_param(wrapped, "wp", 0);
+	struct hlo_instruction *wx = tb_ins(wrapped, "wx", OP_CUSTOM_CALL, wp, NULL);
+	struct hlo_instruction *cp = tb_param(cb, "cp", 0);
+	struct hlo_instruction *cx = tb_ins(cb, "cx", OP_COPY, cp, NULL);
+	struct hlo_instruction *p = tb_param(e, "p", 0);
+	struct hlo_instruction *as = tb_ins(e, "as", OP_ASYNC_START, p, NULL);
+	tb_call(as, wrapped, CALL_CONTROL_FLOW);
+	struct hlo_instruction *au = tb_ins(e, "au", OP_ASYNC_UPDATE, as, NULL);
+	struct hlo_instruction *ad = tb_ins(e, "ad", OP_ASYNC_DONE, au, NULL);
+	struct hlo_instruction *w = tb_ins(e, "w", OP_WHILE, ad, NULL);
+	w->condition = w->body = cb;
+	tb_call(w, cb, CALL_CONTROL_FLOW);
+	/* the builder records one callsite per occurrence; make it one per
+	 * instruction, as the parser does */
+	w->called = tb_append(&b.m->arena, w->called, w->n_called, sizeof(cb), &cb);
+	w->n_called++;
+	struct hlo_instruction *y = tb_ins(e, "y", OP_NEGATE, w, NULL);
+	built_orderings(&b);
+	struct ordering *o = b.dep;
+	assert_ptr_equal(ordering_async_wrapped(ad), wrapped);
+	assert_ptr_equal(ordering_async_wrapped(au), wrapped);
+	assert_null(ordering_async_wrapped(y));
+	assert_constraint(o, ad, wx, EXEC_SAME);
+	assert_constraint(o, wx, au, EXEC_SAME);
+	assert_constraint(o, wp, y, EXEC_RUN_BEFORE_START);
+	assert_int_equal(cb->n_callers, 1);
+	assert_null(ordering_next_caller(o, cx));
+	assert_constraint(o, cx, y, EXEC_UNORDERED);
+	assert_constraint(o, p, cx, EXEC_UNORDERED);
+	assert_true(ordering_is_nested_in(o, cx, e));
+	assert_constraint(o, cp, cx, EXEC_RUN_BEFORE_START);
+	built_free(&b);
+}
+
 /* A fusion computation has no sequence; the dependency ordering still orders
  * its instructions by data edges. */
 static void test_fusion_computation(void **state)
@@ -905,6 +969,7 @@ int main(void)
 		cmocka_unit_test(test_constraint_while),
 		cmocka_unit_test(test_constraint_conditional),
 		cmocka_unit_test(test_constraint_calls_and_async),
+		cmocka_unit_test(test_async_chain_and_double_callsite),
 		cmocka_unit_test(test_fusion_computation),
 		cmocka_unit_test(test_cycles_rejected),
 		cmocka_unit_test(test_ordering_threshold_paths),

@@ -8,6 +8,7 @@
 
 struct comp_info {
 	struct reach_index *reach;
+	int32_t n_sites;          /* caller callsites as XLA counts them (see below) */
 	int32_t depth;            /* longest call chain from a root */
 	int32_t dom_pre, dom_end; /* preorder interval in the call-graph dominator tree */
 	uint8_t fusion, async, sequenced;
@@ -282,10 +283,16 @@ struct ordering *ordering_build_ex(const struct hlo_module *m, enum order_kind k
 		const struct hlo_computation *cc = m->comps[c];
 		struct comp_info *ci = &o->ci[c];
 		for (int32_t i = 0; i < cc->n_callers; i++) {
-			if (cc->callers[i].instr->opcode == OP_FUSION)
+			const struct hlo_instruction *in = cc->callers[i].instr;
+			if (in->opcode == OP_FUSION)
 				ci->fusion = 1;
-			if (is_async_op(cc->callers[i].instr))
+			if (is_async_op(in))
 				ci->async = 1;
+			/* XLA adds one caller callsite per occurrence in the
+			 * caller's called computations (a conditional naming a
+			 * branch twice, a while whose condition is its body) */
+			for (int32_t k = 0; k < in->n_called; k++)
+				ci->n_sites += in->called[k] == cc;
 		}
 		ci->sequenced = kind == ORDER_DEPENDENCY || (m->is_scheduled && !ci->fusion);
 	}
@@ -307,6 +314,22 @@ struct ordering *ordering_build_ex(const struct hlo_module *m, enum order_kind k
 		if (err)
 			return NULL;
 	}
+	return o;
+}
+
+struct ordering *ordering_build_from(const struct ordering *base, enum order_kind kind,
+				     struct arena *a)
+{
+	struct ordering *o = arena_alloc(a, sizeof(*o));
+	*o = *base;
+	o->kind = kind;
+	o->ci = arena_array(a, (size_t)o->n_comps, sizeof(struct comp_info));
+	if (!o->ci)
+		die("ordering: allocation overflows");
+	memcpy(o->ci, base->ci, (size_t)o->n_comps * sizeof(struct comp_info));
+	for (int32_t c = 0; c < o->n_comps; c++)
+		o->ci[c].sequenced = kind == ORDER_DEPENDENCY ||
+				     (o->m->is_scheduled && !o->ci[c].fusion);
 	return o;
 }
 
@@ -384,7 +407,7 @@ const struct hlo_instruction *ordering_next_caller(const struct ordering *o,
 		return NULL;
 	/* an async computation is called by its start, update and done ops: the
 	 * chain continues at the first of them (XLA's first_caller_node_) */
-	if (c->n_callers > 1 && !ci->async)
+	if (ci->n_sites > 1 && !ci->async)
 		return NULL;
 	return c->callers[0].instr;
 }
@@ -438,10 +461,25 @@ int ordering_is_nested_in(const struct ordering *o, const struct hlo_instruction
 	return x->dom_pre <= y->dom_pre && y->dom_pre < x->dom_end;
 }
 
-/* async-start/-update/-done a wraps b: b is the root of a's called computation */
+const struct hlo_computation *ordering_async_wrapped(const struct hlo_instruction *instr)
+{
+	/* -update and -done may be printed without calls=: follow operand 0
+	 * back to the async-start of the chain */
+	for (int32_t i = 0; instr && is_async_op(instr) && i <= instr->parent->n_instrs; i++) {
+		if (instr->n_called > 0)
+			return instr->called[0];
+		if (instr->opcode == OP_ASYNC_START || instr->n_operands < 1)
+			return NULL;
+		instr = instr->operands[0];
+	}
+	return NULL;
+}
+
+/* async-start/-update/-done a wraps b: b is the root of a's wrapped computation */
 static int async_wraps(const struct hlo_instruction *a, const struct hlo_instruction *b)
 {
-	return is_async_op(a) && a->n_called > 0 && a->called[0] && a->called[0]->root == b;
+	const struct hlo_computation *w = is_async_op(a) ? ordering_async_wrapped(a) : NULL;
+	return w && w->root == b;
 }
 
 enum exec_constraint ordering_constraint(struct ordering *o, const struct hlo_instruction *a,

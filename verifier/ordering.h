@@ -48,6 +48,12 @@ struct ordering *ordering_build_ex(const struct hlo_module *m, enum order_kind k
 				   struct arena *a, const struct reach_options *opt,
 				   struct diag *d);
 
+/* Another kind over the same module, sharing base's call graph and reachability
+ * indices (no rebuild; base must outlive it, and both share query scratch:
+ * use them from one thread). */
+struct ordering *ordering_build_from(const struct ordering *base, enum order_kind kind,
+				     struct arena *a);
+
 enum order_kind ordering_kind(const struct ordering *o);
 
 /* Same computation, a != b, and b reachable from a through operand and control
@@ -96,6 +102,10 @@ int ordering_nearest_ancestors(const struct ordering *o, const struct hlo_instru
  * (every call chain from a root to instr's computation passes comp). */
 int ordering_is_nested_in(const struct ordering *o, const struct hlo_instruction *instr,
 			  const struct hlo_computation *comp);
+/* The computation an async-start/-update/-done wraps (for -update/-done
+ * printed without calls=, the one of the async-start their chain begins
+ * with); NULL for other instructions. */
+const struct hlo_computation *ordering_async_wrapped(const struct hlo_instruction *instr);
 /* Computation called by a fusion instruction. */
 int ordering_is_fusion_computation(const struct ordering *o, const struct hlo_computation *c);
 

@@ -947,6 +947,36 @@ static void bench(void)
 		bench_one(cases[c].name, &g, &def, 1000000, 2000);
 		dag_free(&g);
 	}
+	/* a module of 10^6 instructions in 1000 computations of 1000: all on
+	 * the full-closure path */
+	static const int32_t split[] = { 1000, 200 };
+	for (int k = 0; k < 2; k++) {
+		int32_t size = split[k], count = 1000000 / size;
+		struct rng r = { 4242 };
+		struct arena a;
+		arena_init(&a);
+		double build = 0;
+		struct reach_index **idx = malloc((size_t)count * sizeof(*idx));
+		for (int32_t i = 0; i < count; i++) {
+			struct dag g = gen_dag(&r, size, SHAPE_DATAFLOW, 0);
+			double t0 = now();
+			idx[i] = reach_build(g.n, g.off, g.succ, &def, &a, NULL);
+			build += now() - t0;
+			dag_free(&g);
+		}
+		double q0 = now();
+		long yes = 0, nq = 10000000;
+		for (long q = 0; q < nq; q++) {
+			struct reach_index *ri = idx[rnd_below(&r, count)];
+			yes += reach_query(ri, rnd_below(&r, size), rnd_below(&r, size));
+		}
+		double q1 = now();
+		printf("%d x dataflow %-6d (full)  build %7.1f ms  mem %6.1f B/node  uniform %6.2f Mq/s  yes %4.1f%%\n",
+		       count, size, build * 1e3, (double)a.total / 1e6, nq / (q1 - q0) / 1e6,
+		       100.0 * yes / nq);
+		free(idx);
+		arena_free(&a);
+	}
 }
 
 int main(void)

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define MAX_FULL 32768
 #define MAX_WINDOW_WORDS 8
 #define MAX_GRAIL 4
 #define MAX_LM_WORDS 4
@@ -466,7 +467,8 @@ struct reach_index *reach_build(int32_t n, const int32_t *succ_off, const int32_
 	}
 	soff[n] = k;
 
-	r->full = n <= opt->full_max;
+	/* the closure is n^2/2 bits: never more than 64 MiB, whatever asked */
+	r->full = n <= opt->full_max && n <= MAX_FULL;
 	if (r->full) {
 		r->off = aalloc(a, (size_t)n + 1, sizeof(size_t));
 		size_t words = 0;

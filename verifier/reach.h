@@ -19,7 +19,7 @@
 #include "arena.h"
 
 struct reach_options {
-	int32_t full_max;      /* n <= full_max: full closure; default 1024 */
+	int32_t full_max;      /* n <= full_max (capped at 32768): full closure; default 1024 */
 	int32_t window_words;  /* large: exact window of 64*window_words ranks (1..8); default 2 */
 	int32_t n_grail;       /* large: GRAIL traversals (0..4); default 2 */
 	int32_t lm_words;      /* large: landmarks, 64 per word (0..4); default 1 */

@@ -204,8 +204,8 @@ static long check_against_bfs(struct reach_index *ri, const struct dag *g, int32
 
 /* Index options forcing each path and each mix of cuts. */
 static const struct reach_options variants[] = {
-	{ INT32_MAX, 2, 2, 1 },  /* full closure */
-	{ 0, 2, 2, 1 },          /* large, defaults */
+	{ INT32_MAX, 2, 3, 1 },  /* full closure */
+	{ 0, 2, 3, 1 },          /* large, defaults */
 	{ 0, 1, 0, 0 },          /* large, window and search only */
 	{ 0, 1, 4, 0 },          /* large, GRAIL only */
 	{ 0, 1, 0, 2 },          /* large, landmarks only */
@@ -911,18 +911,67 @@ static void bench_one(const char *label, const struct dag *g, const struct reach
 		const struct reach_stats *st = reach_get_stats(ri);
 		printf("%-26s n=%-8d e=%-8d build %7.1f ms  mem %6.1f B/node  %-7s %6.2f Mq/s  "
 		       "yes %4.1f%%  rank %4.1f%% window %4.1f%% cut %4.1f%% search %5.2f%% "
-		       "(%.0f%% yes, avg %.0f visited)\n",
+		       "(%.0f%% yes, avg %.0f max %llu visited)\n",
 		       label, g->n, g->m, (t1 - t0) * 1e3, (double)a.total / g->n,
 		       k ? "local" : "uniform", queries / (q1 - q0) / 1e6,
 		       100.0 * yes / queries, 100.0 * st->by_rank / st->queries,
 		       100.0 * st->by_window / st->queries, 100.0 * st->by_cut / st->queries,
 		       100.0 * st->by_search / st->queries,
 		       st->by_search ? 100.0 * st->search_yes / st->by_search : 0.0,
-		       st->by_search ? (double)st->visited / st->by_search : 0.0);
+		       st->by_search ? (double)st->visited / st->by_search : 0.0,
+		       (unsigned long long)st->max_visited);
 	}
 	free(qu);
 	free(qv);
 	arena_free(&a);
+}
+
+/* The real corpus: every computation on the large path, as a DAG. */
+static void bench_corpus(const struct reach_options *opt)
+{
+	char *dir = shared_path("corpus/real");
+	char **list = list_files(dir, ".hlo");
+	for (char **f = list; *f; f++) {
+		struct diag d;
+		diag_init(&d, NULL);
+		struct hlo_module *m = hlo_parse_file(*f, &d);
+		if (!m)
+			continue;
+		for (int32_t c = 0; c < m->n_comps; c++) {
+			const struct hlo_computation *comp = m->comps[c];
+			if (comp->n_instrs <= opt->full_max)
+				continue;
+			/* the same edges ordering.c uses */
+			int32_t n = comp->n_instrs, k = 0;
+			int32_t *src = NULL, *dst = NULL;
+			size_t cap = 0;
+			for (int32_t i = 0; i < n; i++) {
+				const struct hlo_instruction *y = comp->instrs[i];
+				for (int32_t j = 0; j < y->n_operands + y->n_ctrl_preds; j++) {
+					const struct hlo_instruction *x = j < y->n_operands ? y->operands[j]
+						: y->ctrl_preds[j - y->n_operands];
+					if ((size_t)k == cap) {
+						cap = cap ? 2 * cap : 1024;
+						src = realloc(src, cap * sizeof(int32_t));
+						dst = realloc(dst, cap * sizeof(int32_t));
+					}
+					src[k] = x->index;
+					dst[k++] = i;
+				}
+			}
+			struct dag g = dag_from_edges(n, k, src, dst, NULL);
+			char label[64];
+			const char *base = strrchr(*f, '/');
+			snprintf(label, sizeof label, "%.18s:%.7s", base ? base + 1 : *f, comp->name);
+			bench_one(label, &g, opt, 1000000, 2000);
+			dag_free(&g);
+			free(src);
+			free(dst);
+		}
+		hlo_module_free(m);
+	}
+	free_list(list);
+	free(dir);
 }
 
 static void bench(void)
@@ -932,6 +981,10 @@ static void bench(void)
 	const char *o = getenv("HLOPROOF_BENCH_OPT"); /* "window_words,n_grail,lm_words" */
 	if (o)
 		sscanf(o, "%d,%d,%d", &def.window_words, &def.n_grail, &def.lm_words);
+	bench_corpus(&def);
+	const char *b = getenv("HLOPROOF_BENCH");
+	if (!strcmp(b, "corpus"))
+		return;
 	static const struct { int32_t n; enum dag_shape shape; int shuffle; const char *name; } cases[] = {
 		{ 1000, SHAPE_DATAFLOW, 0, "dataflow 1e3" },
 		{ 100000, SHAPE_DATAFLOW, 0, "dataflow 1e5" },

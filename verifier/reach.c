@@ -54,7 +54,7 @@ void reach_default_options(struct reach_options *opt)
 {
 	opt->full_max = 1024;
 	opt->window_words = 2;
-	opt->n_grail = 2;
+	opt->n_grail = 3;
 	opt->lm_words = 1;
 }
 
@@ -255,34 +255,38 @@ static int search(struct reach_index *r, int32_t a, int32_t b)
 		ep = r->epoch = 1;
 	}
 	int32_t *st = r->stack, sp = 0;
+	uint64_t visited = 0;
 	st[sp++] = a;
 	r->mark[a] = ep;
-	while (sp) {
+	int found = 0;
+	while (sp && !found) {
 		int32_t v = st[--sp];
-		r->stats.visited++;
+		visited++;
 		for (int32_t e = r->soff[v]; e < r->soff[v + 1]; e++) {
 			int32_t s = r->succ[e];
 			if (s >= b) {
-				if (s == b)
-					return 1;
+				found = s == b;
 				break;
 			}
 			if (r->mark[s] == ep)
 				continue;
 			r->mark[s] = ep;
 			if ((int64_t)(b - s) <= r->wbits) {
-				if (test_bit(r->win + (size_t)s * r->ww, b - s - 1))
-					return 1;
+				if ((found = test_bit(r->win + (size_t)s * r->ww, b - s - 1)))
+					break;
 				continue;
 			}
 			int c = cut(r, s, b);
-			if (c > 0)
-				return 1;
+			if ((found = c > 0))
+				break;
 			if (c == 0)
 				st[sp++] = s;
 		}
 	}
-	return 0;
+	r->stats.visited += visited;
+	if (visited > r->stats.max_visited)
+		r->stats.max_visited = visited;
+	return found;
 }
 
 int reach_query(struct reach_index *r, int32_t u, int32_t v)

@@ -7,7 +7,7 @@
  *    topological numbering so that row r only holds ranks r+1..n-1
  *    (n^2/2 bits). A query is one bit test.
  *  - large: per node, an exact bitset of the next W ranks (W = 64*window_words),
- *    GRAIL interval labels and landmark bitsets as cuts, and a DFS restricted to
+ *    GRAIL and DFS-tree interval labels and landmark bitsets as cuts, and a DFS restricted to
  *    the topological window (rank(u), rank(v)) for what the cuts do not
  *    settle. Memory O(n*(window_words + n_grail + lm_words) + e).
  *
@@ -21,7 +21,7 @@
 struct reach_options {
 	int32_t full_max;      /* n <= full_max (capped at 32768): full closure; default 1024 */
 	int32_t window_words;  /* large: exact window of 64*window_words ranks (1..8); default 2 */
-	int32_t n_grail;       /* large: GRAIL traversals (0..4); default 2 */
+	int32_t n_grail;       /* large: DFS traversals for GRAIL/tree labels (0..4); default 3 */
 	int32_t lm_words;      /* large: landmarks, 64 per word (0..4); default 1 */
 };
 
@@ -36,6 +36,7 @@ struct reach_stats {
 	uint64_t by_search;    /* needed the bounded search */
 	uint64_t search_yes;   /* ... and found a path */
 	uint64_t visited;      /* nodes visited by bounded searches */
+	uint64_t max_visited;  /* by the longest one */
 };
 
 struct reach_index;

@@ -111,71 +111,47 @@ static void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
-/* Distinct users in text order: a stamp per instruction (the gid of the last
- * user that counted it) keeps this linear even for huge operand lists. */
-void hlo_build_users(struct hlo_module *m)
+/* Users in text order, each once, in one pass: operands and control
+ * predecessors are defined earlier in text order, so an instruction's arrays
+ * are placed before any user fills them; a user's duplicate operands are
+ * adjacent in the array, so checking the last entry dedupes. */
+void hlo_build_users(struct hlo_module *m, size_t n_users, size_t n_succs)
 {
-	int32_t n = m->n_instrs;
-	int32_t *stamp = xcalloc((size_t)n, sizeof(int32_t));
-	int32_t *cstamp = xcalloc((size_t)n, sizeof(int32_t));
-	size_t n_users = 0, n_succs = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		struct hlo_instruction **ubuf = NULL, **sbuf = NULL;
-		if (pass == 1) {
-			ubuf = arena_array(&m->arena, n_users, sizeof(*ubuf));
-			sbuf = arena_array(&m->arena, n_succs, sizeof(*sbuf));
-			for (int32_t c = 0; c < m->n_comps; c++) {
-				struct hlo_computation *comp = m->comps[c];
-				for (int32_t i = 0; i < comp->n_instrs; i++) {
-					struct hlo_instruction *in = comp->instrs[i];
-					in->users = in->n_users ? ubuf : NULL;
-					ubuf += in->n_users;
-					in->n_users = 0;
-					in->ctrl_succs = in->n_ctrl_succs ? sbuf : NULL;
-					sbuf += in->n_ctrl_succs;
-					in->n_ctrl_succs = 0;
-				}
+	struct hlo_instruction **ubuf = arena_array(&m->arena, n_users, sizeof(*ubuf));
+	struct hlo_instruction **sbuf = arena_array(&m->arena, n_succs, sizeof(*sbuf));
+	struct hlo_instruction **uend = ubuf + n_users, **send = sbuf + n_succs;
+	if (!ubuf || !sbuf)
+		die("out of memory (users)");
+	for (int32_t c = 0; c < m->n_comps; c++) {
+		struct hlo_computation *comp = m->comps[c];
+		for (int32_t i = 0; i < comp->n_instrs; i++) {
+			struct hlo_instruction *in = comp->instrs[i];
+			if (in->n_users > uend - ubuf || in->n_ctrl_succs > send - sbuf)
+				die("internal error: user counts are inconsistent");
+			in->users = in->n_users ? ubuf : NULL;
+			ubuf += in->n_users;
+			in->ctrl_succs = in->n_ctrl_succs ? sbuf : NULL;
+			sbuf += in->n_ctrl_succs;
+			in->n_users = in->n_ctrl_succs = 0;
+			for (int32_t k = 0; k < in->n_operands; k++) {
+				struct hlo_instruction *op = in->operands[k];
+				if (op->n_users == 0 || op->users[op->n_users - 1] != in)
+					op->users[op->n_users++] = in;
 			}
-			memset(stamp, 0, (size_t)n * sizeof(int32_t));
-			memset(cstamp, 0, (size_t)n * sizeof(int32_t));
-		}
-		for (int32_t c = 0; c < m->n_comps; c++) {
-			struct hlo_computation *comp = m->comps[c];
-			for (int32_t i = 0; i < comp->n_instrs; i++) {
-				struct hlo_instruction *in = comp->instrs[i];
-				int32_t mark = in->gid + 1;
-				for (int32_t k = 0; k < in->n_operands; k++) {
-					struct hlo_instruction *op = in->operands[k];
-					if (stamp[op->gid] == mark)
-						continue;
-					stamp[op->gid] = mark;
-					if (pass == 1)
-						op->users[op->n_users] = in;
-					op->n_users++;
-					n_users++;
-				}
-				for (int32_t k = 0; k < in->n_ctrl_preds; k++) {
-					struct hlo_instruction *p = in->ctrl_preds[k];
-					if (cstamp[p->gid] == mark)
-						continue;
-					cstamp[p->gid] = mark;
-					if (pass == 1)
-						p->ctrl_succs[p->n_ctrl_succs] = in;
-					p->n_ctrl_succs++;
-					n_succs++;
-				}
+			for (int32_t k = 0; k < in->n_ctrl_preds; k++) {
+				struct hlo_instruction *p = in->ctrl_preds[k];
+				if (p->n_ctrl_succs == 0 || p->ctrl_succs[p->n_ctrl_succs - 1] != in)
+					p->ctrl_succs[p->n_ctrl_succs++] = in;
 			}
 		}
 	}
-	free(stamp);
-	free(cstamp);
 }
 
 /* Callers (one callsite per calling instruction) and contexts propagated from
  * the entry as XLA's CallGraph::SetCallContexts does: an embedded call makes
  * the callee embedded, a control-flow call passes the caller's context on.
  * Computations not reachable from the entry start as control flow too. */
-void hlo_build_call_graph(struct hlo_module *m)
+void hlo_build_call_graph(struct hlo_module *m, struct hlo_instruction *const *callers, size_t n)
 {
 	int32_t nc = m->n_comps;
 	int32_t *stamp = xcalloc((size_t)nc, sizeof(int32_t));
@@ -190,23 +166,19 @@ void hlo_build_call_graph(struct hlo_module *m)
 			}
 			memset(stamp, 0, (size_t)nc * sizeof(int32_t));
 		}
-		for (int32_t c = 0; c < nc; c++) {
-			struct hlo_computation *comp = m->comps[c];
-			for (int32_t i = 0; i < comp->n_instrs; i++) {
-				struct hlo_instruction *in = comp->instrs[i];
-				enum call_context ctx = hlo_instruction_call_context(in->opcode);
-				for (int32_t k = 0; k < in->n_called; k++) {
-					struct hlo_computation *callee = in->called[k];
-					if (!callee || stamp[callee->index] == in->gid + 1)
-						continue;
-					stamp[callee->index] = in->gid + 1;
-					if (pass == 1)
-						callee->callers[callee->n_callers] =
-							(struct hlo_callsite){in, ctx};
-					else
-						total++;
-					callee->n_callers++;
-				}
+		for (size_t i = 0; i < n; i++) {
+			struct hlo_instruction *in = callers[i];
+			enum call_context ctx = hlo_instruction_call_context(in->opcode);
+			for (int32_t k = 0; k < in->n_called; k++) {
+				struct hlo_computation *callee = in->called[k];
+				if (!callee || stamp[callee->index] == in->gid + 1)
+					continue;
+				stamp[callee->index] = in->gid + 1;
+				if (pass == 1)
+					callee->callers[callee->n_callers] = (struct hlo_callsite){in, ctx};
+				else
+					total++;
+				callee->n_callers++;
 			}
 		}
 	}
@@ -217,6 +189,13 @@ void hlo_build_call_graph(struct hlo_module *m)
 	 * enters the list at most three times. */
 	for (int32_t c = 0; c < nc; c++)
 		m->comps[c]->context = CALL_NONE;
+	/* callers[] is in text order, so each computation's calling
+	 * instructions form the run first[c] .. first[c + 1] */
+	int32_t *first = xcalloc((size_t)nc + 1, sizeof(int32_t));
+	for (size_t i = 0; i < n; i++)
+		first[callers[i]->parent->index + 1]++;
+	for (int32_t c = 0; c < nc; c++)
+		first[c + 1] += first[c];
 	struct hlo_computation **work = xcalloc((size_t)nc * 3 + 1, sizeof(*work));
 	size_t head = 0, tail = 0;
 	for (int round = 0; round < 2; round++) {
@@ -231,8 +210,8 @@ void hlo_build_call_graph(struct hlo_module *m)
 		}
 		while (head < tail) {
 			struct hlo_computation *comp = work[head++];
-			for (int32_t i = 0; i < comp->n_instrs; i++) {
-				struct hlo_instruction *in = comp->instrs[i];
+			for (int32_t i = first[comp->index]; i < first[comp->index + 1]; i++) {
+				struct hlo_instruction *in = callers[i];
 				enum call_context ctx = hlo_instruction_call_context(in->opcode);
 				if (ctx == CALL_NONE)
 					continue;
@@ -255,4 +234,5 @@ void hlo_build_call_graph(struct hlo_module *m)
 		if (m->comps[c]->context == CALL_NONE)
 			m->comps[c]->context = CALL_CONTROL_FLOW;
 	free(work);
+	free(first);
 }

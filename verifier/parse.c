@@ -138,15 +138,6 @@ static void ht_free(struct htab *t)
 	t->s = NULL;
 }
 
-static void ht_reset(struct htab *t)
-{
-	t->n = 0;
-	if (++t->gen == 0) {
-		memset(t->s, 0, ((size_t)t->mask + 1) * sizeof(*t->s));
-		t->gen = 1;
-	}
-}
-
 static struct hslot *ht_find(const struct htab *t, const char *k, uint32_t len, uint64_t h)
 {
 	for (uint32_t i = (uint32_t)h & t->mask;; i = (i + 1) & t->mask) {
@@ -186,6 +177,26 @@ static void ht_put(struct htab *t, const char *k, uint32_t len, void *v)
 {
 	uint64_t h = hash_bytes(k, len);
 	ht_put_at(t, ht_find(t, k, len, h), k, len, h, v);
+}
+
+/* Instruction names of the computation being parsed. Slots are 8 bytes, a
+ * 32-bit hash tag and gid + 1, so big computations stay cache-resident. A
+ * slot whose gid is below the computation's first gid belongs to an earlier
+ * computation and counts as empty: starting a computation costs nothing. */
+struct ntab {
+	uint64_t *s;
+	uint32_t mask, n;
+	int32_t first_gid;
+};
+
+static void nt_init(struct ntab *t, uint32_t cap)
+{
+	t->s = calloc(cap, sizeof(*t->s));
+	if (!t->s)
+		die("out of memory (hash table)");
+	t->mask = cap - 1;
+	t->n = 0;
+	t->first_gid = 0;
 }
 
 /* ---- attribute names the parser types -------------------------------- */
@@ -273,7 +284,10 @@ struct pctx {
 	struct pool pool;
 	int failed;
 	int32_t n_instrs;
-	struct htab names;      /* instruction names of the current computation */
+	struct ntab names;      /* instruction names of the current computation */
+	struct vec stamp;       /* int32 per gid: last user counted (dedupes users) */
+	struct vec callers;     /* struct hlo_instruction * that call computations */
+	size_t n_users, n_succs; /* sums of the distinct-user counts */
 	struct htab comps;      /* computation names */
 	struct htab shapes;     /* shape text -> struct shape * */
 	struct htab strs;       /* interned strings (source_file) */
@@ -1045,9 +1059,57 @@ static int parse_stack_tables(struct parser *P)
 
 /* ---- instructions ------------------------------------------------------- */
 
+/* The instruction named k in the current computation, or NULL; *slot is
+ * where k lives or would be inserted. */
+static struct hlo_instruction *nt_get(struct pctx *c, const char *k, uint32_t len, uint64_t h,
+				      uint64_t **slot)
+{
+	struct ntab *t = &c->names;
+	uint32_t tag = (uint32_t)(h >> 32);
+	for (uint32_t i = (uint32_t)h & t->mask;; i = (i + 1) & t->mask) {
+		uint64_t s = t->s[i];
+		int32_t gid = (int32_t)(uint32_t)s - 1;
+		if (gid < t->first_gid) {
+			*slot = &t->s[i];
+			return NULL;
+		}
+		if ((uint32_t)(s >> 32) == tag) {
+			struct hlo_instruction *in =
+				VEC_AT(&c->instrs, struct hlo_instruction *, gid - t->first_gid);
+			if (memcmp(in->name, k, len) == 0 && in->name[len] == 0) {
+				*slot = &t->s[i];
+				return in;
+			}
+		}
+	}
+}
+
+static void nt_put(struct pctx *c, uint64_t *slot, uint64_t h, const struct hlo_instruction *in)
+{
+	struct ntab *t = &c->names;
+	*slot = (h >> 32 << 32) | (uint32_t)(in->gid + 1);
+	if (++t->n * 2 <= t->mask + 1)
+		return;
+	if (t->mask >= (1u << 30))
+		die("hash table too large");
+	struct ntab nt;
+	nt_init(&nt, (t->mask + 1) * 2);
+	nt.first_gid = t->first_gid;
+	nt.n = t->n;
+	free(t->s);
+	*t = nt;
+	for (size_t i = 0; i < c->instrs.n; i++) {
+		const struct hlo_instruction *x = VEC_AT(&c->instrs, struct hlo_instruction *, i);
+		uint64_t xh = hash_bytes(x->name, strlen(x->name)), *sl;
+		nt_get(c, x->name, (uint32_t)strlen(x->name), xh, &sl);
+		*sl = (xh >> 32 << 32) | (uint32_t)(x->gid + 1);
+	}
+}
+
 static struct hlo_instruction *lookup_instr(struct pctx *c, const struct token *t)
 {
-	return ht_get(&c->names, t->p, t->len, hash_bytes(t->p, t->len));
+	uint64_t *slot;
+	return nt_get(c, t->p, t->len, hash_bytes(t->p, t->len), &slot);
 }
 
 static int add_ref(struct parser *S, uint8_t kind)
@@ -1451,9 +1513,8 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 	if (name.kind == TOK_ATTR)
 		next(P);
 	struct srcpos npos = tok_pos(&P->lx, &name);
-	uint64_t nh = hash_bytes(name.p, name.len);
-	struct hslot *slot = ht_find(&c->names, name.p, name.len, nh);
-	if (slot->gen == c->names.gen)
+	uint64_t nh = hash_bytes(name.p, name.len), *slot;
+	if (nt_get(c, name.p, name.len, nh, &slot))
 		return perr(P, npos, "duplicate instruction name '%.*s' in computation '%s'",
 			    (int)name.len, name.p, comp->name);
 	if (c->n_instrs >= HLO_MAX_INSTRUCTIONS)
@@ -1597,8 +1658,33 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 				    comp->name, comp->root->name);
 		comp->root = in;
 	}
-	ht_put_at(&c->names, ht_find(&c->names, name.p, name.len, nh), name.p, name.len, nh, in);
+	/* count distinct users and control successors now, while the operands
+	 * are in cache; hlo_build_users() then only fills the arrays */
+	if (c->stamp.n <= (size_t)in->gid) {
+		while (c->stamp.n <= (size_t)in->gid)
+			*(int32_t *)vec_push(&c->stamp) = 0;
+	}
+	int32_t *stamp = (int32_t *)c->stamp.v;
+	for (int32_t k = 0; k < in->n_operands; k++) {
+		struct hlo_instruction *o = in->operands[k];
+		if (stamp[o->gid] != in->gid + 1) {
+			stamp[o->gid] = in->gid + 1;
+			o->n_users++;
+			c->n_users++;
+		}
+	}
+	for (int32_t k = 0; k < in->n_ctrl_preds; k++) {
+		struct hlo_instruction *p = in->ctrl_preds[k];
+		if (stamp[p->gid] != -(in->gid + 1)) {
+			stamp[p->gid] = -(in->gid + 1);
+			p->n_ctrl_succs++;
+			c->n_succs++;
+		}
+	}
+	if (in->n_called)
+		*(struct hlo_instruction **)vec_push(&c->callers) = in;
 	*(struct hlo_instruction **)vec_push(&c->instrs) = in;
+	nt_put(c, slot, nh, in);
 	c->n_instrs++;
 	return 0;
 }
@@ -1686,7 +1772,8 @@ static int parse_computation(struct parser *P)
 	struct srcpos body_pos = here(P);
 	if (expect(P, TOK_LBRACE, "'{' to start the computation body") < 0)
 		return -1;
-	ht_reset(&c->names);
+	c->names.first_gid = c->n_instrs;
+	c->names.n = 0;
 	c->instrs.n = 0;
 	while (P->tok.kind != TOK_RBRACE) {
 		if (P->tok.kind == TOK_EOF)
@@ -1755,7 +1842,7 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	c->m = m;
 	c->d = d;
 	c->pool.a = &m->arena;
-	ht_init(&c->names, 1024);
+	nt_init(&c->names, 1024);
 	ht_init(&c->comps, 256);
 	ht_init(&c->shapes, 1024);
 	ht_init(&c->strs, 64);
@@ -1775,6 +1862,8 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 		ht_put(&c->attrs, attr_table[i].name, (uint32_t)strlen(attr_table[i].name),
 		       (void *)(uintptr_t)(i + 1));
 	c->instrs.size = sizeof(void *);
+	c->stamp.size = sizeof(int32_t);
+	c->callers.size = sizeof(void *);
 	c->comp_list.size = sizeof(void *);
 	c->ptrs.size = sizeof(void *);
 	c->oshapes.size = sizeof(void *);
@@ -1788,14 +1877,14 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 
 static void pctx_free(struct pctx *c)
 {
-	ht_free(&c->names);
+	free(c->names.s);
 	ht_free(&c->comps);
 	ht_free(&c->shapes);
 	ht_free(&c->strs);
 	ht_free(&c->ops);
 	ht_free(&c->types);
 	ht_free(&c->attrs);
-	struct vec *v[] = {&c->instrs, &c->comp_list, &c->ptrs, &c->oshapes, &c->shape_stack,
+	struct vec *v[] = {&c->stamp, &c->callers, &c->instrs, &c->comp_list, &c->ptrs, &c->oshapes, &c->shape_stack,
 			   &c->ints, &c->attr_list, &c->refs, &c->fixups, &c->misc};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		free(v[i]->v);
@@ -1857,8 +1946,8 @@ static int parse_module(struct pctx *c)
 	}
 	if (resolve_fixups(P) < 0)
 		return -1;
-	hlo_build_users(m);
-	hlo_build_call_graph(m);
+	hlo_build_users(m, c->n_users, c->n_succs);
+	hlo_build_call_graph(m, (struct hlo_instruction **)c->callers.v, c->callers.n);
 	return 0;
 }
 

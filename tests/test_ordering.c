@@ -881,6 +881,241 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* --- parsed modules ---------------------------------------------------------- */
+
+static const struct hlo_instruction *I(const struct hlo_module *m, const char *spec)
+{
+	const struct hlo_instruction *i = hlo_find_instruction_any(m, spec);
+	if (!i)
+		fail_msg("no instruction %s", spec);
+	return i;
+}
+
+static const char while_cond_text[] =
+	"HloModule m, is_scheduled=true\n"
+	"\n"
+	"%cond (cp: (s32[], f32[4])) -> pred[] {\n"
+	"  %cp = (s32[], f32[4]) parameter(0)\n"
+	"  %ci = s32[] get-tuple-element(%cp), index=0\n"
+	"  %limit = s32[] constant(10)\n"
+	"  ROOT %lt = pred[] compare(%ci, %limit), direction=LT\n"
+	"}\n"
+	"\n"
+	"%body (bp: (s32[], f32[4])) -> (s32[], f32[4]) {\n"
+	"  %bp = (s32[], f32[4]) parameter(0)\n"
+	"  %bi = s32[] get-tuple-element(%bp), index=0\n"
+	"  %bv = f32[4] get-tuple-element(%bp), index=1\n"
+	"  %one = s32[] constant(1)\n"
+	"  %next = s32[] add(%bi, %one)\n"
+	"  %nv = f32[4] negate(%bv)\n"
+	"  ROOT %bt = (s32[], f32[4]) tuple(%next, %nv)\n"
+	"}\n"
+	"\n"
+	"%b0 (x0: f32[4]) -> f32[4] {\n"
+	"  %x0 = f32[4] parameter(0)\n"
+	"  ROOT %n0 = f32[4] negate(%x0)\n"
+	"}\n"
+	"\n"
+	"%b1 (x1: f32[4]) -> f32[4] {\n"
+	"  %x1 = f32[4] parameter(0)\n"
+	"  ROOT %n1 = f32[4] abs(%x1)\n"
+	"}\n"
+	"\n"
+	"ENTRY %main (p: f32[4], k: s32[]) -> (f32[4], f32[4]) {\n"
+	"  %p = f32[4] parameter(0)\n"
+	"  %k = s32[] parameter(1)\n"
+	"  %zero = s32[] constant(0)\n"
+	"  %init = (s32[], f32[4]) tuple(%zero, %p)\n"
+	"  %w = (s32[], f32[4]) while(%init), condition=%cond, body=%body\n"
+	"  %out = f32[4] get-tuple-element(%w), index=1\n"
+	"  %c = f32[4] conditional(%k, %p, %out), branch_computations={%b0, %b1}\n"
+	"  %late = f32[4] exponential(%p)\n"
+	"  ROOT %t = (f32[4], f32[4]) tuple(%c, %late)\n"
+	"}\n";
+
+static void test_parsed_while_and_conditional(void **state)
+{
+	struct hlo_module *m = parse_text(while_cond_text);
+	struct arena a;
+	arena_init(&a);
+	struct ordering *dep = ordering_build(m, ORDER_DEPENDENCY, &a);
+	struct ordering *seq = ordering_build(m, ORDER_SEQUENTIAL, &a);
+	assert_non_null(dep);
+	assert_non_null(seq);
+	for (int k = 0; k < 2; k++) {
+		struct ordering *o = k ? seq : dep;
+		assert_constraint(o, I(m, "lt"), I(m, "nv"), EXEC_RUN_BEFORE_END);
+		assert_constraint(o, I(m, "nv"), I(m, "lt"), EXEC_UNORDERED);
+		assert_constraint(o, I(m, "nv"), I(m, "w"), EXEC_UNORDERED);
+		assert_constraint(o, I(m, "init"), I(m, "nv"), EXEC_RUN_BEFORE_START);
+		assert_constraint(o, I(m, "nv"), I(m, "out"), EXEC_RUN_BEFORE_START);
+		assert_constraint(o, I(m, "n0"), I(m, "n1"), EXEC_EXCLUSIVE_BEFORE);
+		assert_constraint(o, I(m, "n1"), I(m, "n0"), EXEC_EXCLUSIVE_AFTER);
+		assert_constraint(o, I(m, "n1"), I(m, "c"), EXEC_RUN_BEFORE_END);
+		assert_constraint(o, I(m, "c"), I(m, "x0"), EXEC_A_AFTER_B);
+		assert_constraint(o, I(m, "nv"), I(m, "n1"), EXEC_RUN_BEFORE_START);
+		assert_true(ordering_is_nested_in(o, I(m, "next"), hlo_find_computation(m, "body")));
+		assert_int_equal(ordering_depth(o, hlo_find_computation(m, "b1")), 1);
+	}
+	/* late is independent of the loop: only the schedule orders them */
+	assert_constraint(dep, I(m, "nv"), I(m, "late"), EXEC_UNORDERED);
+	assert_constraint(seq, I(m, "nv"), I(m, "late"), EXEC_RUN_BEFORE_START);
+	assert_constraint(seq, I(m, "late"), I(m, "c"), EXEC_A_AFTER_B);
+	assert_int_equal(ordering_position(seq, I(m, "late")), 7);
+	assert_int_equal(ordering_position(dep, I(m, "late")), 7);
+	arena_free(&a);
+	hlo_module_free(m);
+}
+
+/* The root printed before other instructions, and control predecessors. */
+static void test_parsed_root_early_and_control(void **state)
+{
+	struct hlo_module *m = parse_text(
+		"HloModule m, is_scheduled=true\n"
+		"\n"
+		"ENTRY %main (p: f32[4]) -> f32[4] {\n"
+		"  %p = f32[4] parameter(0)\n"
+		"  ROOT %r = f32[4] negate(%p)\n"
+		"  %x = f32[4] abs(%p)\n"
+		"  %y = f32[4] exponential(%p), control-predecessors={%x}\n"
+		"}\n");
+	struct arena a;
+	arena_init(&a);
+	struct ordering *dep = ordering_build(m, ORDER_DEPENDENCY, &a);
+	struct ordering *seq = ordering_build_from(dep, ORDER_SEQUENTIAL, &a);
+	assert_constraint(seq, I(m, "r"), I(m, "x"), EXEC_UNORDERED);
+	assert_constraint(seq, I(m, "x"), I(m, "r"), EXEC_UNORDERED);
+	assert_constraint(seq, I(m, "p"), I(m, "r"), EXEC_RUN_BEFORE_START);
+	assert_constraint(dep, I(m, "x"), I(m, "y"), EXEC_RUN_BEFORE_START);
+	assert_constraint(dep, I(m, "r"), I(m, "y"), EXEC_UNORDERED);
+	assert_true(ordering_reaches(seq, I(m, "x"), I(m, "y")));
+	arena_free(&a);
+	hlo_module_free(m);
+}
+
+/* BFS over users and control successors inside one computation. */
+static void bfs_ir(const struct hlo_instruction *u, uint8_t *seen, int32_t *queue)
+{
+	int32_t h = 0, t = 0;
+	memset(seen, 0, (size_t)u->parent->n_instrs);
+	queue[t++] = u->index;
+	while (h < t) {
+		const struct hlo_instruction *v = u->parent->instrs[queue[h++]];
+		for (int k = 0; k < 2; k++) {
+			int32_t n = k ? v->n_ctrl_succs : v->n_users;
+			struct hlo_instruction **next = k ? v->ctrl_succs : v->users;
+			for (int32_t i = 0; i < n; i++)
+				if (next[i]->parent == u->parent && !seen[next[i]->index]) {
+					seen[next[i]->index] = 1;
+					queue[t++] = next[i]->index;
+				}
+		}
+	}
+}
+
+/* Both orderings build on every parsable corpus file; reaches() agrees with
+ * BFS on every pair of small computations and on sampled sources of big
+ * ones; constraints are consistent when a and b are swapped. */
+static void test_corpus(void **state)
+{
+	static const char *const dirs[] = { "corpus/real", "corpus/xla-alias", "corpus/xla-copy-insertion" };
+	int verbose = getenv("HLOPROOF_VERBOSE") != NULL;
+	int parsed = 0, files = 0;
+	long pairs = 0;
+	for (size_t di = 0; di < sizeof(dirs) / sizeof(dirs[0]); di++) {
+		char *dir = shared_path(dirs[di]);
+		char **list = list_files(dir, ".hlo");
+		for (char **f = list; *f; f++) {
+			files++;
+			struct diag d;
+			diag_init(&d, NULL);
+			struct hlo_module *m = hlo_parse_file(*f, &d);
+			if (!m)
+				continue;
+			parsed++;
+			struct arena a;
+			arena_init(&a);
+			diag_init(&d, stderr);
+			double t0 = now();
+			struct ordering *dep = ordering_build_ex(m, ORDER_DEPENDENCY, &a, NULL, &d);
+			double t1 = now();
+			if (!dep)
+				fail_msg("%s: dependency ordering failed: %s", *f, d.first);
+			struct ordering *seq = ordering_build(m, ORDER_SEQUENTIAL, &a);
+			if (!seq)
+				fail_msg("%s: sequential ordering failed", *f);
+			struct rng r = { (uint64_t)files };
+			int32_t biggest = 0;
+			for (int32_t c = 0; c < m->n_comps; c++) {
+				const struct hlo_computation *comp = m->comps[c];
+				int32_t n = comp->n_instrs;
+				if (n > biggest)
+					biggest = n;
+				if (n < 2)
+					continue;
+				uint8_t *seen = malloc((size_t)n);
+				int32_t *queue = malloc((size_t)n * sizeof(int32_t));
+				int32_t ns = n <= 300 ? n : 12;
+				for (int32_t k = 0; k < ns; k++) {
+					const struct hlo_instruction *u = comp->instrs[n <= 300 ? k : rnd_below(&r, n)];
+					bfs_ir(u, seen, queue);
+					for (int32_t v = 0; v < n; v++) {
+						int want = v != u->index && seen[v];
+						if (ordering_reaches(dep, u, comp->instrs[v]) != want)
+							fail_msg("%s: %s: reaches(%s, %s) != %d", *f, comp->name,
+								 u->name, comp->instrs[v]->name, want);
+						pairs++;
+					}
+				}
+				/* positions: a topological order; the text index if scheduled */
+				for (int32_t i = 0; i < n; i++) {
+					const struct hlo_instruction *x = comp->instrs[i];
+					for (int32_t k = 0; k < x->n_users; k++)
+						if (x->users[k]->parent == comp)
+							assert_true(ordering_position(dep, x) <
+								    ordering_position(dep, x->users[k]));
+					assert_int_equal(ordering_position(seq, x), i);
+				}
+				free(seen);
+				free(queue);
+			}
+			/* random pairs across the module */
+			for (int k = 0; k < 2000 && m->n_instrs > 1; k++) {
+				const struct hlo_computation *ca = m->comps[rnd_below(&r, m->n_comps)];
+				const struct hlo_computation *cb = m->comps[rnd_below(&r, m->n_comps)];
+				if (!ca->n_instrs || !cb->n_instrs)
+					continue;
+				const struct hlo_instruction *x = ca->instrs[rnd_below(&r, ca->n_instrs)];
+				const struct hlo_instruction *y = cb->instrs[rnd_below(&r, cb->n_instrs)];
+				for (int o = 0; o < 2; o++) {
+					struct ordering *ord = o ? seq : dep;
+					enum exec_constraint xy = ordering_constraint(ord, x, y);
+					enum exec_constraint yx = ordering_constraint(ord, y, x);
+					if (xy == EXEC_RUN_BEFORE_START)
+						assert_int_equal(yx, EXEC_A_AFTER_B);
+					if (xy == EXEC_EXCLUSIVE_BEFORE)
+						assert_int_equal(yx, EXEC_EXCLUSIVE_AFTER);
+					assert_int_equal(xy == EXEC_SAME, yx == EXEC_SAME);
+					assert_false(ordering_executes_before(ord, x, y) &&
+						     ordering_executes_before(ord, y, x));
+				}
+			}
+			if (verbose)
+				printf("%-60s comps %5d instrs %7d biggest %6d  dep build %7.1f ms  mem %5.1f MB\n",
+				       *f + strlen(dir) + 1, m->n_comps, m->n_instrs, biggest,
+				       (t1 - t0) * 1e3, (double)a.total / 1e6);
+			arena_free(&a);
+			hlo_module_free(m);
+		}
+		free_list(list);
+		free(dir);
+	}
+	if (verbose)
+		printf("corpus: %d of %d files parsed, %ld pairs checked\n", parsed, files, pairs);
+	assert_true(files > 100);
+	assert_true(parsed > files / 2);
+}
+
 static void bench_one(const char *label, const struct dag *g, const struct reach_options *opt,
 		      int32_t queries, int32_t local_span)
 {
@@ -1056,6 +1291,9 @@ int main(void)
 		cmocka_unit_test(test_fusion_computation),
 		cmocka_unit_test(test_cycles_rejected),
 		cmocka_unit_test(test_ordering_threshold_paths),
+		cmocka_unit_test(test_parsed_while_and_conditional),
+		cmocka_unit_test(test_parsed_root_early_and_control),
+		cmocka_unit_test(test_corpus),
 	};
 	return cmocka_run_group_tests_name("ordering", tests, NULL, NULL);
 }

@@ -89,6 +89,17 @@ static void *vec_push(struct vec *x)
 
 #define VEC_AT(x, T, i) (((T *)(x)->v)[i])
 
+/* Elements [base, n) of a scratch vector copied into the pool; NULL if none. */
+static void *vec_copy(struct pool *pl, const struct vec *x, size_t base)
+{
+	size_t n = x->n - base;
+	if (!n)
+		return NULL;
+	void *p = pool_array(pl, n, x->size);
+	memcpy(p, x->v + base * x->size, n * x->size);
+	return p;
+}
+
 /* ---- hash tables with generation stamps (reset in O(1)) ------------------ */
 
 struct hslot {
@@ -338,6 +349,15 @@ static inline void next(struct parser *P)
 	P->prev_end = P->tok.p + P->tok.len;
 	if (lex_next(&P->lx, &P->tok) == TOK_ERROR)
 		P->c->failed = 1;
+}
+
+/* After a raw scan the lexer is past the raw text: the previous token ends
+ * there (shape interning compares the shape's end with prev_end). */
+static inline void next_after_raw(struct parser *P)
+{
+	P->tok.p = P->lx.cur;
+	P->tok.len = 0;
+	next(P);
 }
 
 static int expected(struct parser *P, const char *what)
@@ -628,7 +648,7 @@ static int parse_layout(struct parser *P, struct shape *sh)
 			return -1;
 		if (ve > vs)
 			l->ext = pool_strndup(&P->c->pool, vs, (size_t)(ve - vs));
-		next(P);
+		next_after_raw(P);
 	} else if (expect(P, TOK_RBRACE, "'}' to close the layout") < 0) {
 		return -1;
 	}
@@ -679,8 +699,7 @@ static int parse_shape_into(struct parser *P, struct shape *out, int depth)
 		size_t n = c->shape_stack.n - base;
 		out->type = PT_TUPLE;
 		out->n_elems = (int32_t)n;
-		out->elems = pool_array(&c->pool, n, sizeof(struct shape));
-		memcpy(out->elems, &VEC_AT(&c->shape_stack, struct shape, base), n * sizeof(struct shape));
+		out->elems = vec_copy(&c->pool, &c->shape_stack, base);
 		c->shape_stack.n = base;
 		shape_compute_sizes(out);
 		return 0;
@@ -846,9 +865,7 @@ static int parse_int_list(struct parser *P, int64_t **out, int32_t *n)
 	if (k > INT32_MAX)
 		return perr(P, here(P), "list too long");
 	*n = (int32_t)k;
-	*out = k ? pool_array(&c->pool, k, sizeof(int64_t)) : NULL;
-	if (k)
-		memcpy(*out, &VEC_AT(&c->ints, int64_t, base), k * sizeof(int64_t));
+	*out = vec_copy(&c->pool, &c->ints, base);
 	c->ints.n = base;
 	return 0;
 }
@@ -894,8 +911,7 @@ static int parse_aliases(struct parser *S)
 	}
 	next(S);
 	m->n_aliases = (int32_t)c->misc.n;
-	m->aliases = pool_array(&c->pool, c->misc.n, sizeof(struct io_alias));
-	memcpy(m->aliases, c->misc.v, c->misc.n * sizeof(struct io_alias));
+	m->aliases = vec_copy(&c->pool, &c->misc, 0);
 	return 0;
 }
 
@@ -924,8 +940,7 @@ static int parse_donors(struct parser *S)
 	}
 	next(S);
 	m->n_donors = (int32_t)c->misc.n;
-	m->donors = pool_array(&c->pool, c->misc.n, sizeof(struct buffer_donor));
-	memcpy(m->donors, c->misc.v, c->misc.n * sizeof(struct buffer_donor));
+	m->donors = vec_copy(&c->pool, &c->misc, 0);
 	return 0;
 }
 
@@ -949,8 +964,7 @@ static int parse_entry_layout(struct parser *S)
 	next(S);
 	size_t n = c->ptrs.n - base;
 	m->n_entry_layout_params = (int32_t)n;
-	m->entry_layout_params = pool_array(&c->pool, n, sizeof(struct shape *));
-	memcpy(m->entry_layout_params, &VEC_AT(&c->ptrs, void *, base), n * sizeof(void *));
+	m->entry_layout_params = vec_copy(&c->pool, &c->ptrs, base);
 	c->ptrs.n = base;
 	if (expect(S, TOK_ARROW, "'->'") < 0)
 		return -1;
@@ -1016,11 +1030,10 @@ static int parse_header(struct parser *P)
 			typed = 0;
 		if (rc < 0 || (typed && expect_end(&S, a->name) < 0))
 			return -1;
-		next(P);
+		next_after_raw(P);
 	}
 	m->n_header_attrs = (int32_t)c->attr_list.n;
-	m->header_attrs = pool_array(&c->pool, c->attr_list.n, sizeof(struct hlo_attr));
-	memcpy(m->header_attrs, c->attr_list.v, c->attr_list.n * sizeof(struct hlo_attr));
+	m->header_attrs = vec_copy(&c->pool, &c->attr_list, 0);
 	c->attr_list.n = 0;
 	return 0;
 }
@@ -1047,7 +1060,7 @@ static int parse_stack_tables(struct parser *P)
 					P->c->failed = 1;
 					return -1;
 				}
-				next(P);
+				next_after_raw(P);
 			} else {
 				return expected(P, "a string or '{' in the stack frame table");
 			}
@@ -1211,8 +1224,7 @@ static int parse_frontend_attrs(struct parser *S, struct kv **out, int32_t *n_ou
 	}
 	next(S);
 	*n_out = (int32_t)c->misc.n;
-	*out = pool_array(&c->pool, c->misc.n, sizeof(struct kv));
-	memcpy(*out, c->misc.v, c->misc.n * sizeof(struct kv));
+	*out = vec_copy(&c->pool, &c->misc, 0);
 	return 0;
 }
 
@@ -1243,8 +1255,7 @@ static int parse_slice(struct parser *S, struct hlo_instruction *in)
 	}
 	next(S);
 	in->n_slice = (int32_t)c->misc.n;
-	in->slice = pool_array(&c->pool, c->misc.n, sizeof(struct slice_dim));
-	memcpy(in->slice, c->misc.v, c->misc.n * sizeof(struct slice_dim));
+	in->slice = vec_copy(&c->pool, &c->misc, 0);
 	return 0;
 }
 
@@ -1273,8 +1284,7 @@ static int parse_out_aliasing(struct parser *S, struct hlo_instruction *in)
 	}
 	next(S);
 	in->n_out_aliases = (int32_t)c->misc.n;
-	in->out_aliases = pool_array(&c->pool, c->misc.n, sizeof(struct operand_alias));
-	memcpy(in->out_aliases, c->misc.v, c->misc.n * sizeof(struct operand_alias));
+	in->out_aliases = vec_copy(&c->pool, &c->misc, 0);
 	return 0;
 }
 
@@ -1297,8 +1307,7 @@ static int parse_shape_list(struct parser *S, struct shape ***out, int32_t *n_ou
 	next(S);
 	size_t n = c->ptrs.n - base;
 	*n_out = (int32_t)n;
-	*out = pool_array(&c->pool, n, sizeof(struct shape *));
-	memcpy(*out, &VEC_AT(&c->ptrs, void *, base), n * sizeof(void *));
+	*out = vec_copy(&c->pool, &c->ptrs, base);
 	c->ptrs.n = base;
 	return 0;
 }
@@ -1326,8 +1335,7 @@ static int parse_ctrl_preds(struct parser *S, struct hlo_instruction *in)
 	next(S);
 	size_t n = c->ptrs.n - base;
 	in->n_ctrl_preds = (int32_t)n;
-	in->ctrl_preds = pool_array(&c->pool, n, sizeof(void *));
-	memcpy(in->ctrl_preds, &VEC_AT(&c->ptrs, void *, base), n * sizeof(void *));
+	in->ctrl_preds = vec_copy(&c->pool, &c->ptrs, base);
 	c->ptrs.n = base;
 	return 0;
 }
@@ -1416,14 +1424,11 @@ static int parse_attributes(struct parser *P, struct hlo_instruction *in)
 			if (parse_typed_attr(&S, k, in, a) < 0)
 				return -1;
 		}
-		next(P);
+		next_after_raw(P);
 	}
 	size_t n = c->attr_list.n;
 	in->n_attrs = (int32_t)n;
-	if (n) {
-		in->attrs = pool_array(&c->pool, n, sizeof(struct hlo_attr));
-		memcpy(in->attrs, c->attr_list.v, n * sizeof(struct hlo_attr));
-	}
+	in->attrs = vec_copy(&c->pool, &c->attr_list, 0);
 	return 0;
 }
 
@@ -1481,12 +1486,8 @@ static struct shape *infer_shape(struct parser *P, struct hlo_instruction *in, s
 		shape_compute_sizes(sh);
 		return sh;
 	}
-	if (in->opcode == OP_GET_TUPLE_ELEMENT && in->n_operands == 1 &&
-	    shape_is_tuple(in->operands[0]->shape) && in->tuple_index >= 0 &&
-	    in->tuple_index < in->operands[0]->shape->n_elems)
+	if (in->opcode == OP_GET_TUPLE_ELEMENT) /* operand and index checked */
 		return &in->operands[0]->shape->elems[in->tuple_index];
-	if (in->opcode == OP_GET_TUPLE_ELEMENT)
-		return perr(P, at, "cannot infer the shape of '%s'", in->name), NULL;
 	perr(P, at, "missing result shape for '%s'", in->name);
 	return NULL;
 }
@@ -1501,17 +1502,13 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 		next(P);
 	}
 	struct token name = P->tok;
-	if (name.kind == TOK_ATTR) {
-		/* "x=f32[] ..." without spaces: accept, the '=' is already consumed */
-	} else if (is_name_tok(&name)) {
-		next(P);
-		if (expect(P, TOK_EQUAL, "'='") < 0)
-			return -1;
-	} else {
+	if (name.kind == TOK_ATTR) /* also "x=f32[] ...", which XLA rejects too */
+		return expected(P, "',' or an instruction");
+	if (!is_name_tok(&name))
 		return expected(P, "an instruction name");
-	}
-	if (name.kind == TOK_ATTR)
-		next(P);
+	next(P);
+	if (expect(P, TOK_EQUAL, "'='") < 0)
+		return -1;
 	struct srcpos npos = tok_pos(&P->lx, &name);
 	uint64_t nh = hash_bytes(name.p, name.len), *slot;
 	if (nt_get(c, name.p, name.len, nh, &slot))
@@ -1577,7 +1574,7 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 		if (vs == ve)
 			return perr(P, oppos, "constant without a literal");
 		in->literal = pool_strndup(&c->pool, vs, (size_t)(ve - vs));
-		next(P);
+		next_after_raw(P);
 	} else if (op == OP_PARAMETER) {
 		next(P);
 		if (parse_int_range(P, 0, INT32_MAX, "parameter number", &in->parameter_number) < 0 ||
@@ -1623,14 +1620,9 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 		next(P);
 		size_t n = c->ptrs.n - base;
 		in->n_operands = (int32_t)n;
-		if (n) {
-			in->operands = pool_array(&c->pool, n, sizeof(void *));
-			memcpy(in->operands, &VEC_AT(&c->ptrs, void *, base), n * sizeof(void *));
-			if (any_shape) {
-				in->operand_shapes = pool_array(&c->pool, n, sizeof(void *));
-				memcpy(in->operand_shapes, &VEC_AT(&c->oshapes, void *, sbase), n * sizeof(void *));
-			}
-		}
+		in->operands = vec_copy(&c->pool, &c->ptrs, base);
+		if (any_shape)
+			in->operand_shapes = vec_copy(&c->pool, &c->oshapes, sbase);
 		c->ptrs.n = base;
 		c->oshapes.n = sbase;
 	}
@@ -1638,10 +1630,6 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 	if (parse_attributes(P, in) < 0)
 		return -1;
 	finish_refs(c, in);
-	if (!in->shape) {
-		if (!(in->shape = infer_shape(P, in, shape_pos)))
-			return -1;
-	}
 	if (op == OP_GET_TUPLE_ELEMENT) {
 		if (in->n_operands != 1)
 			return perr(P, oppos, "get-tuple-element takes one operand, not %d", in->n_operands);
@@ -1652,6 +1640,8 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 			return perr(P, oppos, "tuple index %lld is out of range for operand '%s'",
 				    (long long)in->tuple_index, in->operands[0]->name);
 	}
+	if (!in->shape && !(in->shape = infer_shape(P, in, shape_pos)))
+		return -1;
 	if (is_root) {
 		if (comp->root)
 			return perr(P, root_pos, "second ROOT instruction in computation '%s' (first is '%s')",
@@ -1785,8 +1775,7 @@ static int parse_computation(struct parser *P)
 	if (c->instrs.n == 0)
 		return perr(P, body_pos, "computation '%s' has no instructions", comp->name);
 	comp->n_instrs = (int32_t)c->instrs.n;
-	comp->instrs = pool_array(&c->pool, c->instrs.n, sizeof(void *));
-	memcpy(comp->instrs, c->instrs.v, c->instrs.n * sizeof(void *));
+	comp->instrs = vec_copy(&c->pool, &c->instrs, 0);
 	if (!comp->root)
 		comp->root = comp->instrs[comp->n_instrs - 1];
 	if (finish_params(P, comp) < 0)
@@ -1929,8 +1918,7 @@ static int parse_module(struct pctx *c)
 			return -1;
 	}
 	m->n_comps = (int32_t)c->comp_list.n;
-	m->comps = pool_array(&c->pool, c->comp_list.n, sizeof(void *));
-	memcpy(m->comps, c->comp_list.v, c->comp_list.n * sizeof(void *));
+	m->comps = vec_copy(&c->pool, &c->comp_list, 0);
 	m->n_instrs = c->n_instrs;
 	if (!m->entry) {
 		m->entry = m->comps[m->n_comps - 1];

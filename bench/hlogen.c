@@ -544,8 +544,12 @@ static void emit_module(struct gen *g, long long n)
 			put("\n");
 			ring_push(g, c);
 		} else {
+			/* the counter starts from a copy of the constant: the loop
+			 * writes its state in place, a constant buffer is read-only */
+			struct value i0 = emit1(g, 0, S32, "copy", izero);
+			g->copies++;
 			struct value t = begin(g, 0, STATE, "tuple");
-			put_operand(g, izero); put(", "); put_operand(g, buf_a); put(", ");
+			put_operand(g, i0); put(", "); put_operand(g, buf_a); put(", ");
 			put_operand(g, ring_last(g));
 			put(")\n");
 			struct value w = begin(g, 0, STATE, "while");
@@ -559,6 +563,9 @@ static void emit_module(struct gen *g, long long n)
 			put_metadata(g, "while");
 			put("\n");
 			buf_a = emit_gte(g, MAT, w, 1);
+			/* the loop updated its state in place: older vectors, among
+			 * them the one it was given, are not read again */
+			g->ring_n = g->ring_pos = 0;
 			ring_push(g, emit_gte(g, VEC, w, 2));
 		}
 		if (k % 16 == 15) {

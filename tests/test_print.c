@@ -190,7 +190,7 @@ static void test_tuples_while_control(void **state)
 		"  w = (s32[], f32[2]{0}) while(s), condition=cond, body=body, control-predecessors={c}\n"
 		"  ROOT g = f32[2]{0} get-tuple-element(w), index=1\n"
 		"}\n",
-		"HloModule module_e, buffer_donor={ (0, {1}) }\n"
+		"HloModule w, buffer_donor={ (0, {1}) }\n"
 		"\n"
 		"%cond (p: (s32[], f32[2]{0})) -> pred[] {\n"
 		"  %p = (s32[], f32[2]{0}) parameter(0)\n"
@@ -254,7 +254,7 @@ static void expect_differ(const char *a, const char *b, const char *why_part)
 	hlo_module_free(mb);
 }
 
-#define BASE_HEAD "HloModule m, input_output_alias={ {0}: (0, {}, may-alias) }\n"
+#define BASE_HEAD "HloModule m, input_output_alias={ {}: (0, {}, may-alias) }\n"
 #define BASE_BODY(shape, op2, attr)                                     \
 	"ENTRY e {\n"                                                   \
 	"  p = f32[4]{0} parameter(0)\n"                                \
@@ -271,11 +271,11 @@ static void test_equal_detects_differences(void **state)
 		      "attribute metadata");
 	expect_differ(base, BASE_HEAD BASE_BODY("f32[4]{0}", "q", ""), "attributes");
 	expect_differ(base,
-		      "HloModule m, input_output_alias={ {0}: (0, {}, must-alias) }\n"
+		      "HloModule m, input_output_alias={ {}: (0, {}, must-alias) }\n"
 			      BASE_BODY("f32[4]{0}", "q", ", metadata={op_name=\"x\"}"),
 		      "input_output_alias");
 	expect_differ(base,
-		      "HloModule n, input_output_alias={ {0}: (0, {}, may-alias) }\n"
+		      "HloModule n, input_output_alias={ {}: (0, {}, may-alias) }\n"
 			      BASE_BODY("f32[4]{0}", "q", ", metadata={op_name=\"x\"}"),
 		      "module name");
 	expect_differ("HloModule m\nENTRY e {\n  p = f32[2,2]{1,0} parameter(0)\n"

@@ -239,6 +239,79 @@ static void test_layouts_and_backend_config(void **state)
 		"}\n\n");
 }
 
+/* Header attributes we do not type and an unknown instruction attribute stay
+ * raw; the stack-frame tables are copied; async sugar keeps its spelling; with
+ * no ENTRY marker the last computation is the entry and gets one. */
+static void test_raw_and_sugar(void **state)
+{
+	expect_print(
+		"HloModule a, frontend_attributes={k=\"v\"}, replica_count=2\n"
+		"\n"
+		"FileNames\n"
+		"1 \"a.py\"\n"
+		"FunctionNames\n"
+		"1 \"f\"\n"
+		"FileLocations\n"
+		"1 {file_name_id=1 function_name_id=1 line=3}\n"
+		"StackFrames\n"
+		"1 {file_location_id=1 parent_frame_id=0}\n"
+		"\n"
+		"wrapped {\n"
+		"  p = f32[4] parameter(0)\n"
+		"  ROOT n = f32[4] negate(p)\n"
+		"}\n"
+		"\n"
+		"add {\n"
+		"  x = f32[] parameter(0)\n"
+		"  y = f32[] parameter(1)\n"
+		"  ROOT z = f32[] add(x, y)\n"
+		"}\n"
+		"\n"
+		"e {\n"
+		"  p = f32[4] parameter(0)\n"
+		"  s = ((f32[4]), f32[4], s32[]) custom-call-start(p), custom_call_target=\"foo\", some_new_attr={a=1, b=\"x y\"}\n"
+		"  d = f32[4] custom-call-done(s)\n"
+		"  as = ((f32[4]), f32[4], s32[]) async-start(p), calls=wrapped\n"
+		"  ad = f32[4] async-done(as)\n"
+		"  c = f32[] constant(1)\n"
+		"  r = f32[] reduce(d, c), dimensions={0}, to_apply=add\n"
+		"  ROOT t = (f32[4], f32[]) tuple(ad, r)\n"
+		"}\n",
+		"HloModule a, frontend_attributes={k=\"v\"}, replica_count=2\n"
+		"\n"
+		"FileNames\n"
+		"1 \"a.py\"\n"
+		"FunctionNames\n"
+		"1 \"f\"\n"
+		"FileLocations\n"
+		"1 {file_name_id=1 function_name_id=1 line=3}\n"
+		"StackFrames\n"
+		"1 {file_location_id=1 parent_frame_id=0}\n"
+		"\n"
+		"%wrapped (p: f32[4]) -> f32[4] {\n"
+		"  %p = f32[4] parameter(0)\n"
+		"  ROOT %n = f32[4] negate(%p)\n"
+		"}\n"
+		"\n"
+		"%add (x: f32[], y: f32[]) -> f32[] {\n"
+		"  %x = f32[] parameter(0)\n"
+		"  %y = f32[] parameter(1)\n"
+		"  ROOT %z = f32[] add(%x, %y)\n"
+		"}\n"
+		"\n"
+		"ENTRY %e (p: f32[4]) -> (f32[4], f32[]) {\n"
+		"  %p = f32[4] parameter(0)\n"
+		"  %s = ((f32[4]), f32[4], s32[]) custom-call-start(%p), custom_call_target=\"foo\", some_new_attr={a=1, b=\"x y\"}\n"
+		"  %d = f32[4] custom-call-done(%s)\n"
+		"  %as = ((f32[4]), f32[4], s32[]) async-start(%p), calls=%wrapped\n"
+		"  %ad = f32[4] async-done(%as)\n"
+		"  %c = f32[] constant(1)\n"
+		"  %r = f32[] reduce(%d, %c), dimensions={0}, to_apply=%add\n"
+		"  ROOT %t = (f32[4], f32[]) tuple(%ad, %r)\n"
+		"}\n"
+		"\n");
+}
+
 /* hlo_module_equal notices a difference of each kind and names it. */
 static void expect_differ(const char *a, const char *b, const char *why_part)
 {
@@ -322,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_old_style_header),
 		cmocka_unit_test(test_tuples_while_control),
 		cmocka_unit_test(test_layouts_and_backend_config),
+		cmocka_unit_test(test_raw_and_sugar),
 		cmocka_unit_test(test_equal_detects_differences),
 		cmocka_unit_test(test_equal_ignores_reference_spelling),
 		cmocka_unit_test(test_corpus_real),

@@ -118,34 +118,34 @@ static void put_shape(FILE *out, const struct shape *s)
 	char small[256];
 	size_t n = shape_to_string(s, small, sizeof(small));
 	if (n < sizeof(small)) {
-		fwrite(small, 1, n, out);
+		fwrite_unlocked(small, 1, n, out);
 		return;
 	}
 	char *big = malloc(n + 1);
 	if (!big)
 		die("out of memory printing a shape of %zu bytes", n);
 	shape_to_string(s, big, n + 1);
-	fwrite(big, 1, n, out);
+	fwrite_unlocked(big, 1, n, out);
 	free(big);
 }
 
 static void put_index(FILE *out, const struct shape_index *ix)
 {
-	putc('{', out);
+	putc_unlocked('{', out);
 	for (int32_t i = 0; i < ix->n; i++)
 		fprintf(out, i ? ",%d" : "%d", (int)ix->idx[i]);
-	putc('}', out);
+	putc_unlocked('}', out);
 }
 
 static void put_quoted(FILE *out, const char *s)
 {
-	putc('"', out);
+	putc_unlocked('"', out);
 	for (; *s; s++) {
 		if (*s == '"' || *s == '\\')
-			putc('\\', out);
-		putc(*s, out);
+			putc_unlocked('\\', out);
+		putc_unlocked(*s, out);
 	}
-	putc('"', out);
+	putc_unlocked('"', out);
 }
 
 static void put_reference_attr(FILE *out, const struct hlo_instruction *in, const struct hlo_attr *a)
@@ -157,22 +157,22 @@ static void put_reference_attr(FILE *out, const struct hlo_instruction *in, cons
 		return;
 	}
 	if (n < 0) {
-		fputs(a->value, out);
+		fputs_unlocked(a->value, out);
 		return;
 	}
 	const char *p = a->value, *t;
 	size_t len;
 	int braced = a->value[strspn(a->value, " \t\r\n")] == '{';
 	if (braced)
-		putc('{', out);
+		putc_unlocked('{', out);
 	for (int i = 0; ref_next(&p, &t, &len) == 1; i++) {
 		if (i)
-			fputs(", ", out);
-		putc('%', out);
-		fwrite(t, 1, len, out);
+			fputs_unlocked(", ", out);
+		putc_unlocked('%', out);
+		fwrite_unlocked(t, 1, len, out);
 	}
 	if (braced)
-		putc('}', out);
+		putc_unlocked('}', out);
 }
 
 static int is_typed_header_attr(const char *name)
@@ -185,122 +185,128 @@ static void print_header(FILE *out, const struct hlo_module *m)
 {
 	fprintf(out, "HloModule %s", m->name ? m->name : "module");
 	if (m->is_scheduled)
-		fputs(", is_scheduled=true", out);
+		fputs_unlocked(", is_scheduled=true", out);
 	if (m->n_aliases) {
-		fputs(", input_output_alias={ ", out);
+		fputs_unlocked(", input_output_alias={ ", out);
 		for (int32_t i = 0; i < m->n_aliases; i++) {
 			const struct io_alias *a = &m->aliases[i];
 			if (i)
-				fputs(", ", out);
+				fputs_unlocked(", ", out);
 			put_index(out, &a->output);
 			fprintf(out, ": (%d, ", (int)a->param);
 			put_index(out, &a->param_index);
-			fputs(a->kind == ALIAS_MUST ? ", must-alias)" : ", may-alias)", out);
+			fputs_unlocked(a->kind == ALIAS_MUST ? ", must-alias)" : ", may-alias)", out);
 		}
-		fputs(" }", out);
+		fputs_unlocked(" }", out);
 	}
 	if (m->n_donors) {
-		fputs(", buffer_donor={ ", out);
+		fputs_unlocked(", buffer_donor={ ", out);
 		for (int32_t i = 0; i < m->n_donors; i++) {
 			if (i)
-				fputs(", ", out);
+				fputs_unlocked(", ", out);
 			fprintf(out, "(%d, ", (int)m->donors[i].param);
 			put_index(out, &m->donors[i].param_index);
-			putc(')', out);
+			putc_unlocked(')', out);
 		}
-		fputs(" }", out);
+		fputs_unlocked(" }", out);
 	}
 	if (m->has_entry_layout) {
-		fputs(", entry_computation_layout={(", out);
+		fputs_unlocked(", entry_computation_layout={(", out);
 		for (int32_t i = 0; i < m->n_entry_layout_params; i++) {
 			if (i)
-				fputs(", ", out);
+				fputs_unlocked(", ", out);
 			put_shape(out, m->entry_layout_params[i]);
 		}
-		fputs(")->", out);
+		fputs_unlocked(")->", out);
 		if (m->entry_layout_result)
 			put_shape(out, m->entry_layout_result);
 		else
-			fputs("()", out);
-		putc('}', out);
+			fputs_unlocked("()", out);
+		putc_unlocked('}', out);
 	}
 	for (int32_t i = 0; i < m->n_header_attrs; i++) {
 		const struct hlo_attr *a = &m->header_attrs[i];
 		if (!is_typed_header_attr(a->name))
 			fprintf(out, ", %s=%s", a->name, a->value);
 	}
-	fputs("\n\n", out);
+	fputs_unlocked("\n\n", out);
 	if (m->stack_frames)
 		fprintf(out, "%s\n\n", m->stack_frames);
 }
 
 static void print_instruction(FILE *out, const struct hlo_instruction *in)
 {
-	fputs(in->is_root ? "  ROOT %" : "  %", out);
-	fputs(in->name, out);
-	fputs(" = ", out);
+	fputs_unlocked(in->is_root ? "  ROOT %" : "  %", out);
+	fputs_unlocked(in->name, out);
+	fputs_unlocked(" = ", out);
 	if (in->shape) {
 		put_shape(out, in->shape);
-		putc(' ', out);
+		putc_unlocked(' ', out);
 	}
-	fputs(in->opcode_text ? in->opcode_text : opcode_name((enum opcode)in->opcode), out);
-	putc('(', out);
+	fputs_unlocked(in->opcode_text ? in->opcode_text : opcode_name((enum opcode)in->opcode), out);
+	putc_unlocked('(', out);
 	if (in->opcode == OP_PARAMETER) {
 		fprintf(out, "%lld", (long long)in->parameter_number);
 	} else if (in->opcode == OP_CONSTANT) {
 		if (in->literal)
-			fputs(in->literal, out);
+			fputs_unlocked(in->literal, out);
 	} else {
 		for (int32_t i = 0; i < in->n_operands; i++) {
-			fputs(i ? ", %" : "%", out);
-			fputs(in->operands[i]->name, out);
+			fputs_unlocked(i ? ", %" : "%", out);
+			fputs_unlocked(in->operands[i]->name, out);
 		}
 	}
-	putc(')', out);
+	putc_unlocked(')', out);
 	for (int32_t i = 0; i < in->n_attrs; i++) {
 		const struct hlo_attr *a = &in->attrs[i];
-		fprintf(out, ", %s=", a->name);
+		fputs_unlocked(", ", out);
+		fputs_unlocked(a->name, out);
+		putc_unlocked('=', out);
 		if (is_reference_attr(a->name))
 			put_reference_attr(out, in, a);
 		else
-			fputs(a->value, out);
+			fputs_unlocked(a->value, out);
 	}
-	putc('\n', out);
+	putc_unlocked('\n', out);
 }
 
 static void print_computation(FILE *out, const struct hlo_computation *c)
 {
 	if (c->is_entry)
-		fputs("ENTRY ", out);
+		fputs_unlocked("ENTRY ", out);
 	fprintf(out, "%%%s (", c->name);
 	for (int32_t i = 0; i < c->n_params; i++) {
 		const struct hlo_instruction *p = c->params[i];
 		if (i)
-			fputs(", ", out);
+			fputs_unlocked(", ", out);
 		fprintf(out, "%s: ", p->name);
 		put_shape(out, p->shape);
 	}
-	fputs(") -> ", out);
+	fputs_unlocked(") -> ", out);
 	if (c->root && c->root->shape)
 		put_shape(out, c->root->shape);
 	else
-		fputs("()", out);
-	fputs(" {\n", out);
+		fputs_unlocked("()", out);
+	fputs_unlocked(" {\n", out);
 	for (int32_t i = 0; i < c->n_instrs; i++)
 		print_instruction(out, c->instrs[i]);
-	putc('}', out);
+	putc_unlocked('}', out);
 	if (c->execution_thread) {
-		fputs(", execution_thread=", out);
+		fputs_unlocked(", execution_thread=", out);
 		put_quoted(out, c->execution_thread);
 	}
-	fputs("\n\n", out);
+	fputs_unlocked("\n\n", out);
 }
 
 void hlo_print_module(FILE *out, const struct hlo_module *m)
 {
+	/* Lock the stream once and write unlocked: a 1M-instruction module is
+	 * tens of millions of small writes. */
+	flockfile(out);
 	print_header(out, m);
 	for (int32_t i = 0; i < m->n_comps; i++)
 		print_computation(out, m->comps[i]);
+	funlockfile(out);
 }
 
 /* ---- equality ------------------------------------------------------------- */

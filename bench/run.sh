@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/run.sh HLOPROOF HLOGEN - speed and memory of hloproof on large input.
 #
-# Generates the synthetic 100k and 1M instruction modules, then times commands
+# Generates the synthetic 100k and 1M instruction modules (into BENCH_DIR,
+# default bench/ next to HLOGEN), then times commands
 # on them and on the three largest real modules. Each row runs its command
 # BENCH_RUNS times (default 5) pinned to one core when taskset works, and
 # prints the median time, the throughput, the peak RSS and RSS/input next to
@@ -21,7 +22,7 @@ set -u
 H=${1:?usage: run.sh HLOPROOF HLOGEN}
 G=${2:?usage: run.sh HLOPROOF HLOGEN}
 SHARED=${HLOPROOF_SHARED:-../shared}
-OUT=${BENCH_DIR:-build/bench}
+OUT=${BENCH_DIR:-$(dirname "$G")/bench}
 RUNS=${BENCH_RUNS:-5}
 STRICT=${BENCH_STRICT:-0}
 

@@ -222,3 +222,38 @@ const struct io_alias *buffers_output_alias(const struct buffers *b, int32_t roo
 {
 	return b->root_alias && root_sub >= 0 ? b->root_alias[root_sub] : NULL;
 }
+
+int buffers_instruction_ambiguous(const struct buffers *b, const struct hlo_instruction *i)
+{
+	const struct shape_tree *t = dataflow_tree(b->df, i);
+	for (int32_t s = 0; s < t->n; s++) {
+		const struct value_set *vs = dataflow_set(b->df, i, s);
+		const int32_t *ids = value_set_ids(vs);
+		for (int32_t k = 1; k < vs->n; k++)
+			if (b->buffer_of[ids[k]] != b->buffer_of[ids[0]])
+				return 1;
+	}
+	return 0;
+}
+
+int buffers_instruction_distinct(const struct buffers *b, const struct hlo_instruction *i)
+{
+	const struct shape_tree *t = dataflow_tree(b->df, i);
+	uint8_t *seen = calloc((size_t)b->n_buffers + 1, 1);
+	if (!seen)
+		die("out of memory");
+	int distinct = 1;
+	for (int32_t s = 0; s < t->n && distinct; s++) {
+		const struct value_set *vs = dataflow_set(b->df, i, s);
+		const int32_t *ids = value_set_ids(vs);
+		/* XLA checks every buffer of this index against earlier indices
+		 * before adding them, so one buffer twice at one index is fine */
+		for (int32_t k = 0; k < vs->n && distinct; k++)
+			if (seen[b->buffer_of[ids[k]]] == 1)
+				distinct = 0;
+		for (int32_t k = 0; k < vs->n; k++)
+			seen[b->buffer_of[ids[k]]] = 1;
+	}
+	free(seen);
+	return distinct;
+}

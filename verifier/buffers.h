@@ -35,6 +35,10 @@ struct buffers *buffers_build(const struct dataflow *df, const struct inplace *i
  * the value set's size); returns the count. */
 int32_t buffers_at(const struct buffers *b, const struct hlo_instruction *i, int32_t sub,
 		   int32_t *out);
+/* Some index of i may hold more than one buffer (InstructionBuffersAreAmbiguous). */
+int buffers_instruction_ambiguous(const struct buffers *b, const struct hlo_instruction *i);
+/* No buffer appears at two indices of i (InstructionBuffersAreDistinct). */
+int buffers_instruction_distinct(const struct buffers *b, const struct hlo_instruction *i);
 /* Is the entry output index (as a sub of the root) aliased to a parameter? */
 const struct io_alias *buffers_output_alias(const struct buffers *b, int32_t root_sub);
 /* XLA's IsReadOnly-style check used by copy insertion (section 6.3). */

@@ -581,16 +581,21 @@ int value_live_at(const struct dataflow *df, int32_t v, const struct hlo_instruc
 {
 	const struct hlo_computation *c = i->parent;
 	int32_t t = sequence_position(i);
+	struct live_range r;
+	if (value_live_range(df, v, c, &r) && r.first <= t && t <= r.last)
+		return 1;
+	/* Up the call chain: live across the call site (defined before it and
+	 * read after it). A value the call site itself reads or defines is not
+	 * live inside: inside, the callee's parameters and phis stand for it. */
 	for (int32_t guard = 0; guard <= df->module->n_comps; guard++) {
-		struct live_range r;
-		if (value_live_range(df, v, c, &r) && r.first <= t && t <= r.last)
-			return 1;
 		if (c->n_callers < 1 ||
 		    (c->n_callers > 1 && !opcode_is_async((enum opcode)c->callers[0].instr->opcode)))
 			return 0;
 		i = c->callers[0].instr;
 		c = i->parent;
 		t = sequence_position(i);
+		if (value_live_range(df, v, c, &r) && r.first < t && t < r.last)
+			return 1;
 	}
 	return 0;
 }

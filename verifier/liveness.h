@@ -62,7 +62,8 @@ struct live_range {
 int value_live_range(const struct dataflow *df, int32_t v, const struct hlo_computation *c,
 		     struct live_range *r);
 /* The value is live while instruction i runs: live at i in i's computation,
- * or live across the call site of i's computation in an enclosing one. */
+ * or, in an enclosing computation, defined before the call site leading to
+ * i and read after it. */
 int value_live_at(const struct dataflow *df, int32_t v, const struct hlo_instruction *i);
 /* Position of an instruction in its computation's sequence. */
 static inline int32_t sequence_position(const struct hlo_instruction *i)

@@ -171,11 +171,26 @@ static int32_t select_values(struct bctx *c, const struct hlo_buffer *b,
 	return n;
 }
 
-static json_t *module_json(struct bctx *c, const struct hlo_instruction *at)
+static void dump_json(FILE *out, json_t *j)
 {
-	json_t *bl = json_array();
+	char *txt = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+	if (!txt)
+		die("out of memory");
+	fputs(txt, out);
+	free(txt);
+	json_decref(j);
+}
+
+/* One module's object, streamed buffer by buffer so that a module with a
+ * million buffers never holds its whole JSON tree in memory. */
+static void module_json(FILE *out, struct bctx *c, const struct hlo_instruction *at)
+{
+	fputs("{\"name\":", out);
+	dump_json(out, json_string(c->m->name ? c->m->name : ""));
+	fputs(",\"buffers\":[", out);
 	int32_t *sel = NULL;
 	size_t cap = 0;
+	int first = 1;
 	for (int32_t k = 0; k < c->bufs->n_buffers; k++) {
 		const struct hlo_buffer *b = &c->bufs->buffers[k];
 		if ((size_t)b->n_values > cap) {
@@ -200,13 +215,13 @@ static json_t *module_json(struct bctx *c, const struct hlo_instruction *at)
 			if (f & (1u << q))
 				json_array_append_new(fl, json_string(flag_names[q]));
 		json_object_set_new(o, "flags", fl);
-		json_array_append_new(bl, o);
+		if (!first)
+			fputc(',', out);
+		first = 0;
+		dump_json(out, o);
 	}
 	free(sel);
-	json_t *mo = json_object();
-	json_object_set_new(mo, "name", json_string(c->m->name ? c->m->name : ""));
-	json_object_set_new(mo, "buffers", bl);
-	return mo;
+	fputs("]}", out);
 }
 
 static void module_text(FILE *out, struct bctx *c, const struct hlo_instruction *at,
@@ -294,8 +309,9 @@ int cmd_buffers(int argc, char **argv)
 	char **files = cli_expand_inputs(argc - optind, argv + optind);
 	if (!files)
 		return EXIT_INPUT;
-	int status = EXIT_CLEAN;
-	json_t *mods = json_array();
+	int status = EXIT_CLEAN, n_out = 0;
+	if (json)
+		fputs("{\"modules\":[", stdout);
 	for (char **f = files; *f; f++) {
 		struct diag d;
 		diag_init(&d, stderr);
@@ -342,21 +358,16 @@ int cmd_buffers(int argc, char **argv)
 		bc.topological = !m->is_scheduled;
 		bc.def_order = arena_array(&m->arena, (size_t)m->n_instrs + 1, sizeof(int32_t));
 		number_definitions(&bc);
-		if (json)
-			json_array_append_new(mods, module_json(&bc, at));
-		else
+		if (json) {
+			if (n_out++)
+				fputc(',', stdout);
+			module_json(stdout, &bc, at);
+		} else
 			module_text(stdout, &bc, at, order_kind_name(k));
 		hlo_module_free(m);
 	}
-	if (json) {
-		json_t *root = json_object();
-		json_object_set_new(root, "modules", mods);
-		json_dumpf(root, stdout, JSON_COMPACT);
-		fputc('\n', stdout);
-		json_decref(root);
-	} else {
-		json_decref(mods);
-	}
+	if (json)
+		fputs("]}\n", stdout);
 	cli_free_inputs(files);
 	return status;
 }

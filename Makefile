@@ -27,7 +27,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(RULE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rul
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo check test asan-test install uninstall bench clean conformance
+.PHONY: all deps demo check test asan-test install uninstall bench clean conformance fuzz memcheck
 
 all: deps $(BUILD)/hloproof
 
@@ -91,6 +91,28 @@ conformance: all
 
 bench: all $(BUILD)/hlogen
 	@HLOPROOF_SHARED=$(SHARED) sh bench/run.sh $(BUILD)/hloproof $(BUILD)/hlogen
+
+# --- robustness (issue 8) -----------------------------------------------------
+# libFuzzer targets, built with clang; each runs FUZZ_SECONDS, seeded from the corpora.
+FUZZ_SECONDS ?= 60
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(RULE_SRC) $(HDRS) $(BUILD)/rules_registry.c | deps
+	@mkdir -p build-fuzz
+	clang $(BASECFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRC) $(RULE_SRC) $(BUILD)/rules_registry.c $(LIBS)
+
+fuzz: $(FUZZ_BIN)
+	@for f in $(FUZZ_BIN); do \
+	  n=$$(basename $$f); mkdir -p build-fuzz/corpus-$$n; \
+	  echo "fuzz: $$n for $(FUZZ_SECONDS)s"; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+	    build-fuzz/corpus-$$n corpus $(SHARED)/corpus || exit 1; \
+	done
+
+# Every shared and project corpus file under valgrind: no errors, no definitely lost bytes.
+memcheck: all
+	@HLOPROOF_SHARED=$(SHARED) sh tests/memcheck.sh $(BUILD)/hloproof
 
 # --- install -----------------------------------------------------------------
 install: all

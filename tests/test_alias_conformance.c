@@ -168,17 +168,20 @@ static int load(struct row_state *s, const char *path)
 			struct cfg_alias *a = &s->aliases[s->n_aliases++];
 			const struct io_alias *al = &s->m->aliases[k];
 			a->n_out = al->output.n < 8 ? al->output.n : 8;
-			memcpy(a->out, al->output.idx, (size_t)a->n_out * sizeof(int32_t));
+			if (a->n_out)
+				memcpy(a->out, al->output.idx, (size_t)a->n_out * sizeof(int32_t));
 			a->param = al->param;
 			a->n_pidx = al->param_index.n < 8 ? al->param_index.n : 8;
-			memcpy(a->pidx, al->param_index.idx, (size_t)a->n_pidx * sizeof(int32_t));
+			if (a->n_pidx)
+				memcpy(a->pidx, al->param_index.idx, (size_t)a->n_pidx * sizeof(int32_t));
 		}
 		for (int32_t k = 0; k < s->m->n_donors && s->n_donors < MAX_CFG; k++) {
 			struct cfg_donor *d = &s->donors[s->n_donors++];
 			const struct buffer_donor *bd = &s->m->donors[k];
 			d->param = bd->param;
 			d->n_pidx = bd->param_index.n < 8 ? bd->param_index.n : 8;
-			memcpy(d->pidx, bd->param_index.idx, (size_t)d->n_pidx * sizeof(int32_t));
+			if (d->n_pidx)
+				memcpy(d->pidx, bd->param_index.idx, (size_t)d->n_pidx * sizeof(int32_t));
 		}
 	}
 	return 0;
@@ -186,7 +189,7 @@ static int load(struct row_state *s, const char *path)
 
 static int idx_eq(const int32_t *a, int32_t na, const int32_t *b, int32_t nb)
 {
-	return na == nb && !memcmp(a, b, (size_t)na * sizeof(int32_t));
+	return na == nb && (na == 0 || !memcmp(a, b, (size_t)na * sizeof(int32_t)));
 }
 
 /* Write the in-memory config into the module (its arena) for validation and analysis. */

@@ -176,7 +176,7 @@ struct buffers *buffers_build(const struct dataflow *df, const struct inplace *i
 			for (int32_t k = 0; k < m->n_aliases && !aliased; k++) {
 				const struct io_alias *al = &m->aliases[k];
 				aliased = al->param == val->def->parameter_number && al->param_index.n == n &&
-					  !memcmp(al->param_index.idx, idx, (size_t)n * sizeof(int32_t));
+					  (n == 0 || !memcmp(al->param_index.idx, idx, (size_t)n * sizeof(int32_t)));
 			}
 			b->value_read_only[v] = !aliased;
 		}

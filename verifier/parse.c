@@ -1020,7 +1020,8 @@ static int parse_header(struct parser *P)
 	}
 	m->n_header_attrs = (int32_t)c->attr_list.n;
 	m->header_attrs = pool_array(&c->pool, c->attr_list.n, sizeof(struct hlo_attr));
-	memcpy(m->header_attrs, c->attr_list.v, c->attr_list.n * sizeof(struct hlo_attr));
+	if (c->attr_list.n) /* v is NULL when there are none: memcpy(_, NULL, 0) is UB */
+		memcpy(m->header_attrs, c->attr_list.v, c->attr_list.n * sizeof(struct hlo_attr));
 	c->attr_list.n = 0;
 	return 0;
 }

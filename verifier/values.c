@@ -288,7 +288,7 @@ static int32_t new_value(struct build *b, struct hlo_instruction *def, int32_t s
 
 static int set_equal_ids(const struct value_set *s, const int32_t *ids, int32_t n)
 {
-	return s->n == n && !memcmp(value_set_ids(s), ids, (size_t)n * sizeof(int32_t));
+	return s->n == n && (n == 0 || !memcmp(value_set_ids(s), ids, (size_t)n * sizeof(int32_t)));
 }
 
 /* Replace s by sorted unique ids; returns 1 when it changed. */

@@ -379,7 +379,8 @@ int uses_before_value_definition(struct liveness *lv, const struct value_use *co
 					}
 				}
 			}
-			if (operand && osub >= 0 && can_share_operand_buffer(lv, operand, osub, D, v->sub))
+			if (operand && osub >= 0 && osub < dataflow_tree(df, operand)->n &&
+			    can_share_operand_buffer(lv, operand, osub, D, v->sub))
 				pass = 1;
 			break;
 		}

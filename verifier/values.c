@@ -1510,6 +1510,8 @@ const struct shape *dataflow_subshape(const struct dataflow *df, const struct hl
 				      int32_t sub)
 {
 	int32_t idx[SHAPE_MAX_DEPTH + 1];
+	if (sub < 0 || sub >= df->tree[i->gid]->n)
+		return NULL;
 	int32_t n = shape_tree_index(df->tree[i->gid], sub, idx);
 	const struct shape *s = i->shape;
 	for (int32_t k = 0; s && k < n; k++)
@@ -1519,6 +1521,8 @@ const struct shape *dataflow_subshape(const struct dataflow *df, const struct hl
 
 int32_t dataflow_unique_value(const struct dataflow *df, const struct hlo_instruction *i, int32_t sub)
 {
+	if (sub < 0 || sub >= df->tree[i->gid]->n)
+		return -1;
 	const struct value_set *vs = &df->sets[i->gid][sub];
 	return vs->n == 1 ? value_set_ids(vs)[0] : -1;
 }

@@ -630,6 +630,356 @@ static void test_cmd_buffers_bad_input(void **state)
 	unlink(path);
 }
 
+/* ---- ported from XLA's hlo_dataflow_analysis_test.cc (SSA form) ---- */
+
+static int interferes(struct fx *f, const char *a, const char *b)
+{
+	return may_interfere(&f->lv, V(f, a), V(f, b));
+}
+
+static void test_xla_elementwise_chain_and_overlap(void **state)
+{
+	(void)state;
+	struct fx f;
+	load(&f, "HloModule ElementwiseChainInterference\n"
+		 "ENTRY main {\n"
+		 "  param = f32[42] parameter(0)\n"
+		 "  negate = f32[42] negate(param)\n"
+		 "  exp = f32[42] exponential(negate)\n"
+		 "  ROOT log = f32[42] log(exp)\n"
+		 "}\n");
+	const char *n[] = {"param", "negate", "exp", "log"};
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++)
+			if (i != j)
+				assert_false(interferes(&f, n[i], n[j]));
+	assert_true(interferes(&f, "exp", "exp"));
+	unload(&f);
+
+	load(&f, "HloModule NonElementwiseOperand\n"
+		 "ENTRY main {\n"
+		 "  param = f32[42] parameter(0)\n"
+		 "  exp = f32[42] exponential(param)\n"
+		 "  negate = f32[42] negate(exp)\n"
+		 "  ROOT reverse = f32[42] reverse(negate), dimensions={0}\n"
+		 "}\n");
+	assert_false(interferes(&f, "param", "exp"));
+	assert_false(interferes(&f, "param", "negate"));
+	assert_false(interferes(&f, "param", "reverse"));
+	assert_false(interferes(&f, "exp", "negate"));
+	assert_true(interferes(&f, "negate", "reverse"));
+	unload(&f);
+
+#define OVERLAP(header)                                  \
+	"HloModule OverlappedValues" header "\n"          \
+	"ENTRY main {\n"                                  \
+	"  param = f32[42] parameter(0)\n"                \
+	"  negate = f32[42] negate(param)\n"              \
+	"  exp = f32[42] exponential(param)\n"            \
+	"  ROOT add = f32[42] add(negate, exp)\n"         \
+	"}\n"
+	const char *text = OVERLAP("");
+	load(&f, text);
+	assert_true(interferes(&f, "param", "negate"));
+	assert_true(interferes(&f, "param", "exp"));
+	assert_false(interferes(&f, "param", "add"));
+	assert_true(interferes(&f, "negate", "exp"));
+	assert_true(interferes(&f, "exp", "negate"));
+	assert_false(interferes(&f, "negate", "add"));
+	assert_false(interferes(&f, "add", "negate"));
+	assert_false(interferes(&f, "exp", "add"));
+	assert_false(interferes(&f, "add", "exp"));
+	unload(&f);
+	/* sequential order param, negate, exp, add: param dies at exp */
+	load_kind(&f, OVERLAP(", is_scheduled=true"), ORDER_SEQUENTIAL);
+	assert_true(interferes(&f, "param", "negate"));
+	assert_false(interferes(&f, "param", "exp"));
+	assert_false(interferes(&f, "param", "add"));
+	assert_true(interferes(&f, "negate", "exp"));
+	assert_false(interferes(&f, "negate", "add"));
+	assert_false(interferes(&f, "exp", "add"));
+	unload(&f);
+}
+
+static void test_xla_entry_parameters_sequential(void **state)
+{
+	(void)state;
+	struct fx f;
+	load_kind(&f, "HloModule MultipleEntryParameters_Sequential, is_scheduled=true\n"
+		      "ENTRY main {\n"
+		      "  param0 = f32[42] parameter(0)\n"
+		      "  negate = f32[42] negate(param0)\n"
+		      "  param1 = f32[42] parameter(1)\n"
+		      "  exp = f32[42] exponential(param1)\n"
+		      "  ROOT add = f32[42] add(negate, exp)\n"
+		      "}\n", ORDER_SEQUENTIAL);
+	/* entry parameters are all defined at the very beginning */
+	assert_true(interferes(&f, "param0", "param1"));
+	assert_false(interferes(&f, "param0", "negate"));
+	assert_false(interferes(&f, "param0", "exp"));
+	assert_false(interferes(&f, "param0", "add"));
+	assert_true(interferes(&f, "param1", "param0"));
+	assert_true(interferes(&f, "param1", "negate"));
+	assert_false(interferes(&f, "param1", "exp"));
+	assert_false(interferes(&f, "param1", "add"));
+	assert_true(interferes(&f, "negate", "exp"));
+	assert_true(interferes(&f, "exp", "negate"));
+	assert_false(interferes(&f, "negate", "add"));
+	assert_false(interferes(&f, "add", "exp"));
+	unload(&f);
+}
+
+static void test_xla_while_parameters_sequential(void **state)
+{
+	(void)state;
+	struct fx f;
+	load_kind(&f, "HloModule WhileParameters_Sequential, is_scheduled=true\n"
+		      "%condition (cond_param: f32[]) -> pred[] {\n"
+		      "  cond_param = f32[] parameter(0)\n"
+		      "  ROOT cond_constant = pred[] constant(false)\n"
+		      "}\n"
+		      "%body (body_param: f32[]) -> f32[] {\n"
+		      "  constant = f32[] constant(1.0)\n"
+		      "  exp = f32[] exponential(constant)\n"
+		      "  body_param = f32[] parameter(0)\n"
+		      "  ROOT add = f32[] add(exp, body_param)\n"
+		      "  dead_constant = f32[] constant(1.0)\n"
+		      "  dead_negate = f32[] negate(dead_constant)\n"
+		      "}\n"
+		      "ENTRY main {\n"
+		      "  param = f32[] parameter(0)\n"
+		      "  ROOT while = f32[] while(param), condition=%condition, body=%body\n"
+		      "}\n", ORDER_SEQUENTIAL);
+	/* add is live out of the body: it interferes with what follows the root */
+	assert_true(interferes(&f, "add", "dead_constant"));
+	assert_true(interferes(&f, "add", "dead_negate"));
+	/* the parameter phi is live into the body */
+	int32_t bp = dataflow_value_defined_at(f.df, I(&f, "body_param"), 0);
+	assert_true(bp >= 0 && f.df->values[bp].is_phi);
+	assert_true(interferes(&f, "body_param", "constant"));
+	assert_true(interferes(&f, "body_param", "exp"));
+	assert_false(interferes(&f, "body_param", "add"));
+	/* init, body phi, condition phi, body root and while phi: one buffer, no interference */
+	const char *loop[] = {"param", "body_param", "cond_param", "add", "while"};
+	for (int i = 0; i < 5; i++)
+		for (int j = i + 1; j < 5; j++) {
+			assert_false(interferes(&f, loop[i], loop[j]));
+			assert_int_equal(buf_of(&f, loop[i]), buf_of(&f, loop[j]));
+		}
+	unload(&f);
+}
+
+static void test_xla_embedded_computation_interference(void **state)
+{
+	(void)state;
+	struct fx f;
+	load(&f, "HloModule EmbeddedComputationInterference\n"
+		 "embedded_computation {\n"
+		 "  embedded_param = f32[42] parameter(0)\n"
+		 "  ROOT embedded_log = f32[42] log(embedded_param)\n"
+		 "}\n"
+		 "ENTRY main {\n"
+		 "  param = f32[42] parameter(0)\n"
+		 "  negate = f32[42] negate(param)\n"
+		 "  exp = f32[42] exponential(param)\n"
+		 "  call = f32[42] call(exp), to_apply=embedded_computation\n"
+		 "  ROOT add = f32[42] add(negate, call)\n"
+		 "}\n");
+	/* exp's only use is the call; negate is live across it */
+	assert_false(interferes(&f, "exp", "embedded_log"));
+	assert_true(interferes(&f, "negate", "embedded_log"));
+	unload(&f);
+}
+
+static void test_xla_swizzling_while_phis(void **state)
+{
+	(void)state;
+	struct fx f;
+	load(&f, "HloModule SwizzlingWhile\n"
+		 "condition {\n"
+		 "  cond_param = (f32[], f32[]) parameter(0)\n"
+		 "  ROOT cond_const = pred[] constant(false)\n"
+		 "}\n"
+		 "body {\n"
+		 "  body_param = (f32[], f32[]) parameter(0)\n"
+		 "  gte0 = f32[] get-tuple-element(body_param), index=0\n"
+		 "  gte1 = f32[] get-tuple-element(body_param), index=1\n"
+		 "  ROOT body_root = (f32[], f32[]) tuple(gte1, gte0)\n"
+		 "}\n"
+		 "ENTRY main {\n"
+		 "  constant1 = f32[] constant(1.0)\n"
+		 "  constant2 = f32[] constant(2.0)\n"
+		 "  tuple = (f32[], f32[]) tuple(constant1, constant2)\n"
+		 "  ROOT while = (f32[], f32[]) while(tuple), condition=condition, body=body\n"
+		 "}\n");
+	const char *at[] = {"body_param", "while", "cond_param"};
+	for (int k = 0; k < 3; k++)
+		for (int32_t e = 0; e < 2; e++) {
+			int32_t v = dataflow_value_defined_at(f.df, I(&f, at[k]), sub(&f, at[k], 1, &e));
+			assert_true(v >= 0);
+			assert_true(f.df->values[v].is_phi);
+		}
+	assert_false(f.df->values[V(&f, "constant1")].live_out);
+	assert_false(f.df->values[V(&f, "constant2")].live_out);
+	assert_true(f.df->values[V(&f, "while")].live_out);
+	unload(&f);
+	/* both elements start as the same constant: the swap is a no-op, no phi */
+	load(&f, "HloModule SwizzlingWhileSharedInput\n"
+		 "condition {\n"
+		 "  cond_param = (f32[], f32[]) parameter(0)\n"
+		 "  ROOT cond_const = pred[] constant(false)\n"
+		 "}\n"
+		 "body {\n"
+		 "  body_param = (f32[], f32[]) parameter(0)\n"
+		 "  gte0 = f32[] get-tuple-element(body_param), index=0\n"
+		 "  gte1 = f32[] get-tuple-element(body_param), index=1\n"
+		 "  ROOT body_root = (f32[], f32[]) tuple(gte1, gte0)\n"
+		 "}\n"
+		 "ENTRY main {\n"
+		 "  constant1 = f32[] constant(1.0)\n"
+		 "  tuple = (f32[], f32[]) tuple(constant1, constant1)\n"
+		 "  ROOT while = (f32[], f32[]) while(tuple), condition=condition, body=body\n"
+		 "}\n");
+	int32_t e0 = 0;
+	assert_int_equal(dataflow_value_defined_at(f.df, I(&f, "body_param"), sub(&f, "body_param", 1, &e0)), -1);
+	unload(&f);
+}
+
+static void test_xla_conditional_values_and_uses(void **state)
+{
+	(void)state;
+	struct fx f;
+	load(&f, "HloModule ConditionalTakingTupleOperand\n"
+		 "true_computation {\n"
+		 "  true_param = (f32[], f32[]) parameter(0)\n"
+		 "  true_x = f32[] get-tuple-element(true_param), index=0\n"
+		 "  true_y = f32[] get-tuple-element(true_param), index=1\n"
+		 "  ROOT add = f32[] add(true_x, true_y)\n"
+		 "}\n"
+		 "false_computation {\n"
+		 "  false_param = (f32[], f32[]) parameter(0)\n"
+		 "  false_x = f32[] get-tuple-element(false_param), index=0\n"
+		 "  false_y = f32[] get-tuple-element(false_param), index=1\n"
+		 "  ROOT sub = f32[] subtract(false_x, false_y)\n"
+		 "}\n"
+		 "ENTRY main {\n"
+		 "  my_pred = pred[] constant(true)\n"
+		 "  constant1 = f32[] constant(56)\n"
+		 "  constant2 = f32[] constant(12)\n"
+		 "  tuple_operand = (f32[], f32[]) tuple(constant1, constant2)\n"
+		 "  ROOT conditional = f32[] conditional(my_pred, tuple_operand, tuple_operand), "
+		 "true_computation=true_computation, false_computation=false_computation\n"
+		 "}\n");
+	assert_int_equal(f.df->n_values, 7);
+	assert_true(V(&f, "conditional") >= 0);
+	assert_int_equal(dataflow_value_defined_at(f.df, I(&f, "true_param"), 0), -1);
+	assert_int_equal(dataflow_unique_value(f.df, I(&f, "true_x"), 0), V(&f, "constant1"));
+	assert_int_equal(dataflow_unique_value(f.df, I(&f, "false_y"), 0), V(&f, "constant2"));
+	/* uses of constant1: the conditional at both operands {0}, add and sub */
+	const struct hlo_value *c1 = &f.df->values[V(&f, "constant1")];
+	assert_int_equal(c1->n_uses, 4);
+	int cond_uses = 0, add_use = 0, sub_use = 0;
+	for (int32_t u = 0; u < c1->n_uses; u++) {
+		cond_uses += c1->uses[u].instr == I(&f, "conditional") && c1->uses[u].sub == 1;
+		add_use += c1->uses[u].instr == I(&f, "add") && c1->uses[u].operand == 0;
+		sub_use += c1->uses[u].instr == I(&f, "sub") && c1->uses[u].operand == 0;
+	}
+	assert_int_equal(cond_uses, 2);
+	assert_int_equal(add_use, 1);
+	assert_int_equal(sub_use, 1);
+	assert_int_equal(f.df->values[V(&f, "tuple_operand")].n_uses, 6);
+	unload(&f);
+}
+
+static void test_xla_can_share(void **state)
+{
+	(void)state;
+	struct fx f;
+	load(&f, "HloModule SortCanShareWithTupleUser\n"
+		 "compare {\n"
+		 "  p0 = f32[] parameter(0)\n  p1 = f32[] parameter(1)\n"
+		 "  p2 = f32[] parameter(2)\n  p3 = f32[] parameter(3)\n"
+		 "  ROOT cmp = pred[] compare(p0, p2), direction=LT\n"
+		 "}\n"
+		 "ENTRY main {\n"
+		 "  keys = f32[8] parameter(0)\n"
+		 "  values = f32[8] parameter(1)\n"
+		 "  ROOT sort = (f32[8], f32[8]) sort(keys, values), dimensions={0}, to_apply=compare\n"
+		 "}\n");
+	int32_t e0 = 0, e1 = 1;
+	const struct hlo_instruction *keys = I(&f, "keys"), *values = I(&f, "values"), *srt = I(&f, "sort");
+	assert_true(can_share_operand_buffer(&f.lv, keys, 0, srt, sub(&f, "sort", 1, &e0)));
+	assert_true(can_share_operand_buffer(&f.lv, values, 0, srt, sub(&f, "sort", 1, &e1)));
+	assert_false(can_share_operand_buffer(&f.lv, keys, 0, srt, sub(&f, "sort", 1, &e1)));
+	assert_false(can_share_operand_buffer(&f.lv, values, 0, srt, sub(&f, "sort", 1, &e0)));
+	unload(&f);
+
+	load(&f, "HloModule FusedDotAdd\n"
+		 "fused_computation {\n"
+		 "  p0 = f32[2,2] parameter(0)\n  p1 = f32[2,2] parameter(1)\n  p2 = f32[2,2] parameter(2)\n"
+		 "  dot = f32[2,2] dot(p1, p2), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+		 "  ROOT add = f32[2,2] add(dot, p0)\n"
+		 "}\n"
+		 "ENTRY main {\n"
+		 "  a = f32[2,2] constant({{1.0, 0.0}, {0.0, 1.0}})\n"
+		 "  b = f32[2,2] constant({{2.0, 2.0}, {2.0, 2.0}})\n"
+		 "  one = f32[] constant(1)\n"
+		 "  add_operand = f32[2,2] broadcast(one), dimensions={}\n"
+		 "  ROOT fusion = f32[2,2] fusion(add_operand, a, b), kind=kOutput, calls=fused_computation\n"
+		 "}\n");
+	assert_true(can_share_operand_buffer(&f.lv, I(&f, "add_operand"), 0, I(&f, "fusion"), 0));
+	unload(&f);
+
+	load(&f, "HloModule OutputFusionCantAliasOperandBuffer\n"
+		 "fused_computation {\n"
+		 "  p0 = f32[2,2] parameter(0)\n"
+		 "  reverse = f32[2,2] reverse(p0), dimensions={0,1}\n"
+		 "  two = f32[2,2] constant({{2.0, 2.0}, {2.0, 2.0}})\n"
+		 "  ROOT add = f32[2,2] add(reverse, two)\n"
+		 "}\n"
+		 "ENTRY main {\n"
+		 "  one = f32[] constant(1)\n"
+		 "  operand = f32[2,2] broadcast(one), dimensions={}\n"
+		 "  ROOT fusion = f32[2,2] fusion(operand), kind=kOutput, calls=fused_computation\n"
+		 "}\n");
+	assert_false(can_share_operand_buffer(&f.lv, I(&f, "operand"), 0, I(&f, "fusion"), 0));
+	unload(&f);
+
+	load(&f, "HloModule CallToComputationWithFusionRoot\n"
+		 "fused_computation {\n"
+		 "  p0 = f32[8] parameter(0)\n"
+		 "  one = f32[] constant(1)\n"
+		 "  ones = f32[8] broadcast(one), dimensions={}\n"
+		 "  ROOT add = f32[8] add(p0, ones)\n"
+		 "}\n"
+		 "sub_computation {\n"
+		 "  sub_param = f32[8] parameter(0)\n"
+		 "  ROOT fusion = f32[8] fusion(sub_param), kind=kLoop, calls=fused_computation\n"
+		 "}\n"
+		 "ENTRY main {\n"
+		 "  param = f32[8] parameter(0)\n"
+		 "  reverse = f32[8] reverse(param), dimensions={0}\n"
+		 "  ROOT call = f32[8] call(reverse), to_apply=sub_computation\n"
+		 "}\n");
+	assert_true(can_share_operand_buffer(&f.lv, I(&f, "reverse"), 0, I(&f, "call"), 0));
+	unload(&f);
+
+	load(&f, "HloModule DUSFusionWithOutputOperandAliasing\n"
+		 "fused_computation {\n"
+		 "  p0 = f32[10] parameter(0)\n  p1 = f32[5] parameter(1)\n  p2 = s32[] parameter(2)\n"
+		 "  dus = f32[10] dynamic-update-slice(p0, p1, p2)\n"
+		 "  ROOT tuple = (f32[5], f32[10]) tuple(p1, dus)\n"
+		 "}\n"
+		 "ENTRY test {\n"
+		 "  p0 = f32[10] parameter(0)\n  p1 = f32[5] parameter(1)\n  p2 = s32[] parameter(2)\n"
+		 "  ROOT fusion = (f32[5], f32[10]) fusion(p0, p1, p2), kind=kLoop, "
+		 "output_to_operand_aliasing={{0}: (1, {})}, calls=fused_computation\n"
+		 "}\n");
+	/* discovered pair first, then the annotated one */
+	assert_string_equal(pairs_of(&f, "fusion"), "0{}->{1} 1{}->{0}");
+	unload(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -644,6 +994,13 @@ int main(void)
 		cmocka_unit_test(test_swizzling_while_interferes),
 		cmocka_unit_test(test_live_ranges),
 		cmocka_unit_test(test_sequential_vs_dependency),
+		cmocka_unit_test(test_xla_elementwise_chain_and_overlap),
+		cmocka_unit_test(test_xla_entry_parameters_sequential),
+		cmocka_unit_test(test_xla_while_parameters_sequential),
+		cmocka_unit_test(test_xla_embedded_computation_interference),
+		cmocka_unit_test(test_xla_swizzling_while_phis),
+		cmocka_unit_test(test_xla_conditional_values_and_uses),
+		cmocka_unit_test(test_xla_can_share),
 		cmocka_unit_test(test_cmd_buffers_json),
 		cmocka_unit_test(test_cmd_buffers_bad_input),
 	};

@@ -980,6 +980,149 @@ static void test_xla_can_share(void **state)
 	unload(&f);
 }
 
+static int uses_contain(struct fx *f, const char *val, const char *user, int32_t operand, int32_t n,
+			const int32_t *idx)
+{
+	const struct hlo_value *v = &f->df->values[V(f, val)];
+	const struct hlo_instruction *u = I(f, user);
+	int32_t s = dataflow_sub(f->df, u->operands[operand], idx, n);
+	for (int32_t k = 0; k < v->n_uses; k++)
+		if (v->uses[k].instr == u && v->uses[k].operand == operand && v->uses[k].sub == s)
+			return 1;
+	return 0;
+}
+
+static void test_xla_collective_start_done(void **state)
+{
+	(void)state;
+	struct fx f;
+	int32_t i00[2] = {0, 0}, i01[2] = {0, 1}, i10[2] = {1, 0}, i11[2] = {1, 1}, one[1] = {1},
+		zero[1] = {0};
+	load(&f, "HloModule test\n"
+		 "ENTRY entry {\n"
+		 "  p0 = f32[2] parameter(0)\n"
+		 "  p1 = f32[2] parameter(1)\n"
+		 "  start = ((f32[2], f32[2]), (f32[2], f32[2])) collective-permute-start(p0, p1), "
+		 "source_target_pairs={{0,1},{1,0}}\n"
+		 "  ROOT done = (f32[2], f32[2]) collective-permute-done(start)\n"
+		 "}\n");
+	const struct hlo_instruction *st = I(&f, "start"), *dn = I(&f, "done");
+	assert_true(dataflow_value_defined_at(f.df, st, 0) >= 0);
+	assert_true(dataflow_value_defined_at(f.df, st, sub(&f, "start", 1, one)) >= 0);
+	assert_true(dataflow_value_defined_at(f.df, st, sub(&f, "start", 2, i10)) >= 0);
+	assert_true(dataflow_value_defined_at(f.df, st, sub(&f, "start", 2, i11)) >= 0);
+	assert_true(dataflow_value_defined_at(f.df, dn, 0) >= 0);
+	assert_int_equal(dataflow_value_defined_at(f.df, dn, sub(&f, "done", 1, zero)), -1);
+	assert_int_equal(dataflow_unique_value(f.df, dn, sub(&f, "done", 1, zero)),
+			 dataflow_value_defined_at(f.df, st, sub(&f, "start", 2, i10)));
+	assert_int_equal(f.df->values[V(&f, "p0")].n_uses, 2);
+	assert_true(uses_contain(&f, "p0", "start", 0, 0, NULL));
+	assert_true(uses_contain(&f, "p0", "done", 0, 2, i00));
+	assert_true(uses_contain(&f, "p1", "done", 0, 2, i01));
+	unload(&f);
+
+	load(&f, "HloModule test\n"
+		 "ENTRY entry {\n"
+		 "  p0 = f32[2] parameter(0)\n"
+		 "  p1 = bf16[2] parameter(1)\n"
+		 "  start = ((f32[2], bf16[2]), (f32[4], bf16[4])) all-gather-start(p0, p1), dimensions={0}\n"
+		 "  ROOT done = (f32[4], bf16[4]) all-gather-done(start)\n"
+		 "}\n");
+	st = I(&f, "start");
+	dn = I(&f, "done");
+	assert_true(dataflow_value_defined_at(f.df, st, sub(&f, "start", 1, zero)) >= 0);
+	assert_int_equal(dataflow_value_defined_at(f.df, st, sub(&f, "start", 2, i00)), -1);
+	assert_true(dataflow_value_defined_at(f.df, st, sub(&f, "start", 2, i11)) >= 0);
+	assert_true(dataflow_value_defined_at(f.df, dn, 0) >= 0);
+	assert_int_equal(dataflow_unique_value(f.df, dn, sub(&f, "done", 1, one)),
+			 dataflow_value_defined_at(f.df, st, sub(&f, "start", 2, i11)));
+	assert_true(uses_contain(&f, "p1", "done", 0, 2, i01));
+	assert_int_equal(f.df->values[V(&f, "p1")].n_uses, 2);
+	unload(&f);
+}
+
+static void test_xla_phi_in_non_singleton_set(void **state)
+{
+	(void)state;
+	struct fx f;
+	load(&f, "HloModule OptimizePhiInNonSingletonValueSets\n"
+		 "subcomp {\n  sub_param = f32[] parameter(0)\n  ROOT negate = f32[] negate(sub_param)\n}\n"
+		 "body {\n  ROOT body_param = f32[] parameter(0)\n}\n"
+		 "condition {\n  cond_param = f32[] parameter(0)\n  ROOT cond_root = pred[] constant(false)\n}\n"
+		 "ENTRY entry {\n"
+		 "  constant1 = f32[] constant(1.0)\n"
+		 "  constant2 = f32[] constant(2.0)\n"
+		 "  while = f32[] while(constant1), condition=condition, body=body\n"
+		 "  call1 = f32[] call(while), to_apply=subcomp\n"
+		 "  call2 = f32[] call(constant2), to_apply=subcomp\n"
+		 "  ROOT tuple = (f32[], f32[]) tuple(call1, call2)\n"
+		 "}\n");
+	const struct value_set *vs = dataflow_set(f.df, I(&f, "sub_param"), 0);
+	assert_int_equal(vs->n, 2);
+	assert_int_equal(value_set_ids(vs)[0], V(&f, "constant1"));
+	assert_int_equal(value_set_ids(vs)[1], V(&f, "constant2"));
+	for (int32_t v = 0; v < f.df->n_values; v++)
+		assert_false(f.df->values[v].is_phi);
+	unload(&f);
+}
+
+static void test_xla_does_not_use_operand_buffer(void **state)
+{
+	(void)state;
+	struct fx f;
+	int32_t zero[1] = {0}, one[1] = {1};
+	load(&f, "HloModule FusedDynamicUpdateSlice\n"
+		 "fused_computation {\n"
+		 "  p0 = (f32[8], f32[8]) parameter(0)\n"
+		 "  gte1 = f32[8] get-tuple-element(p0), index=1\n"
+		 "  p1 = f32[3] parameter(1)\n"
+		 "  p2 = s32[] parameter(2)\n"
+		 "  ROOT dynamic_update_slice = f32[8] dynamic-update-slice(gte1, p1, p2)\n"
+		 "}\n"
+		 "ENTRY main {\n"
+		 "  my_tuple = (f32[8], f32[8]) parameter(0)\n"
+		 "  gte0 = f32[8] get-tuple-element(my_tuple), index=0\n"
+		 "  starts = s32[] constant(2)\n"
+		 "  update = f32[3] constant({2, 2, 2})\n"
+		 "  fusion = f32[8] fusion(my_tuple, update, starts), kind=kLoop, calls=fused_computation\n"
+		 "  ROOT result_tuple = (f32[8], f32[8]) tuple(gte0, fusion)\n"
+		 "}\n");
+	const struct hlo_instruction *t = I(&f, "my_tuple"), *fu = I(&f, "fusion");
+	assert_true(does_not_use_operand_buffer(f.df, t, sub(&f, "my_tuple", 1, zero), fu));
+	assert_false(does_not_use_operand_buffer(f.df, t, sub(&f, "my_tuple", 1, one), fu));
+	assert_false(does_not_use_operand_buffer(f.df, t, 0, I(&f, "gte0")));
+	unload(&f);
+
+	load(&f, "HloModule MultiOutputFusionCanAliasOperandBuffer\n"
+		 "fused_computation {\n"
+		 "  p0 = f32[8] parameter(0)\n  p1 = f32[8] parameter(1)\n"
+		 "  copy0 = f32[8] copy(p0)\n  copy1 = f32[8] copy(p1)\n"
+		 "  ROOT result_tuple = (f32[8], f32[8]) tuple(copy1, copy0)\n"
+		 "}\n"
+		 "ENTRY main {\n"
+		 "  param0 = f32[8] parameter(0)\n  param1 = f32[8] parameter(1)\n"
+		 "  ROOT fusion = (f32[8], f32[8]) fusion(param0, param1), kind=kLoop, calls=fused_computation\n"
+		 "}\n");
+	for (int k = 0; k < 2; k++)
+		for (int32_t o = 0; o < 2; o++)
+			assert_true(can_share_operand_buffer(&f.lv, I(&f, k ? "param1" : "param0"), 0,
+							     I(&f, "fusion"), sub(&f, "fusion", 1, &o)));
+	unload(&f);
+
+	load(&f, "HloModule NonElementwiseLoopFusionCantAliasOperandBuffer\n"
+		 "fused_computation {\n"
+		 "  p0 = f32[2,2] parameter(0)\n"
+		 "  neg = f32[2,2] negate(p0)\n"
+		 "  ROOT reverse = f32[2,2] reverse(neg), dimensions={0,1}\n"
+		 "}\n"
+		 "ENTRY main {\n"
+		 "  param0 = f32[2,2] parameter(0)\n"
+		 "  ROOT fusion = f32[2,2] fusion(param0), kind=kLoop, calls=fused_computation\n"
+		 "}\n");
+	assert_false(can_share_operand_buffer(&f.lv, I(&f, "param0"), 0, I(&f, "fusion"), 0));
+	unload(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1001,6 +1144,9 @@ int main(void)
 		cmocka_unit_test(test_xla_swizzling_while_phis),
 		cmocka_unit_test(test_xla_conditional_values_and_uses),
 		cmocka_unit_test(test_xla_can_share),
+		cmocka_unit_test(test_xla_collective_start_done),
+		cmocka_unit_test(test_xla_phi_in_non_singleton_set),
+		cmocka_unit_test(test_xla_does_not_use_operand_buffer),
 		cmocka_unit_test(test_cmd_buffers_json),
 		cmocka_unit_test(test_cmd_buffers_bad_input),
 	};

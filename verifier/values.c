@@ -1332,8 +1332,15 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 		for (int32_t k = 0; k < u->n_operands; k++)
 			n_slots[u->operands[k]->gid]++;
 	}
+	/* one scratch block for every instruction's slots, freed below */
+	size_t total_slots = 0;
+	for (int32_t g = 0; g < df->n_instrs; g++)
+		total_slots += (size_t)n_slots[g];
+	struct slot *slot_block = xrealloc(NULL, total_slots + 1, sizeof(struct slot));
+	size_t off = 0;
 	for (int32_t g = 0; g < df->n_instrs; g++) {
-		slots[g] = n_slots[g] ? arena_array(df->arena, (size_t)n_slots[g], sizeof(struct slot)) : NULL;
+		slots[g] = slot_block + off;
+		off += n_slots[g];
 		n_slots[g] = 0;
 	}
 	/* users() order is text order (users share the operand's computation),
@@ -1388,6 +1395,7 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 	free(ubuf);
 	free(n_slots);
 	free(slots);
+	free(slot_block);
 	(void)b;
 }
 
@@ -1430,6 +1438,16 @@ struct dataflow *dataflow_run(struct hlo_module *m, struct arena *a, struct diag
 		df->sets[g] = arena_array(a, (size_t)df->tree[g]->n, sizeof(struct value_set));
 	}
 	free(tt.slot);
+	/* every sub may define a value; phis come on top */
+	size_t guess = 1024;
+	for (int32_t g = 0; g < m->n_instrs; g++)
+		guess += (size_t)df->tree[g]->n;
+	if (guess < (size_t)INT32_MAX / 2) {
+		b.cap_vals = (int32_t)(guess + guess / 16);
+		b.vals = xrealloc(NULL, (size_t)b.cap_vals, sizeof(*b.vals));
+		b.deleted = xrealloc(NULL, (size_t)b.cap_vals, 1);
+		b.node_of = xrealloc(NULL, (size_t)b.cap_vals, sizeof(int32_t));
+	}
 
 	/* define values: computations in text order (callees come first), instructions in text order */
 	for (int32_t c = 0; c < m->n_comps && !b.failed; c++)

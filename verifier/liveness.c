@@ -497,7 +497,10 @@ int live_range_strictly_before(struct liveness *lv, int32_t ia, int32_t ib, int 
 		die("out of memory");
 	int32_t n = 0;
 	for (int32_t u = 0; u < a->n_uses; u++) {
-		if (does_not_use_operand_buffer(df, a->def, a->sub, a->uses[u].instr))
+		/* a's own use guarantees a match, so only a loop fusion user can
+		 * turn out not to read the buffer: skip the scan for the rest */
+		if (fusion_kind_is(a->uses[u].instr, "kLoop") &&
+		    does_not_use_operand_buffer(df, a->def, a->sub, a->uses[u].instr))
 			continue;
 		uses[n++] = &a->uses[u];
 	}

@@ -1358,6 +1358,30 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 			}
 		}
 	}
+	/* For nested positions only users that may read a nested value, or are
+	 * a root, can add a use: keep those slots apart so a wide tuple read by
+	 * thousands of get-tuple-elements is not rescanned for every element. */
+	int32_t *n_nested = calloc((size_t)df->n_instrs + 1, sizeof(int32_t));
+	struct slot **nested = calloc((size_t)df->n_instrs + 1, sizeof(*nested));
+	if (!n_nested || !nested)
+		die("out of memory");
+	size_t total_nested = 0;
+	for (int32_t g = 0; g < df->n_instrs; g++)
+		if (df->tree[g]->n > 1)
+			total_nested += (size_t)n_slots[g];
+	struct slot *nested_block = xrealloc(NULL, total_nested + 1, sizeof(struct slot));
+	off = 0;
+	for (int32_t g = 0; g < df->n_instrs; g++) {
+		if (df->tree[g]->n <= 1)
+			continue;
+		nested[g] = nested_block + off;
+		for (int32_t q = 0; q < n_slots[g]; q++) {
+			struct hlo_instruction *user = slots[g][q].user;
+			if (may_use_operand_value(1, 1, user) || user->parent->root == user)
+				nested[g][n_nested[g]++] = slots[g][q];
+		}
+		off += (size_t)n_nested[g];
+	}
 	struct value_use *ubuf = NULL;
 	size_t ucap = 0;
 	for (int32_t v = 0; v < df->n_values; v++) {
@@ -1367,11 +1391,13 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 			struct hlo_instruction *i = val->positions[p].instr;
 			int32_t s = val->positions[p].sub;
 			const struct shape_tree *t = df->tree[i->gid];
-			int nested = s != 0;
+			int is_nested = s != 0;
 			int32_t front = first_elem(t, s);
-			for (int32_t q = 0; q < n_slots[i->gid]; q++) {
-				struct hlo_instruction *user = slots[i->gid][q].user;
-				if (!may_use_operand_value(nested, front, user)) {
+			const struct slot *sl = is_nested ? nested[i->gid] : slots[i->gid];
+			int32_t nsl = is_nested ? n_nested[i->gid] : n_slots[i->gid];
+			for (int32_t q = 0; q < nsl; q++) {
+				struct hlo_instruction *user = sl[q].user;
+				if (!may_use_operand_value(is_nested, front, user)) {
 					/* roots use everything they return */
 					if (user->parent->root != user || !dataflow_value_is_root_of(val, user->parent))
 						continue;
@@ -1381,7 +1407,7 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 					ubuf = xrealloc(ubuf, ucap, sizeof(*ubuf));
 				}
 				ubuf[nu].instr = user;
-				ubuf[nu].operand = slots[i->gid][q].k;
+				ubuf[nu].operand = sl[q].k;
 				ubuf[nu].sub = s;
 				nu++;
 			}
@@ -1396,6 +1422,9 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 	free(n_slots);
 	free(slots);
 	free(slot_block);
+	free(n_nested);
+	free(nested);
+	free(nested_block);
 	(void)b;
 }
 

@@ -141,7 +141,7 @@ struct smt_problem *smt_problem_new(struct smt *s, struct depview *dv, const cha
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
 		      *c == '_' || *c == '-' || *c == '.'))
 			*c = '_';
-	p->solver = Z3_mk_solver(s->ctx);
+	p->solver = Z3_mk_simple_solver(s->ctx); /* no tactic front end: ~20x cheaper per check */
 	Z3_solver_inc_ref(s->ctx, p->solver);
 	Z3_params prm = Z3_mk_params(s->ctx);
 	Z3_params_inc_ref(s->ctx, prm);

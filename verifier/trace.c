@@ -327,7 +327,7 @@ void cond_overwrite(const struct path *D, const struct path *W, const struct pat
 			add_atom(c, d->x, w->x);
 			break;
 		case R_DESCEND:
-			before_inside(D, W, i + 1, c);
+			before_inside(D, W, i, c);
 			break;
 		}
 		/* W < U */
@@ -342,7 +342,7 @@ void cond_overwrite(const struct path *D, const struct path *W, const struct pat
 			add_atom(c, w->x, u->x);
 			break;
 		case R_DESCEND:
-			after_from(W, U, i + 1, c);
+			after_from(W, U, i, c);
 			break;
 		}
 		/* D < U */

@@ -454,6 +454,48 @@ static int member_read_only(struct view *V, int32_t mi)
 
 /* ---- deciding ---- */
 
+static void record(struct view *V, int32_t vi, int32_t wi, int32_t ri, enum hazard_kind kind,
+		   const struct cond *c)
+{
+	struct analysis *an = V->an;
+	if (c->kind == COND_FALSE) {
+		V->n_false++;
+		add_sample(V, vi, wi, ri, 0, c, -1);
+		return;
+	}
+	an->n_graph_queries++;
+	if (c->kind == COND_ATOMS && !atoms_possible(&V->dv, c->a, c->n, NULL, 0)) {
+		V->n_false++;
+		int32_t bad = -1;
+		for (int32_t i = 0; i < c->n && bad < 0; i++)
+			if (must_precede(&V->dv, c->a[i].b, c->a[i].a) || c->a[i].a == c->a[i].b)
+				bad = i;
+		add_sample(V, vi, wi, ri, bad >= 0 ? 1 : 4, c, bad);
+		return;
+	}
+	struct hz_triple *t = add_triple(V);
+	t->v = vi;
+	t->w = wi;
+	t->r = ri;
+	t->kind = (uint8_t)kind;
+	t->c = *c;
+	if (c->kind == COND_UNKNOWN) {
+		V->n_unknown++;
+		if (!V->unknown_why)
+			V->unknown_why = c->why;
+		return;
+	}
+	t->possible = 1;
+	t->forced = 1;
+	t->given = 1;
+	for (int32_t i = 0; i < c->n; i++) {
+		if (!atom_forced(&V->dv, &c->a[i]))
+			t->forced = 0;
+		if (!atom_given(&V->dv, &c->a[i]))
+			t->given = 0;
+	}
+}
+
 static void decide_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri)
 {
 	struct analysis *an = V->an;
@@ -464,61 +506,24 @@ static void decide_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri)
 		add_sample(V, vi, wi, ri, 2, NULL, -1);
 		return;
 	}
+	/* t1 < t2 < t3 (also across loop iterations when two events coincide) */
 	struct cond c;
-	enum hazard_kind kind;
+	cond_overwrite(&v->path, &w->path, &r->path, &c);
+	record(V, vi, wi, ri, HAZARD_OVERWRITE, &c);
+	memset(&c, 0, sizeof(c));
+	c.kind = COND_ATOMS;
 	if (event_equal(&v->def, &w->def)) {
-		kind = HAZARD_SAME_TIME;
-		memset(&c, 0, sizeof(c));
-		c.kind = COND_ATOMS;
+		/* t1 == t2 < t3: the read of v always follows its definition */
+		record(V, vi, wi, ri, HAZARD_SAME_TIME, &c);
 	} else if (r->instr && event_equal(&w->def, &r->ev)) {
-		kind = HAZARD_SAME_INSTRUCTION;
-		memset(&c, 0, sizeof(c));
-		c.kind = COND_ATOMS;
+		/* t1 < t2 == t3 */
 		if (can_share_rw(an, V->in->copy, r->instr, r->operand, r->sub, w->val->sub)) {
 			V->n_canshare++;
 			V->n_false++;
 			add_sample(V, vi, wi, ri, 3, NULL, -1);
 			return;
 		}
-	} else {
-		kind = HAZARD_OVERWRITE;
-		cond_overwrite(&v->path, &w->path, &r->path, &c);
-	}
-	if (c.kind == COND_FALSE) {
-		V->n_false++;
-		add_sample(V, vi, wi, ri, 0, &c, -1);
-		return;
-	}
-	an->n_graph_queries++;
-	if (c.kind == COND_ATOMS && !atoms_possible(&V->dv, c.a, c.n, NULL, 0)) {
-		V->n_false++;
-		int32_t bad = -1;
-		for (int32_t i = 0; i < c.n && bad < 0; i++)
-			if (must_precede(&V->dv, c.a[i].b, c.a[i].a) || c.a[i].a == c.a[i].b)
-				bad = i;
-		add_sample(V, vi, wi, ri, bad >= 0 ? 1 : 4, &c, bad);
-		return;
-	}
-	struct hz_triple *t = add_triple(V);
-	t->v = vi;
-	t->w = wi;
-	t->r = ri;
-	t->kind = (uint8_t)kind;
-	t->c = c;
-	if (c.kind == COND_UNKNOWN) {
-		V->n_unknown++;
-		if (!V->unknown_why)
-			V->unknown_why = c.why;
-		return;
-	}
-	t->possible = 1;
-	t->forced = 1;
-	t->given = 1;
-	for (int32_t i = 0; i < c.n; i++) {
-		if (!atom_forced(&V->dv, &c.a[i]))
-			t->forced = 0;
-		if (!atom_given(&V->dv, &c.a[i]))
-			t->given = 0;
+		record(V, vi, wi, ri, HAZARD_SAME_INSTRUCTION, &c);
 	}
 }
 
@@ -1000,6 +1005,13 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	if (have_edge) {
 		bv->edge_from = edge.a;
 		bv->edge_to = edge.b;
+		bv->n_edges = n_edges;
+		bv->edges_from = arena_array(A, (size_t)n_edges + 1, sizeof(*bv->edges_from));
+		bv->edges_to = arena_array(A, (size_t)n_edges + 1, sizeof(*bv->edges_to));
+		for (int32_t i = 0; i < n_edges; i++) {
+			bv->edges_from[i] = edges[i].a;
+			bv->edges_to[i] = edges[i].b;
+		}
 	}
 	if (unknown_reason) {
 		bv->unknown_reason = arena_strdup(A, unknown_reason);

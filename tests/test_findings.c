@@ -90,10 +90,10 @@ static const char *mod_a_renumbered =
 static const char *mod_a_reordered =
 	"HloModule m\n"
 	"ENTRY %main (p: f32[4]) -> (f32[4], f32[4]) {\n"
-	"  %p = f32[4]{0} parameter(0)\n"
 	"  %z = f32[] constant(0)\n"
-	"  %copy.12 = f32[4]{0} copy(%p)\n"
 	"  %c = f32[] constant(1)\n"
+	"  %p = f32[4]{0} parameter(0)\n"
+	"  %copy.12 = f32[4]{0} copy(%p)\n"
 	"  %n.3 = f32[4]{0} negate(%copy.12)\n"
 	"  ROOT %t.4 = (f32[4]{0}, f32[4]{0}) tuple(%copy.12, %n.3)\n"
 	"}\n";
@@ -300,10 +300,14 @@ static void test_accepted_items(void **state)
 		"</accept></hloproof>\n", &d), 0);
 	assert_int_equal(cfg.n_accepts, 3);
 	assert_int_equal(cfg.accepts[2].line, 4);
-	run_test_rule(mod_a_renumbered, &cfg, &fs);
+	run_test_rule(mod_a, &cfg, &fs);
 	assert_int_equal(fs.n, 1);
 	assert_non_null(fs.items[0].suppressed);
 	assert_string_equal(fs.items[0].suppressed, "wanted");
+	findings_free(&fs);
+	/* globs see the names as they are: main.2 is not ma?n */
+	run_test_rule(mod_a_renumbered, &cfg, &fs);
+	assert_null(fs.items[0].suppressed);
 	findings_free(&fs);
 	config_free(&cfg);
 
@@ -425,6 +429,9 @@ static void test_config_hostile(void **state)
 	       "schema");
 	reject("<hloproof version=\"1\">\n<accept>\n<copy instruction=\"c\" reason=\"  \"/>\n</accept></hloproof>\n",
 	       3, "schema");
+	/* the same element twice */
+	reject("<hloproof version=\"1\">\n<fail-on>note</fail-on>\n<fail-on>error</fail-on>\n</hloproof>", 3,
+	       "twice");
 	/* wrong version, wrong root */
 	reject("<hloproof version=\"2\"/>", 1, "schema");
 	reject("<config version=\"1\"/>", 1, "schema");

@@ -200,10 +200,21 @@ static int load_doc(struct lint_config *c, const char *file, xmlDocPtr doc, stru
 	xmlNodePtr root = xmlDocGetRootElement(doc);
 	if (!root || !is_element(root, "hloproof"))
 		return xml_error(d, file, root ? xmlGetLineNo(root) : 0, "root element must be <hloproof>");
+	/* the schema allows the children in any order; each at most once */
+	static const char *const once[] = {"fail-on", "solver-timeout-ms", "strict-donation",
+					   "rules", "accept"};
+	long seen[5] = {0};
 	for (xmlNodePtr n = root->children; n; n = n->next) {
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
 		long line = xmlGetLineNo(n);
+		for (int k = 0; k < 5; k++)
+			if (is_element(n, once[k])) {
+				if (seen[k])
+					return xml_error(d, file, line, "<%s> given twice (first on line %ld)",
+							 once[k], seen[k]);
+				seen[k] = line;
+			}
 		if (is_element(n, "fail-on")) {
 			const char *v = text(c, n);
 			if (config_parse_fail_on(v, &c->fail_on) < 0)

@@ -198,48 +198,52 @@ static void shape_str(const struct shape *s, char *buf, size_t cap)
 		strcpy(buf + cap - 4, "...");
 }
 
-/* One line per output leaf of the donor's memory space and byte size first,
- * then the rest of that space, bounded. */
+/* The outputs considered, most relevant first: same memory space and byte
+ * size, same size in another memory space, then the rest of the donor's
+ * memory space; bounded. */
 static void list_candidates(struct rule_ctx *ctx, struct finding *f, const struct leaf *dn,
 			    const struct leaves *donors, const struct leaves *donees)
 {
 	int shown = 0, hidden = 0;
-	for (int pass = 0; pass < 2; pass++) {
+	for (int pass = 0; pass < 3; pass++) {
 		for (int32_t i = 0; i < donees->n; i++) {
 			const struct leaf *e = &donees->v[i];
-			if (e->space != dn->space || (pass == 0) != (e->bytes == dn->bytes))
+			int same_space = e->space == dn->space, same_size = e->bytes == dn->bytes;
+			int want = pass == 0 ? same_space && same_size
+				 : pass == 1 ? !same_space && same_size : same_space && !same_size;
+			if (!want)
 				continue;
 			if (shown >= MAX_CANDIDATES_SHOWN) {
 				hidden++;
 				continue;
 			}
-			char is[128], ss[160], who[300] = "";
+			char is[128], ss[160], who[300] = "", pd[256];
 			shape_index_to_string(&e->index, is, sizeof(is));
 			shape_str(e->shape, ss, sizeof(ss));
 			if (e->state == LEAF_ALIASED) {
-				char pd[256];
 				describe_param(pd, sizeof(pd), ctx->module, e->alias->param,
 					       &e->alias->param_index);
-				snprintf(who, sizeof(who), ": already aliased to %s by input_output_alias", pd);
+				snprintf(who, sizeof(who), "already aliased to %s by input_output_alias", pd);
 			} else if (e->state == LEAF_MATCHED) {
 				const struct leaf *o = &donors->v[e->partner];
-				char pd[256];
 				describe_param(pd, sizeof(pd), ctx->module, o->param, &o->index);
-				snprintf(who, sizeof(who), ": taken by donor %s", pd);
+				snprintf(who, sizeof(who), "taken by donor %s", pd);
+			} else if (!same_space) {
+				snprintf(who, sizeof(who), "free, but in memory space %d", e->space);
 			} else {
-				snprintf(who, sizeof(who), ": free, %s", e->bytes == dn->bytes ? "same size"
+				snprintf(who, sizeof(who), "free, %s", same_size ? "same size"
 							: e->bytes > dn->bytes ? "larger" : "smaller");
 			}
-			finding_evidence(ctx->findings, f, "output %s %s, %llu bytes%s", is, ss,
+			finding_evidence(ctx->findings, f, "output %s %s, %llu bytes: %s", is, ss,
 					 (unsigned long long)e->bytes, who);
 			shown++;
 		}
 	}
 	if (hidden)
-		finding_evidence(ctx->findings, f, "... and %d more outputs in memory space %d", hidden,
-				 dn->space);
+		finding_evidence(ctx->findings, f, "... and %d more outputs", hidden);
 	if (!shown)
-		finding_evidence(ctx->findings, f, "no array output in memory space %d", dn->space);
+		finding_evidence(ctx->findings, f, "no array output in memory space %d and none of "
+				 "%llu bytes elsewhere", dn->space, (unsigned long long)dn->bytes);
 }
 
 static void report(struct rule_ctx *ctx, const struct leaf *dn, const char *reason,

@@ -8,6 +8,8 @@
 #include "outfile.h"
 #include "report.h"
 #include <dirent.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -523,10 +525,16 @@ static void test_outfile_atomic(void **state)
 	char *text = read_file(path, NULL);
 	assert_string_equal(text, "old");
 	free(text);
-	/* a committed write replaces it */
+	/* a committed write replaces it; interrupts wait until it is in place */
+	sigset_t cur;
 	assert_int_equal(outfile_open(&o, path, &d), 0);
+	pthread_sigmask(SIG_BLOCK, NULL, &cur);
+	assert_true(sigismember(&cur, SIGINT));
+	assert_true(sigismember(&cur, SIGTERM));
 	fputs("new", o.f);
 	assert_int_equal(outfile_commit(&o, &d), 0);
+	pthread_sigmask(SIG_BLOCK, NULL, &cur);
+	assert_false(sigismember(&cur, SIGINT));
 	text = read_file(path, NULL);
 	assert_string_equal(text, "new");
 	free(text);

@@ -2,6 +2,7 @@
 #include "outfile.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,13 @@ int outfile_open(struct outfile *o, const char *path, struct diag *d)
 	if (!tmp)
 		return error_at(d, (struct srcpos){path, 0, 0}, "out of memory");
 	/* O_EXCL with a fresh name; the mode honours the umask like fopen(3). */
+	sigset_t block;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &block, &o->saved_mask);
 	unsigned seed = (unsigned)getpid() ^ (unsigned)time(NULL) ^ (unsigned)(uintptr_t)o;
 	int fd = -1;
 	for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
@@ -37,6 +45,7 @@ int outfile_open(struct outfile *o, const char *path, struct diag *d)
 	if (fd < 0) {
 		int e = errno;
 		free(tmp);
+		pthread_sigmask(SIG_SETMASK, &o->saved_mask, NULL);
 		return error_at(d, (struct srcpos){path, 0, 0}, "cannot create output file: %s",
 				strerror(e));
 	}
@@ -45,6 +54,7 @@ int outfile_open(struct outfile *o, const char *path, struct diag *d)
 		close(fd);
 		unlink(tmp);
 		free(tmp);
+		pthread_sigmask(SIG_SETMASK, &o->saved_mask, NULL);
 		return error_at(d, (struct srcpos){path, 0, 0}, "cannot open output file");
 	}
 	o->tmp = tmp;
@@ -83,16 +93,20 @@ int outfile_commit(struct outfile *o, struct diag *d)
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;
+	pthread_sigmask(SIG_SETMASK, &o->saved_mask, NULL);
 	return bad ? -1 : 0;
 }
 
 void outfile_abort(struct outfile *o)
 {
+	int had_tmp = o->tmp != NULL;
 	if (o->f && o->tmp)
 		fclose(o->f);
 	if (o->tmp)
 		unlink(o->tmp);
 	free(o->tmp);
 	free(o->path);
+	if (had_tmp)
+		pthread_sigmask(SIG_SETMASK, &o->saved_mask, NULL);
 	memset(o, 0, sizeof(*o));
 }

@@ -3,13 +3,19 @@
  * A failed or interrupted run never leaves a partial target file. */
 #ifndef HLOPROOF_OUTFILE_H
 #define HLOPROOF_OUTFILE_H
+#include <signal.h>
 #include <stdio.h>
 #include "diag.h"
 
+/* Between open and commit/abort, SIGINT, SIGTERM, SIGHUP and SIGQUIT are
+ * blocked for the calling thread, so an interrupt lands after the temporary
+ * file was renamed or removed (only SIGKILL can leave a stray temporary,
+ * never a partial target). */
 struct outfile {
 	FILE *f;
 	char *path;   /* target; NULL for stdout */
 	char *tmp;    /* temporary file; NULL for stdout */
+	sigset_t saved_mask;
 };
 
 /* path NULL or "-": stdout. Returns 0, or -1 after reporting. */

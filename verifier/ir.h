@@ -175,6 +175,11 @@ struct hlo_module *hlo_parse(const char *file, const char *text, size_t len, str
 /* Read a whole file ("-" = stdin) and parse it. */
 struct hlo_module *hlo_parse_file(const char *path, struct diag *d);
 void hlo_module_free(struct hlo_module *m);
+/* Module-level checks run at the end of hlo_parse (validate.c): the
+ * input_output_alias and buffer_donor rules of semantics doc 7.2 and the
+ * entry_computation_layout against the entry signature. Returns 0 or -1
+ * after reporting the first problem through `d`. */
+int hlo_validate(struct hlo_module *m, struct diag *d);
 
 /* Lookups. */
 struct hlo_computation *hlo_find_computation(const struct hlo_module *m, const char *name);

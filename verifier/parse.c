@@ -1,17 +1,2074 @@
-/* parse.c - placeholder until the parser lands (issue 2). */
+/* parse.c - HLO text to IR (semantics doc section 1).
+ *
+ * A recursive-descent parser over the lexer in lex.c. Memory: the source is
+ * copied once into the module arena; names and raw attribute values are
+ * copied into packed arena blocks (no per-string rounding); identical shape
+ * texts are parsed once and shared (a hash of the raw span); operand lists
+ * are gathered in reusable scratch vectors and copied out at their final size.
+ * Scratch (hash tables, vectors) is malloc'd and freed before returning.
+ *
+ * Layouts: a shape printed without a layout keeps layout.n_m2m = -1 and no
+ * SHAPE_HAS_LAYOUT flag, so the printer reprints exactly what was there;
+ * shape_minor_to_major() gives the effective (default descending) layout.
+ *
+ * Computation references (to_apply=, calls=, ...) are resolved after the
+ * whole file is read: XLA's own test modules (e.g. the conditional tests in
+ * copy_insertion_test.cc) call computations defined later in the text. */
 #include "ir.h"
+#include "irbuild.h"
+#include "lex.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- packed allocation inside the arena ---------------------------------- */
+
+#define POOL_BLOCK (64u * 1024u)
+
+struct pool {
+	struct arena *a;
+	char *p, *end;
+};
+
+static void *pool_alloc(struct pool *pl, size_t n, size_t align)
+{
+	uintptr_t q = ((uintptr_t)pl->p + (align - 1)) & ~(uintptr_t)(align - 1);
+	if (!pl->p || n > (size_t)(pl->end - pl->p) || q + n > (uintptr_t)pl->end) {
+		if (n > POOL_BLOCK / 4)
+			return arena_alloc(pl->a, n); /* zeroed, 16-aligned */
+		pl->p = arena_alloc(pl->a, POOL_BLOCK);
+		pl->end = pl->p + POOL_BLOCK;
+		q = (uintptr_t)pl->p;
+	}
+	pl->p = (char *)(q + n);
+	return (void *)q;
+}
+
+static void *pool_array(struct pool *pl, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size / 2)
+		die("allocation of %zu x %zu bytes overflows", n, size);
+	size_t align = size >= 8 ? 8 : size >= 4 ? 4 : 1;
+	return pool_alloc(pl, n && size ? n * size : 1, align);
+}
+
+static char *pool_strndup(struct pool *pl, const char *s, size_t n)
+{
+	char *p = pool_alloc(pl, n + 1, 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+/* ---- scratch vectors (malloc'd, reused) -------------------------------- */
+
+struct vec {
+	char *v;
+	size_t n, cap; /* in elements */
+	size_t size;   /* element size */
+};
+
+static void *vec_push(struct vec *x)
+{
+	if (x->n == x->cap) {
+		size_t cap = x->cap ? x->cap * 2 : 64;
+		char *v = realloc(x->v, cap * x->size);
+		if (!v)
+			die("out of memory (scratch vector of %zu elements)", cap);
+		x->v = v;
+		x->cap = cap;
+	}
+	void *p = x->v + x->n * x->size;
+	x->n++;
+	return p;
+}
+
+#define VEC_AT(x, T, i) (((T *)(x)->v)[i])
+
+/* ---- hash tables with generation stamps (reset in O(1)) ------------------ */
+
+struct hslot {
+	const char *k;
+	uint32_t len, gen;
+	uint64_t h;
+	void *v;
+};
+
+struct htab {
+	struct hslot *s;
+	uint32_t mask, n, gen;
+};
+
+static uint64_t hash_bytes(const char *p, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0x100000001b3ull);
+	while (n >= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+		p += 8;
+		n -= 8;
+	}
+	uint64_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		w |= (uint64_t)(unsigned char)p[i] << (8 * i);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	return h;
+}
+
+static void ht_init(struct htab *t, uint32_t cap)
+{
+	t->s = calloc(cap, sizeof(*t->s));
+	if (!t->s)
+		die("out of memory (hash table)");
+	t->mask = cap - 1;
+	t->n = 0;
+	t->gen = 1;
+}
+
+static void ht_free(struct htab *t)
+{
+	free(t->s);
+	t->s = NULL;
+}
+
+static struct hslot *ht_find(const struct htab *t, const char *k, uint32_t len, uint64_t h)
+{
+	for (uint32_t i = (uint32_t)h & t->mask;; i = (i + 1) & t->mask) {
+		struct hslot *s = &t->s[i];
+		if (s->gen != t->gen)
+			return s;
+		if (s->h == h && s->len == len && memcmp(s->k, k, len) == 0)
+			return s;
+	}
+}
+
+static inline void *ht_get(const struct htab *t, const char *k, uint32_t len, uint64_t h)
+{
+	struct hslot *s = ht_find(t, k, len, h);
+	return s->gen == t->gen ? s->v : NULL;
+}
+
+static void ht_put_at(struct htab *t, struct hslot *s, const char *k, uint32_t len, uint64_t h, void *v)
+{
+	*s = (struct hslot){k, len, t->gen, h, v};
+	if (++t->n * 2 <= t->mask + 1)
+		return;
+	struct htab nt;
+	if (t->mask >= (1u << 30))
+		die("hash table too large");
+	ht_init(&nt, (t->mask + 1) * 2);
+	nt.gen = t->gen;
+	for (uint32_t i = 0; i <= t->mask; i++)
+		if (t->s[i].gen == t->gen)
+			*ht_find(&nt, t->s[i].k, t->s[i].len, t->s[i].h) = t->s[i];
+	nt.n = t->n;
+	free(t->s);
+	*t = nt;
+}
+
+static void ht_put(struct htab *t, const char *k, uint32_t len, void *v)
+{
+	uint64_t h = hash_bytes(k, len);
+	ht_put_at(t, ht_find(t, k, len, h), k, len, h, v);
+}
+
+/* Instruction names of the computation being parsed. Slots are 8 bytes, a
+ * 32-bit hash tag and gid + 1, so big computations stay cache-resident. A
+ * slot whose gid is below the computation's first gid belongs to an earlier
+ * computation and counts as empty: starting a computation costs nothing. */
+struct ntab {
+	uint64_t *s;
+	uint32_t mask, n;
+	int32_t first_gid;
+};
+
+static void nt_init(struct ntab *t, uint32_t cap)
+{
+	t->s = calloc(cap, sizeof(*t->s));
+	if (!t->s)
+		die("out of memory (hash table)");
+	t->mask = cap - 1;
+	t->n = 0;
+	t->first_gid = 0;
+}
+
+/* ---- attribute names the parser types -------------------------------- */
+
+enum akind {
+	A_OTHER = 0,
+	A_TO_APPLY, A_CALLS, A_CONDITION, A_BODY, A_BRANCHES, A_TRUE, A_FALSE, A_CALLED,
+	A_INDEX, A_DIMENSIONS, A_SLICE, A_DYNAMIC_SLICE_SIZES, A_OUT_ALIASING,
+	A_CUSTOM_CALL_TARGET, A_OPERAND_LAYOUT_CONSTRAINTS, A_FRONTEND_ATTRIBUTES,
+	A_BACKEND_CONFIG, A_KIND, A_CONTROL_PREDECESSORS, A_METADATA,
+	A_NTYPED,
+	/* known names, kept raw; listed so attr->name can point at a constant */
+	A_RAW_KNOWN = A_NTYPED,
+};
+
+static const struct {
+	const char *name;
+	uint8_t kind;
+} attr_table[] = {
+	{"to_apply", A_TO_APPLY}, {"calls", A_CALLS}, {"condition", A_CONDITION},
+	{"body", A_BODY}, {"branch_computations", A_BRANCHES},
+	{"true_computation", A_TRUE}, {"false_computation", A_FALSE},
+	{"called_computations", A_CALLED}, {"index", A_INDEX}, {"dimensions", A_DIMENSIONS},
+	{"slice", A_SLICE}, {"dynamic_slice_sizes", A_DYNAMIC_SLICE_SIZES},
+	{"output_to_operand_aliasing", A_OUT_ALIASING},
+	{"custom_call_target", A_CUSTOM_CALL_TARGET},
+	{"operand_layout_constraints", A_OPERAND_LAYOUT_CONSTRAINTS},
+	{"frontend_attributes", A_FRONTEND_ATTRIBUTES}, {"backend_config", A_BACKEND_CONFIG},
+	{"kind", A_KIND}, {"control-predecessors", A_CONTROL_PREDECESSORS},
+	{"metadata", A_METADATA},
+	{"sharding", A_RAW_KNOWN}, {"direction", A_RAW_KNOWN}, {"replica_groups", A_RAW_KNOWN},
+	{"channel_id", A_RAW_KNOWN}, {"use_global_device_ids", A_RAW_KNOWN},
+	{"lhs_contracting_dims", A_RAW_KNOWN}, {"rhs_contracting_dims", A_RAW_KNOWN},
+	{"lhs_batch_dims", A_RAW_KNOWN}, {"rhs_batch_dims", A_RAW_KNOWN},
+	{"index_vector_dim", A_RAW_KNOWN}, {"iota_dimension", A_RAW_KNOWN},
+	{"update_window_dims", A_RAW_KNOWN}, {"inserted_window_dims", A_RAW_KNOWN},
+	{"scatter_dims_to_operand_dims", A_RAW_KNOWN}, {"window", A_RAW_KNOWN},
+	{"dim_labels", A_RAW_KNOWN}, {"api_version", A_RAW_KNOWN}, {"padding", A_RAW_KNOWN},
+	{"slice_sizes", A_RAW_KNOWN}, {"start_index_map", A_RAW_KNOWN},
+	{"offset_dims", A_RAW_KNOWN}, {"collapsed_slice_dims", A_RAW_KNOWN},
+	{"indices_are_sorted", A_RAW_KNOWN}, {"unique_indices", A_RAW_KNOWN},
+	{"feature_index", A_RAW_KNOWN}, {"epsilon", A_RAW_KNOWN}, {"is_stable", A_RAW_KNOWN},
+	{"strides", A_RAW_KNOWN}, {"limit_indices", A_RAW_KNOWN}, {"start_indices", A_RAW_KNOWN},
+	{"feature_group_count", A_RAW_KNOWN}, {"batch_group_count", A_RAW_KNOWN},
+	{"operand_precision", A_RAW_KNOWN}, {"custom_call_has_side_effect", A_RAW_KNOWN},
+	{"source_target_pairs", A_RAW_KNOWN}, {"async_execution_thread", A_RAW_KNOWN},
+	{"async_group_id", A_RAW_KNOWN}, {"is_host_transfer", A_RAW_KNOWN},
+	{"distribution", A_RAW_KNOWN}, {"fft_type", A_RAW_KNOWN}, {"fft_lengths", A_RAW_KNOWN},
+	{"exponent_bits", A_RAW_KNOWN}, {"mantissa_bits", A_RAW_KNOWN},
+	{"split_dimension", A_RAW_KNOWN}, {"constrain_layout", A_RAW_KNOWN},
+	{"statistics", A_RAW_KNOWN}, {"origin", A_RAW_KNOWN}, {"parameter_replication", A_RAW_KNOWN},
+	{"scatter_indices_batching_dims", A_RAW_KNOWN}, {"input_batching_dims", A_RAW_KNOWN},
+	{"largest", A_RAW_KNOWN}, {"k", A_RAW_KNOWN}, {"rng_algorithm", A_RAW_KNOWN},
+	{"left_side", A_RAW_KNOWN}, {"lower", A_RAW_KNOWN}, {"unit_diagonal", A_RAW_KNOWN},
+	{"transpose_a", A_RAW_KNOWN}, {"schedule", A_RAW_KNOWN}, {"type", A_RAW_KNOWN},
+	{"result_accuracy", A_RAW_KNOWN}, {"padding_type", A_RAW_KNOWN},
+	{"infeed_config", A_RAW_KNOWN}, {"outfeed_config", A_RAW_KNOWN},
+	{"outfeed_shape", A_RAW_KNOWN}, {"algorithm", A_RAW_KNOWN},
+};
+
+/* ---- parser state -------------------------------------------------------- */
+
+enum refkind { R_TO_APPLY, R_CALLS, R_CONDITION, R_BODY, R_BRANCH, R_TRUE, R_FALSE, R_CALLED };
+
+struct ref {                /* a computation named by an attribute */
+	uint8_t kind;
+	const char *name;
+	uint32_t len;
+	struct srcpos pos;
+};
+
+struct fixup {              /* resolved after the whole file is read */
+	struct hlo_instruction *instr;
+	int32_t called_index;
+	int32_t branch_index;   /* -1 unless the ref fills a branch */
+	uint8_t kind;
+	const char *name;
+	uint32_t len;
+	struct srcpos pos;
+};
+
+struct pctx {
+	struct hlo_module *m;
+	struct diag *d;
+	struct pool pool;
+	int failed;
+	int32_t n_instrs;
+	struct ntab names;      /* instruction names of the current computation */
+	struct vec stamp;       /* int32 per gid: last user counted (dedupes users) */
+	struct vec callers;     /* struct hlo_instruction * that call computations */
+	size_t n_users, n_succs; /* sums of the distinct-user counts */
+	struct htab comps;      /* computation names */
+	struct htab shapes;     /* shape text -> struct shape * */
+	struct htab strs;       /* interned strings (source_file) */
+	struct htab ops, types, attrs;
+	struct vec instrs;      /* struct hlo_instruction * of the current computation */
+	struct vec comp_list;   /* struct hlo_computation * */
+	struct vec ptrs;        /* operand / control-predecessor stack */
+	struct vec oshapes;     /* struct shape * per operand */
+	struct vec shape_stack; /* struct shape, tuple elements under construction */
+	struct vec ints;        /* int64_t lists */
+	struct vec attr_list;   /* struct hlo_attr of the current instruction */
+	struct vec refs;        /* struct ref of the current instruction */
+	struct vec fixups;      /* struct fixup */
+	struct vec misc;        /* other small lists (slices, aliases, kvs) */
+	uint32_t seen_gen;      /* duplicate attribute detection */
+	uint32_t seen[A_NTYPED];
+};
+
+struct parser {
+	struct pctx *c;
+	struct lexer lx;
+	struct token tok;
+	const char *prev_end;   /* end of the previous token */
+};
+
+static int perr(struct parser *P, struct srcpos pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int perr(struct parser *P, struct srcpos pos, const char *fmt, ...)
+{
+	if (P->c->failed)
+		return -1;
+	P->c->failed = 1;
+	va_list ap;
+	va_start(ap, fmt);
+	verror_at(P->c->d, pos, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static inline struct srcpos here(const struct parser *P)
+{
+	return tok_pos(&P->lx, &P->tok);
+}
+
+static inline void next(struct parser *P)
+{
+	P->prev_end = P->tok.p + P->tok.len;
+	if (lex_next(&P->lx, &P->tok) == TOK_ERROR)
+		P->c->failed = 1;
+}
+
+static int expected(struct parser *P, const char *what)
+{
+	if (P->tok.kind == TOK_ERROR || P->c->failed)
+		return -1;
+	char buf[80];
+	tok_describe(&P->tok, buf, sizeof(buf));
+	return perr(P, here(P), "expected %s but found %s", what, buf);
+}
+
+static int expect(struct parser *P, enum tok k, const char *what)
+{
+	if (P->tok.kind != k)
+		return expected(P, what);
+	next(P);
+	return 0;
+}
+
+static inline int is_name_tok(const struct token *t)
+{
+	return t->kind == TOK_NAME || t->kind == TOK_IDENT;
+}
+
+/* A sub-parser over the raw span [vs, ve) that starts at lexer state `at`. */
+static void sub_parser(struct parser *S, const struct parser *P, const struct lexer *at, const char *ve)
+{
+	S->c = P->c;
+	S->lx = *at;
+	S->lx.end = ve;
+	S->prev_end = at->cur;
+	next(S);
+}
+
+static int expect_end(struct parser *S, const char *attr)
+{
+	if (S->tok.kind == TOK_EOF)
+		return 0;
+	if (S->tok.kind == TOK_ERROR || S->c->failed)
+		return -1;
+	char buf[80];
+	tok_describe(&S->tok, buf, sizeof(buf));
+	return perr(S, here(S), "unexpected %s in the value of '%s'", buf, attr);
+}
+
+static int parse_int(struct parser *P, int64_t *out)
+{
+	if (P->tok.kind != TOK_INT)
+		return expected(P, "an integer");
+	const char *s = P->tok.p, *e = s + P->tok.len;
+	int neg = *s == '-';
+	uint64_t v = 0;
+	for (s += neg; s < e; s++) {
+		uint64_t d = (uint64_t)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			goto range;
+		v = v * 10 + d;
+	}
+	if (v > (uint64_t)INT64_MAX + (uint64_t)neg)
+		goto range;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	next(P);
+	return 0;
+range:
+	return perr(P, here(P), "integer '%.*s' is out of range", (int)P->tok.len, P->tok.p);
+}
+
+static int parse_int_range(struct parser *P, int64_t lo, int64_t hi, const char *what, int64_t *out)
+{
+	struct srcpos at = here(P);
+	if (parse_int(P, out) < 0)
+		return -1;
+	if (*out < lo || *out > hi)
+		return perr(P, at, "%s %lld is out of range", what, (long long)*out);
+	return 0;
+}
+
+/* Decode a quoted string token's text (C escapes) into the pool. */
+static char *unescape(struct pool *pl, const char *s, size_t n)
+{
+	if (n >= 2 && (s[0] == '"' || s[0] == '\'') && s[n - 1] == s[0]) {
+		s++;
+		n -= 2;
+	}
+	if (!memchr(s, '\\', n))
+		return pool_strndup(pl, s, n);
+	char *out = pool_alloc(pl, n + 1, 1), *o = out;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c != '\\' || i + 1 >= n) {
+			*o++ = c;
+			continue;
+		}
+		c = s[++i];
+		switch (c) {
+		case 'n': *o++ = '\n'; break;
+		case 't': *o++ = '\t'; break;
+		case 'r': *o++ = '\r'; break;
+		case 'a': *o++ = '\a'; break;
+		case 'b': *o++ = '\b'; break;
+		case 'f': *o++ = '\f'; break;
+		case 'v': *o++ = '\v'; break;
+		case 'x': {
+			unsigned v = 0;
+			int k = 0;
+			while (k < 2 && i + 1 < n && strchr("0123456789abcdefABCDEF", s[i + 1]) && s[i + 1]) {
+				char h = s[++i];
+				v = v * 16 + (unsigned)(h <= '9' ? h - '0' : (h | 32) - 'a' + 10);
+				k++;
+			}
+			*o++ = (char)v;
+			break;
+		}
+		default:
+			if (c >= '0' && c <= '7') {
+				unsigned v = (unsigned)(c - '0');
+				for (int k = 1; k < 3 && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7'; k++)
+					v = v * 8 + (unsigned)(s[++i] - '0');
+				*o++ = (char)v;
+			} else {
+				*o++ = c; /* \\ \" \' \? and unknown escapes */
+			}
+			break;
+		}
+	}
+	*o = 0;
+	return out;
+}
+
+/* ---- shapes -------------------------------------------------------------- */
+
+static int layout_follows(const struct parser *P)
+{
+	/* P->tok is '{' after a shape's ']': it opens a layout only if the next
+	 * byte starts one (digit, ':' or '}'); otherwise it is a body brace. */
+	const char *p = P->lx.cur, *e = P->lx.end;
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	return p < e && ((*p >= '0' && *p <= '9') || *p == ':' || *p == '}');
+}
+
+/* Where the shape text starting at s ends, found cheaply so the text can be
+ * looked up before parsing; NULL if unsure (the real parse then decides). */
+static const char *shape_span_end(const char *s, const char *e)
+{
+	const char *p = s;
+	int depth = 0;
+	if (p < e && *p == '(') {
+		for (; p < e; p++) {
+			char c = *p;
+			if (c == '(' || c == '[' || c == '{') {
+				if (++depth > HLO_MAX_NESTING)
+					return NULL;
+			} else if (c == ')' || c == ']' || c == '}') {
+				if (--depth == 0)
+					return c == ')' ? p + 1 : NULL;
+			} else if (c == '"' || c == '\'' || c == '\n' || c == '\0') {
+				return NULL;
+			}
+		}
+		return NULL;
+	}
+	while (p < e && lex_is_ident_char((unsigned char)*p))
+		p++;
+	if (p == s)
+		return NULL;
+	if (p >= e)
+		return p;
+	if (*p == '(')
+		return NULL; /* b(...) buffer shapes are not shared */
+	if (*p != '[')
+		return p;
+	const char *q = memchr(p, ']', (size_t)(e - p));
+	if (!q || memchr(p, '\n', (size_t)(q - p)))
+		return NULL;
+	p = q + 1;
+	const char *r = p;
+	while (r < e && (*r == ' ' || *r == '\t'))
+		r++;
+	if (r >= e || *r != '{')
+		return p;
+	const char *t = r + 1;
+	while (t < e && (*t == ' ' || *t == '\t'))
+		t++;
+	if (!(t < e && ((*t >= '0' && *t <= '9') || *t == ':' || *t == '}')))
+		return p;
+	for (p = r; p < e; p++) {
+		char c = *p;
+		if (c == '(' || c == '[' || c == '{') {
+			if (++depth > HLO_MAX_NESTING)
+				return NULL;
+		} else if (c == ')' || c == ']' || c == '}') {
+			if (--depth == 0)
+				return c == '}' ? p + 1 : NULL;
+		} else if (c == '"' || c == '\'' || c == '\n' || c == '\0' || c == '/') {
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+static struct shape *parse_shape(struct parser *P, int depth);
+
+/* Layout extensions after ':' (kept verbatim in layout.ext); E(n) and S(n)
+ * are also decoded. Items: letters or '#'/'*', then one or more (...) groups. */
+static int parse_layout_ext(struct parser *P, struct srcpos at, struct layout *l, const char *s, const char *e)
+{
+	const char *p = s;
+	while (p < e) {
+		while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+			p++;
+		if (p >= e)
+			break;
+		const char *nm = p;
+		if (*p == '#' || *p == '*')
+			p++;
+		else
+			while (p < e && ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')))
+				p++;
+		size_t nlen = (size_t)(p - nm);
+		if (nlen == 0 || p >= e || *p != '(')
+			return perr(P, at, "malformed layout '%.*s'", (int)(e - s), s);
+		int groups = 0;
+		while (p < e && *p == '(') {
+			const char *g = p + 1;
+			int depth = 0;
+			for (; p < e; p++) {
+				if (*p == '(')
+					depth++;
+				else if (*p == ')' && --depth == 0)
+					break;
+			}
+			if (p >= e)
+				return perr(P, at, "malformed layout '%.*s'", (int)(e - s), s);
+			if (groups++ == 0 && nlen == 1 && (*nm == 'E' || *nm == 'S')) {
+				int64_t v = 0;
+				const char *q = g;
+				if (q == p)
+					return perr(P, at, "malformed layout '%.*s'", (int)(e - s), s);
+				for (; q < p; q++) {
+					if (*q < '0' || *q > '9' || v > 1000000)
+						return perr(P, at, "malformed layout '%.*s'", (int)(e - s), s);
+					v = v * 10 + (*q - '0');
+				}
+				if (*nm == 'E') {
+					l->element_size_bits = (int32_t)v;
+				} else {
+					if (v > INT16_MAX)
+						return perr(P, at, "memory space %lld is out of range", (long long)v);
+					l->memory_space = (int16_t)v;
+				}
+			}
+			p++;
+		}
+	}
+	return 0;
+}
+
+static int parse_layout(struct parser *P, struct shape *sh)
+{
+	struct srcpos at = here(P);
+	int32_t m2m[SHAPE_MAX_RANK];
+	int n = 0;
+	next(P); /* '{' */
+	while (P->tok.kind == TOK_INT) {
+		int64_t v;
+		struct srcpos vp = here(P);
+		if (parse_int(P, &v) < 0)
+			return -1;
+		if (n >= SHAPE_MAX_RANK)
+			return perr(P, vp, "layout has more than %d dimensions", SHAPE_MAX_RANK);
+		if (v < 0 || v >= sh->rank)
+			return perr(P, vp, "layout entry %lld is not a dimension of a rank-%d shape",
+				    (long long)v, sh->rank);
+		m2m[n++] = (int32_t)v;
+		if (P->tok.kind != TOK_COMMA)
+			break;
+		next(P);
+	}
+	struct layout *l = &sh->layout;
+	if (P->tok.kind == TOK_COLON) {
+		const char *vs, *ve;
+		if (lex_raw_until(&P->lx, '}', &vs, &ve) < 0) {
+			P->c->failed = 1;
+			return -1;
+		}
+		if (parse_layout_ext(P, at, l, vs, ve) < 0)
+			return -1;
+		if (ve > vs)
+			l->ext = pool_strndup(&P->c->pool, vs, (size_t)(ve - vs));
+		next(P);
+	} else if (expect(P, TOK_RBRACE, "'}' to close the layout") < 0) {
+		return -1;
+	}
+	if (n != sh->rank)
+		return perr(P, at, "layout has %d dimensions but the shape has rank %d", n, sh->rank);
+	uint64_t seen = 0;
+	for (int i = 0; i < n; i++) {
+		if (seen & (1ull << m2m[i]))
+			return perr(P, at, "layout minor_to_major is not a permutation of 0..%d", n - 1);
+		seen |= 1ull << m2m[i];
+	}
+	l->n_m2m = (int16_t)n;
+	l->minor_to_major = pool_array(&P->c->pool, (size_t)n, sizeof(int32_t));
+	memcpy(l->minor_to_major, m2m, (size_t)n * sizeof(int32_t));
+	sh->flags |= SHAPE_HAS_LAYOUT;
+	return 0;
+}
+
+static int parse_shape_into(struct parser *P, struct shape *out, int depth)
+{
+	struct pctx *c = P->c;
+	struct srcpos at = here(P);
+	memset(out, 0, sizeof(*out));
+	out->layout.n_m2m = -1;
+	if (depth >= SHAPE_MAX_DEPTH || depth >= HLO_MAX_NESTING)
+		return perr(P, at, "shape nested deeper than %d", HLO_MAX_NESTING);
+	if (P->tok.kind == TOK_LPAREN) {
+		next(P);
+		size_t base = c->shape_stack.n;
+		if (P->tok.kind != TOK_RPAREN) {
+			for (;;) {
+				struct shape *el = parse_shape(P, depth + 1);
+				if (!el)
+					return -1;
+				*(struct shape *)vec_push(&c->shape_stack) = *el;
+				if (c->shape_stack.n - base > SHAPE_MAX_TUPLE)
+					return perr(P, at, "tuple has more than %d elements", SHAPE_MAX_TUPLE);
+				if (P->tok.kind == TOK_COMMA) {
+					next(P);
+					continue;
+				}
+				if (P->tok.kind != TOK_RPAREN)
+					return expected(P, "',' or ')' in tuple shape");
+				break;
+			}
+		}
+		next(P);
+		size_t n = c->shape_stack.n - base;
+		out->type = PT_TUPLE;
+		out->n_elems = (int32_t)n;
+		out->elems = pool_array(&c->pool, n, sizeof(struct shape));
+		memcpy(out->elems, &VEC_AT(&c->shape_stack, struct shape, base), n * sizeof(struct shape));
+		c->shape_stack.n = base;
+		shape_compute_sizes(out);
+		return 0;
+	}
+	if (P->tok.kind != TOK_IDENT)
+		return expected(P, "a shape");
+	if (TOK_IS(&P->tok, "b") && P->lx.cur < P->lx.end && *P->lx.cur == '(') {
+		next(P);
+		next(P);
+		struct shape *in = parse_shape(P, depth + 1);
+		if (!in)
+			return -1;
+		*out = *in;
+		out->flags |= SHAPE_BUFFER;
+		return expect(P, TOK_RPAREN, "')' to close the buffer shape");
+	}
+	enum ptype t = (enum ptype)(uintptr_t)ht_get(&c->types, P->tok.p, P->tok.len,
+						      hash_bytes(P->tok.p, P->tok.len));
+	if (t == PT_INVALID)
+		return perr(P, at, "unknown element type '%.*s'", (int)P->tok.len, P->tok.p);
+	out->type = (uint8_t)t;
+	next(P);
+	if ((t == PT_TOKEN || t == PT_OPAQUE) && P->tok.kind != TOK_LBRACKET)
+		return 0;
+	if (expect(P, TOK_LBRACKET, "'[' after the element type") < 0)
+		return -1;
+	int64_t dims[SHAPE_MAX_RANK];
+	uint8_t kinds[SHAPE_MAX_RANK];
+	int rank = 0, dynamic = 0;
+	while (P->tok.kind != TOK_RBRACKET) {
+		struct srcpos dp = here(P);
+		if (rank >= SHAPE_MAX_RANK)
+			return perr(P, dp, "shape has more than %d dimensions", SHAPE_MAX_RANK);
+		kinds[rank] = DIM_STATIC;
+		if (P->tok.kind == TOK_QUESTION) {
+			kinds[rank] = DIM_UNBOUNDED;
+			dims[rank] = -1;
+			dynamic = 1;
+			next(P);
+		} else {
+			if (P->tok.kind == TOK_LEQ) {
+				kinds[rank] = DIM_BOUNDED;
+				dynamic = 1;
+				next(P);
+			}
+			if (parse_int_range(P, 0, INT64_MAX, "dimension", &dims[rank]) < 0)
+				return -1;
+		}
+		rank++;
+		if (P->tok.kind == TOK_COMMA)
+			next(P);
+		else if (P->tok.kind != TOK_RBRACKET)
+			return expected(P, "',' or ']' in dimensions");
+	}
+	next(P);
+	if (t == PT_TOKEN || t == PT_OPAQUE) {
+		if (rank)
+			return perr(P, at, "%s shape cannot have dimensions", ptype_name(t));
+	}
+	out->rank = (uint8_t)rank;
+	out->dims = pool_array(&c->pool, (size_t)rank, sizeof(int64_t));
+	memcpy(out->dims, dims, (size_t)rank * sizeof(int64_t));
+	if (dynamic) {
+		out->dim_kinds = pool_array(&c->pool, (size_t)rank, 1);
+		memcpy(out->dim_kinds, kinds, (size_t)rank);
+	}
+	if (P->tok.kind == TOK_LBRACE && layout_follows(P) && parse_layout(P, out) < 0)
+		return -1;
+	if (shape_compute_sizes(out) < 0)
+		return perr(P, at, "shape byte size overflows");
+	return 0;
+}
+
+/* Parse a shape at P->tok, sharing the struct with earlier identical text. */
+static struct shape *parse_shape(struct parser *P, int depth)
+{
+	struct pctx *c = P->c;
+	const char *s = P->tok.p;
+	const char *e = (P->tok.kind == TOK_LPAREN || P->tok.kind == TOK_IDENT)
+				? shape_span_end(s, P->lx.end) : NULL;
+	struct hslot *slot = NULL;
+	uint64_t h = 0;
+	if (e) {
+		h = hash_bytes(s, (size_t)(e - s));
+		slot = ht_find(&c->shapes, s, (uint32_t)(e - s), h);
+		if (slot->gen == c->shapes.gen) {
+			lex_skip_to(&P->lx, e);
+			P->tok.p = e;
+			P->tok.len = 0;
+			next(P);
+			return slot->v;
+		}
+	}
+	struct shape tmp;
+	if (parse_shape_into(P, &tmp, depth) < 0)
+		return NULL;
+	struct shape *sh = pool_alloc(&c->pool, sizeof(*sh), 8);
+	*sh = tmp;
+	if (e && P->prev_end == e)
+		ht_put_at(&c->shapes, ht_find(&c->shapes, s, (uint32_t)(e - s), h), s,
+			  (uint32_t)(e - s), h, sh);
+	return sh;
+}
+
+static inline int shape_starts(const struct parser *P)
+{
+	if (P->tok.kind == TOK_LPAREN)
+		return 1;
+	if (P->tok.kind != TOK_IDENT || P->lx.cur >= P->lx.end)
+		return 0;
+	char n = *P->lx.cur;
+	return n == '[' || (n == '(' && TOK_IS(&P->tok, "b"));
+}
+
+/* ---- small typed attribute values ------------------------------------- */
+
+static int parse_shape_index(struct parser *P, struct shape_index *ix)
+{
+	struct pctx *c = P->c;
+	if (expect(P, TOK_LBRACE, "'{' to start a shape index") < 0)
+		return -1;
+	size_t base = c->ints.n;
+	while (P->tok.kind != TOK_RBRACE) {
+		int64_t v;
+		if (parse_int_range(P, 0, INT32_MAX, "shape index", &v) < 0)
+			return -1;
+		*(int64_t *)vec_push(&c->ints) = v;
+		if (c->ints.n - base > HLO_MAX_NESTING)
+			return perr(P, here(P), "shape index deeper than %d", HLO_MAX_NESTING);
+		if (P->tok.kind == TOK_COMMA)
+			next(P);
+		else if (P->tok.kind != TOK_RBRACE)
+			return expected(P, "',' or '}' in shape index");
+	}
+	next(P);
+	ix->n = (int32_t)(c->ints.n - base);
+	ix->idx = ix->n ? pool_array(&c->pool, (size_t)ix->n, sizeof(int32_t)) : NULL;
+	for (int32_t i = 0; i < ix->n; i++)
+		ix->idx[i] = (int32_t)VEC_AT(&c->ints, int64_t, base + (size_t)i);
+	c->ints.n = base;
+	return 0;
+}
+
+/* {a, b, c} of integers into a pool array. */
+static int parse_int_list(struct parser *P, int64_t **out, int32_t *n)
+{
+	struct pctx *c = P->c;
+	if (expect(P, TOK_LBRACE, "'{'") < 0)
+		return -1;
+	size_t base = c->ints.n;
+	while (P->tok.kind != TOK_RBRACE) {
+		int64_t v;
+		if (parse_int(P, &v) < 0)
+			return -1;
+		*(int64_t *)vec_push(&c->ints) = v;
+		if (P->tok.kind == TOK_COMMA)
+			next(P);
+		else if (P->tok.kind != TOK_RBRACE)
+			return expected(P, "',' or '}'");
+	}
+	next(P);
+	size_t k = c->ints.n - base;
+	if (k > INT32_MAX)
+		return perr(P, here(P), "list too long");
+	*n = (int32_t)k;
+	*out = k ? pool_array(&c->pool, k, sizeof(int64_t)) : NULL;
+	if (k)
+		memcpy(*out, &VEC_AT(&c->ints, int64_t, base), k * sizeof(int64_t));
+	c->ints.n = base;
+	return 0;
+}
+
+/* ---- module header ------------------------------------------------------ */
+
+static int parse_aliases(struct parser *S)
+{
+	struct pctx *c = S->c;
+	struct hlo_module *m = c->m;
+	if (expect(S, TOK_LBRACE, "'{'") < 0)
+		return -1;
+	c->misc.size = sizeof(struct io_alias);
+	c->misc.n = 0;
+	while (S->tok.kind != TOK_RBRACE) {
+		struct io_alias a = {.pos = here(S)};
+		if (parse_shape_index(S, &a.output) < 0 || expect(S, TOK_COLON, "':'") < 0 ||
+		    expect(S, TOK_LPAREN, "'('") < 0)
+			return -1;
+		int64_t p;
+		if (parse_int_range(S, 0, INT32_MAX, "parameter number", &p) < 0)
+			return -1;
+		a.param = (int32_t)p;
+		if (expect(S, TOK_COMMA, "','") < 0 || parse_shape_index(S, &a.param_index) < 0)
+			return -1;
+		if (S->tok.kind == TOK_COMMA) {
+			next(S);
+			if (TOK_IS(&S->tok, "must-alias"))
+				a.kind = ALIAS_MUST;
+			else if (TOK_IS(&S->tok, "may-alias"))
+				a.kind = ALIAS_MAY;
+			else
+				return expected(S, "'may-alias' or 'must-alias'");
+			next(S);
+		}
+		if (expect(S, TOK_RPAREN, "')'") < 0)
+			return -1;
+		*(struct io_alias *)vec_push(&c->misc) = a;
+		if (S->tok.kind == TOK_COMMA)
+			next(S);
+		else if (S->tok.kind != TOK_RBRACE)
+			return expected(S, "',' or '}'");
+	}
+	next(S);
+	m->n_aliases = (int32_t)c->misc.n;
+	m->aliases = pool_array(&c->pool, c->misc.n, sizeof(struct io_alias));
+	memcpy(m->aliases, c->misc.v, c->misc.n * sizeof(struct io_alias));
+	return 0;
+}
+
+static int parse_donors(struct parser *S)
+{
+	struct pctx *c = S->c;
+	struct hlo_module *m = c->m;
+	if (expect(S, TOK_LBRACE, "'{'") < 0)
+		return -1;
+	c->misc.size = sizeof(struct buffer_donor);
+	c->misc.n = 0;
+	while (S->tok.kind != TOK_RBRACE) {
+		struct buffer_donor b = {.pos = here(S)};
+		int64_t p;
+		if (expect(S, TOK_LPAREN, "'('") < 0 ||
+		    parse_int_range(S, 0, INT32_MAX, "parameter number", &p) < 0 ||
+		    expect(S, TOK_COMMA, "','") < 0 || parse_shape_index(S, &b.param_index) < 0 ||
+		    expect(S, TOK_RPAREN, "')'") < 0)
+			return -1;
+		b.param = (int32_t)p;
+		*(struct buffer_donor *)vec_push(&c->misc) = b;
+		if (S->tok.kind == TOK_COMMA)
+			next(S);
+		else if (S->tok.kind != TOK_RBRACE)
+			return expected(S, "',' or '}'");
+	}
+	next(S);
+	m->n_donors = (int32_t)c->misc.n;
+	m->donors = pool_array(&c->pool, c->misc.n, sizeof(struct buffer_donor));
+	memcpy(m->donors, c->misc.v, c->misc.n * sizeof(struct buffer_donor));
+	return 0;
+}
+
+static int parse_entry_layout(struct parser *S)
+{
+	struct pctx *c = S->c;
+	struct hlo_module *m = c->m;
+	if (expect(S, TOK_LBRACE, "'{'") < 0 || expect(S, TOK_LPAREN, "'('") < 0)
+		return -1;
+	size_t base = c->ptrs.n;
+	while (S->tok.kind != TOK_RPAREN) {
+		struct shape *sh = parse_shape(S, 0);
+		if (!sh)
+			return -1;
+		*(struct shape **)vec_push(&c->ptrs) = sh;
+		if (S->tok.kind == TOK_COMMA)
+			next(S);
+		else if (S->tok.kind != TOK_RPAREN)
+			return expected(S, "',' or ')'");
+	}
+	next(S);
+	size_t n = c->ptrs.n - base;
+	m->n_entry_layout_params = (int32_t)n;
+	m->entry_layout_params = pool_array(&c->pool, n, sizeof(struct shape *));
+	memcpy(m->entry_layout_params, &VEC_AT(&c->ptrs, void *, base), n * sizeof(void *));
+	c->ptrs.n = base;
+	if (expect(S, TOK_ARROW, "'->'") < 0)
+		return -1;
+	if (!(m->entry_layout_result = parse_shape(S, 0)))
+		return -1;
+	m->has_entry_layout = 1;
+	return expect(S, TOK_RBRACE, "'}'");
+}
+
+static int parse_bool(struct parser *S, uint8_t *out)
+{
+	if (TOK_IS(&S->tok, "true"))
+		*out = 1;
+	else if (TOK_IS(&S->tok, "false"))
+		*out = 0;
+	else
+		return expected(S, "'true' or 'false'");
+	next(S);
+	return 0;
+}
+
+static int parse_header(struct parser *P)
+{
+	struct pctx *c = P->c;
+	struct hlo_module *m = c->m;
+	m->has_header = 1;
+	m->pos = here(P);
+	next(P); /* HloModule */
+	if (!is_name_tok(&P->tok))
+		return expected(P, "a module name");
+	m->name = pool_strndup(&c->pool, P->tok.p, P->tok.len);
+	next(P);
+	c->attr_list.n = 0;
+	while (P->tok.kind == TOK_COMMA) {
+		next(P);
+		if (P->tok.kind != TOK_ATTR)
+			return expected(P, "a module attribute");
+		struct token name = P->tok;
+		struct lexer at = P->lx;
+		const char *vs, *ve;
+		if (lex_raw_value(&P->lx, &vs, &ve) < 0) {
+			c->failed = 1;
+			return -1;
+		}
+		struct hlo_attr *a = vec_push(&c->attr_list);
+		a->name = pool_strndup(&c->pool, name.p, name.len);
+		a->value = pool_strndup(&c->pool, vs, (size_t)(ve - vs));
+		a->pos = tok_pos(&P->lx, &name);
+		struct parser S;
+		int rc = 0, typed = 1;
+		sub_parser(&S, P, &at, ve);
+		if (TOK_IS(&name, "is_scheduled"))
+			rc = parse_bool(&S, &m->is_scheduled);
+		else if (TOK_IS(&name, "input_output_alias")) {
+			m->alias_pos = a->pos;
+			rc = parse_aliases(&S);
+		} else if (TOK_IS(&name, "buffer_donor")) {
+			m->donor_pos = a->pos;
+			rc = parse_donors(&S);
+		} else if (TOK_IS(&name, "entry_computation_layout"))
+			rc = parse_entry_layout(&S);
+		else
+			typed = 0;
+		if (rc < 0 || (typed && expect_end(&S, a->name) < 0))
+			return -1;
+		next(P);
+	}
+	m->n_header_attrs = (int32_t)c->attr_list.n;
+	m->header_attrs = pool_array(&c->pool, c->attr_list.n, sizeof(struct hlo_attr));
+	memcpy(m->header_attrs, c->attr_list.v, c->attr_list.n * sizeof(struct hlo_attr));
+	c->attr_list.n = 0;
+	return 0;
+}
+
+static int is_stack_table(const struct token *t)
+{
+	return t->kind == TOK_IDENT && (TOK_IS(t, "FileNames") || TOK_IS(t, "FunctionNames") ||
+					TOK_IS(t, "FileLocations") || TOK_IS(t, "StackFrames"));
+}
+
+/* FileNames / FunctionNames / FileLocations / StackFrames, kept raw. */
+static int parse_stack_tables(struct parser *P)
+{
+	const char *start = P->tok.p;
+	while (is_stack_table(&P->tok)) {
+		next(P);
+		while (P->tok.kind == TOK_INT) {
+			next(P);
+			if (P->tok.kind == TOK_STRING) {
+				next(P);
+			} else if (P->tok.kind == TOK_LBRACE) {
+				const char *vs, *ve;
+				if (lex_raw_until(&P->lx, '}', &vs, &ve) < 0) {
+					P->c->failed = 1;
+					return -1;
+				}
+				next(P);
+			} else {
+				return expected(P, "a string or '{' in the stack frame table");
+			}
+		}
+	}
+	P->c->m->stack_frames = pool_strndup(&P->c->pool, start, (size_t)(P->prev_end - start));
+	return 0;
+}
+
+/* ---- instructions ------------------------------------------------------- */
+
+/* The instruction named k in the current computation, or NULL; *slot is
+ * where k lives or would be inserted. */
+static struct hlo_instruction *nt_get(struct pctx *c, const char *k, uint32_t len, uint64_t h,
+				      uint64_t **slot)
+{
+	struct ntab *t = &c->names;
+	uint32_t tag = (uint32_t)(h >> 32);
+	for (uint32_t i = (uint32_t)h & t->mask;; i = (i + 1) & t->mask) {
+		uint64_t s = t->s[i];
+		int32_t gid = (int32_t)(uint32_t)s - 1;
+		if (gid < t->first_gid) {
+			*slot = &t->s[i];
+			return NULL;
+		}
+		if ((uint32_t)(s >> 32) == tag) {
+			struct hlo_instruction *in =
+				VEC_AT(&c->instrs, struct hlo_instruction *, gid - t->first_gid);
+			if (memcmp(in->name, k, len) == 0 && in->name[len] == 0) {
+				*slot = &t->s[i];
+				return in;
+			}
+		}
+	}
+}
+
+static void nt_put(struct pctx *c, uint64_t *slot, uint64_t h, const struct hlo_instruction *in)
+{
+	struct ntab *t = &c->names;
+	*slot = (h >> 32 << 32) | (uint32_t)(in->gid + 1);
+	if (++t->n * 2 <= t->mask + 1)
+		return;
+	if (t->mask >= (1u << 30))
+		die("hash table too large");
+	struct ntab nt;
+	nt_init(&nt, (t->mask + 1) * 2);
+	nt.first_gid = t->first_gid;
+	nt.n = t->n;
+	free(t->s);
+	*t = nt;
+	for (size_t i = 0; i < c->instrs.n; i++) {
+		const struct hlo_instruction *x = VEC_AT(&c->instrs, struct hlo_instruction *, i);
+		uint64_t xh = hash_bytes(x->name, strlen(x->name)), *sl;
+		nt_get(c, x->name, (uint32_t)strlen(x->name), xh, &sl);
+		*sl = (xh >> 32 << 32) | (uint32_t)(x->gid + 1);
+	}
+}
+
+static struct hlo_instruction *lookup_instr(struct pctx *c, const struct token *t)
+{
+	uint64_t *slot;
+	return nt_get(c, t->p, t->len, hash_bytes(t->p, t->len), &slot);
+}
+
+static int add_ref(struct parser *S, uint8_t kind)
+{
+	if (!is_name_tok(&S->tok))
+		return expected(S, "a computation name");
+	struct ref *r = vec_push(&S->c->refs);
+	*r = (struct ref){kind, S->tok.p, S->tok.len, here(S)};
+	next(S);
+	return 0;
+}
+
+static int parse_ref_list(struct parser *S, uint8_t kind)
+{
+	if (expect(S, TOK_LBRACE, "'{'") < 0)
+		return -1;
+	while (S->tok.kind != TOK_RBRACE) {
+		if (add_ref(S, kind) < 0)
+			return -1;
+		if (S->tok.kind == TOK_COMMA)
+			next(S);
+		else if (S->tok.kind != TOK_RBRACE)
+			return expected(S, "',' or '}'");
+	}
+	next(S);
+	return 0;
+}
+
+static int parse_metadata(struct parser *S, struct hlo_instruction *in)
+{
+	struct pctx *c = S->c;
+	if (S->tok.kind != TOK_LBRACE)
+		return expected(S, "'{'");
+	/* Not tokenized: values are raw (op_name strings may hold anything). */
+	for (;;) {
+		next(S);
+		if (S->tok.kind == TOK_COMMA)
+			continue;
+		if (S->tok.kind == TOK_RBRACE)
+			break;
+		if (S->tok.kind != TOK_ATTR)
+			return expected(S, "a metadata field");
+		struct token key = S->tok;
+		struct srcpos vp = lex_here(&S->lx);
+		const char *vs, *ve;
+		if (lex_raw_value(&S->lx, &vs, &ve) < 0) {
+			c->failed = 1;
+			return -1;
+		}
+		size_t n = (size_t)(ve - vs);
+		if (TOK_IS(&key, "op_name")) {
+			in->op_name = unescape(&c->pool, vs, n);
+		} else if (TOK_IS(&key, "source_file")) {
+			uint64_t h = hash_bytes(vs, n);
+			struct hslot *sl = ht_find(&c->strs, vs, (uint32_t)n, h);
+			if (sl->gen != c->strs.gen)
+				ht_put_at(&c->strs, sl, vs, (uint32_t)n, h, unescape(&c->pool, vs, n));
+			in->source_file = ht_get(&c->strs, vs, (uint32_t)n, h);
+		} else if (TOK_IS(&key, "source_line")) {
+			int64_t v = 0;
+			for (const char *q = vs; q < ve; q++) {
+				if (*q < '0' || *q > '9' || v > INT32_MAX / 10)
+					return perr(S, vp, "bad source_line '%.*s'", (int)n, vs);
+				v = v * 10 + (*q - '0');
+			}
+			in->source_line = (int32_t)v;
+		}
+	}
+	next(S);
+	return 0;
+}
+
+static int parse_frontend_attrs(struct parser *S, struct kv **out, int32_t *n_out)
+{
+	struct pctx *c = S->c;
+	if (S->tok.kind != TOK_LBRACE)
+		return expected(S, "'{'");
+	c->misc.size = sizeof(struct kv);
+	c->misc.n = 0;
+	for (;;) {
+		next(S);
+		if (S->tok.kind == TOK_COMMA)
+			continue;
+		if (S->tok.kind == TOK_RBRACE)
+			break;
+		if (S->tok.kind != TOK_ATTR)
+			return expected(S, "a frontend attribute name");
+		const char *k = S->tok.p;
+		size_t kn = S->tok.len;
+		const char *vs, *ve;
+		if (lex_raw_value(&S->lx, &vs, &ve) < 0) {
+			c->failed = 1;
+			return -1;
+		}
+		struct kv *e = vec_push(&c->misc);
+		e->key = unescape(&c->pool, k, kn);
+		e->value = (*vs == '"' || *vs == '\'') ? unescape(&c->pool, vs, (size_t)(ve - vs))
+						      : pool_strndup(&c->pool, vs, (size_t)(ve - vs));
+	}
+	next(S);
+	*n_out = (int32_t)c->misc.n;
+	*out = pool_array(&c->pool, c->misc.n, sizeof(struct kv));
+	memcpy(*out, c->misc.v, c->misc.n * sizeof(struct kv));
+	return 0;
+}
+
+static int parse_slice(struct parser *S, struct hlo_instruction *in)
+{
+	struct pctx *c = S->c;
+	if (expect(S, TOK_LBRACE, "'{'") < 0)
+		return -1;
+	c->misc.size = sizeof(struct slice_dim);
+	c->misc.n = 0;
+	while (S->tok.kind != TOK_RBRACE) {
+		struct slice_dim sd = {0, 0, 1};
+		if (expect(S, TOK_LBRACKET, "'['") < 0 || parse_int(S, &sd.start) < 0 ||
+		    expect(S, TOK_COLON, "':'") < 0 || parse_int(S, &sd.limit) < 0)
+			return -1;
+		if (S->tok.kind == TOK_COLON) {
+			next(S);
+			if (parse_int(S, &sd.stride) < 0)
+				return -1;
+		}
+		if (expect(S, TOK_RBRACKET, "']'") < 0)
+			return -1;
+		*(struct slice_dim *)vec_push(&c->misc) = sd;
+		if (S->tok.kind == TOK_COMMA)
+			next(S);
+		else if (S->tok.kind != TOK_RBRACE)
+			return expected(S, "',' or '}'");
+	}
+	next(S);
+	in->n_slice = (int32_t)c->misc.n;
+	in->slice = pool_array(&c->pool, c->misc.n, sizeof(struct slice_dim));
+	memcpy(in->slice, c->misc.v, c->misc.n * sizeof(struct slice_dim));
+	return 0;
+}
+
+static int parse_out_aliasing(struct parser *S, struct hlo_instruction *in)
+{
+	struct pctx *c = S->c;
+	if (expect(S, TOK_LBRACE, "'{'") < 0)
+		return -1;
+	c->misc.size = sizeof(struct operand_alias);
+	c->misc.n = 0;
+	while (S->tok.kind != TOK_RBRACE) {
+		struct operand_alias oa;
+		int64_t k;
+		if (parse_shape_index(S, &oa.output) < 0 || expect(S, TOK_COLON, "':'") < 0 ||
+		    expect(S, TOK_LPAREN, "'('") < 0 ||
+		    parse_int_range(S, 0, INT32_MAX, "operand number", &k) < 0 ||
+		    expect(S, TOK_COMMA, "','") < 0 || parse_shape_index(S, &oa.operand_index) < 0 ||
+		    expect(S, TOK_RPAREN, "')'") < 0)
+			return -1;
+		oa.operand = (int32_t)k;
+		*(struct operand_alias *)vec_push(&c->misc) = oa;
+		if (S->tok.kind == TOK_COMMA)
+			next(S);
+		else if (S->tok.kind != TOK_RBRACE)
+			return expected(S, "',' or '}'");
+	}
+	next(S);
+	in->n_out_aliases = (int32_t)c->misc.n;
+	in->out_aliases = pool_array(&c->pool, c->misc.n, sizeof(struct operand_alias));
+	memcpy(in->out_aliases, c->misc.v, c->misc.n * sizeof(struct operand_alias));
+	return 0;
+}
+
+static int parse_shape_list(struct parser *S, struct shape ***out, int32_t *n_out)
+{
+	struct pctx *c = S->c;
+	if (expect(S, TOK_LBRACE, "'{'") < 0)
+		return -1;
+	size_t base = c->ptrs.n;
+	while (S->tok.kind != TOK_RBRACE) {
+		struct shape *sh = parse_shape(S, 0);
+		if (!sh)
+			return -1;
+		*(struct shape **)vec_push(&c->ptrs) = sh;
+		if (S->tok.kind == TOK_COMMA)
+			next(S);
+		else if (S->tok.kind != TOK_RBRACE)
+			return expected(S, "',' or '}'");
+	}
+	next(S);
+	size_t n = c->ptrs.n - base;
+	*n_out = (int32_t)n;
+	*out = pool_array(&c->pool, n, sizeof(struct shape *));
+	memcpy(*out, &VEC_AT(&c->ptrs, void *, base), n * sizeof(void *));
+	c->ptrs.n = base;
+	return 0;
+}
+
+static int parse_ctrl_preds(struct parser *S, struct hlo_instruction *in)
+{
+	struct pctx *c = S->c;
+	if (expect(S, TOK_LBRACE, "'{'") < 0)
+		return -1;
+	size_t base = c->ptrs.n;
+	while (S->tok.kind != TOK_RBRACE) {
+		if (!is_name_tok(&S->tok))
+			return expected(S, "an instruction name");
+		struct hlo_instruction *p = lookup_instr(c, &S->tok);
+		if (!p)
+			return perr(S, here(S), "use of undefined instruction '%.*s' in control-predecessors",
+				    (int)S->tok.len, S->tok.p);
+		*(struct hlo_instruction **)vec_push(&c->ptrs) = p;
+		next(S);
+		if (S->tok.kind == TOK_COMMA)
+			next(S);
+		else if (S->tok.kind != TOK_RBRACE)
+			return expected(S, "',' or '}'");
+	}
+	next(S);
+	size_t n = c->ptrs.n - base;
+	in->n_ctrl_preds = (int32_t)n;
+	in->ctrl_preds = pool_array(&c->pool, n, sizeof(void *));
+	memcpy(in->ctrl_preds, &VEC_AT(&c->ptrs, void *, base), n * sizeof(void *));
+	c->ptrs.n = base;
+	return 0;
+}
+
+/* The typed view of one attribute; S is a sub-parser over its raw value. */
+static int parse_typed_attr(struct parser *S, enum akind k, struct hlo_instruction *in,
+			    const struct hlo_attr *a)
+{
+	struct pctx *c = S->c;
+	int rc = 0;
+	switch (k) {
+	case A_TO_APPLY: rc = add_ref(S, R_TO_APPLY); break;
+	case A_CALLS:
+		rc = S->tok.kind == TOK_LBRACE ? parse_ref_list(S, R_CALLS) : add_ref(S, R_CALLS);
+		break;
+	case A_CONDITION: rc = add_ref(S, R_CONDITION); break;
+	case A_BODY: rc = add_ref(S, R_BODY); break;
+	case A_TRUE: rc = add_ref(S, R_TRUE); break;
+	case A_FALSE: rc = add_ref(S, R_FALSE); break;
+	case A_BRANCHES: rc = parse_ref_list(S, R_BRANCH); break;
+	case A_CALLED: rc = parse_ref_list(S, R_CALLED); break;
+	case A_INDEX: rc = parse_int_range(S, 0, INT32_MAX, "tuple index", &in->tuple_index); break;
+	case A_DIMENSIONS: rc = parse_int_list(S, &in->dimensions, &in->n_dimensions); break;
+	case A_DYNAMIC_SLICE_SIZES:
+		rc = parse_int_list(S, &in->dynamic_slice_sizes, &in->n_dynamic_slice_sizes);
+		break;
+	case A_SLICE: rc = parse_slice(S, in); break;
+	case A_OUT_ALIASING: rc = parse_out_aliasing(S, in); break;
+	case A_CUSTOM_CALL_TARGET:
+		if (S->tok.kind != TOK_STRING)
+			return expected(S, "a string");
+		in->custom_call_target = unescape(&c->pool, S->tok.p, S->tok.len);
+		next(S);
+		break;
+	case A_OPERAND_LAYOUT_CONSTRAINTS:
+		rc = parse_shape_list(S, &in->operand_layout_constraints, &in->n_operand_layout_constraints);
+		break;
+	case A_FRONTEND_ATTRIBUTES: rc = parse_frontend_attrs(S, &in->frontend_attrs, &in->n_frontend_attrs); break;
+	case A_CONTROL_PREDECESSORS: rc = parse_ctrl_preds(S, in); break;
+	case A_METADATA: rc = parse_metadata(S, in); break;
+	default:
+		return 0;
+	}
+	if (rc < 0)
+		return -1;
+	return expect_end(S, a->name);
+}
+
+static int parse_attributes(struct parser *P, struct hlo_instruction *in)
+{
+	struct pctx *c = P->c;
+	c->attr_list.n = 0;
+	if (++c->seen_gen == 0) {
+		memset(c->seen, 0, sizeof(c->seen));
+		c->seen_gen = 1;
+	}
+	while (P->tok.kind == TOK_COMMA) {
+		next(P);
+		if (P->tok.kind != TOK_ATTR)
+			return expected(P, "an attribute name");
+		struct token name = P->tok;
+		struct lexer at = P->lx;
+		const char *vs, *ve;
+		if (lex_raw_value(&P->lx, &vs, &ve) < 0) {
+			c->failed = 1;
+			return -1;
+		}
+		uintptr_t idx = (uintptr_t)ht_get(&c->attrs, name.p, name.len, hash_bytes(name.p, name.len));
+		enum akind k = idx ? (enum akind)attr_table[idx - 1].kind : A_OTHER;
+		struct hlo_attr *a = vec_push(&c->attr_list);
+		a->name = idx ? attr_table[idx - 1].name : pool_strndup(&c->pool, name.p, name.len);
+		a->value = pool_strndup(&c->pool, vs, (size_t)(ve - vs));
+		a->pos = tok_pos(&P->lx, &name);
+		if (k != A_OTHER && k < A_NTYPED) {
+			if (c->seen[k] == c->seen_gen)
+				return perr(P, a->pos, "duplicate attribute '%s'", a->name);
+			c->seen[k] = c->seen_gen;
+		}
+		if (k == A_BACKEND_CONFIG) {
+			in->backend_config = a->value;
+		} else if (k == A_KIND) {
+			in->fusion_kind = a->value;
+		} else if (k != A_OTHER && k < A_NTYPED) {
+			struct parser S;
+			sub_parser(&S, P, &at, ve);
+			if (parse_typed_attr(&S, k, in, a) < 0)
+				return -1;
+		}
+		next(P);
+	}
+	size_t n = c->attr_list.n;
+	in->n_attrs = (int32_t)n;
+	if (n) {
+		in->attrs = pool_array(&c->pool, n, sizeof(struct hlo_attr));
+		memcpy(in->attrs, c->attr_list.v, n * sizeof(struct hlo_attr));
+	}
+	return 0;
+}
+
+/* Turn the instruction's computation refs into called[] slots and fixups. */
+static void finish_refs(struct pctx *c, struct hlo_instruction *in)
+{
+	size_t n = c->refs.n;
+	if (!n)
+		return;
+	int32_t n_branch = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct ref *r = &VEC_AT(&c->refs, struct ref, i);
+		if (r->kind == R_BRANCH)
+			n_branch++;
+		else if ((r->kind == R_TRUE || r->kind == R_FALSE) && n_branch < 2)
+			n_branch = 2;
+	}
+	in->n_called = (int32_t)n;
+	in->called = pool_array(&c->pool, n, sizeof(void *));
+	in->n_branches = n_branch;
+	in->branches = n_branch ? pool_array(&c->pool, (size_t)n_branch, sizeof(void *)) : NULL;
+	int32_t next_branch = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct ref *r = &VEC_AT(&c->refs, struct ref, i);
+		int32_t b = -1;
+		if (r->kind == R_BRANCH)
+			b = next_branch++;
+		else if (r->kind == R_TRUE)
+			b = 0;
+		else if (r->kind == R_FALSE)
+			b = 1;
+		*(struct fixup *)vec_push(&c->fixups) =
+			(struct fixup){in, (int32_t)i, b, r->kind, r->name, r->len, r->pos};
+	}
+	c->refs.n = 0;
+}
+
+static enum opcode lookup_opcode(struct pctx *c, const char *s, size_t n)
+{
+	return (enum opcode)(uintptr_t)ht_get(&c->ops, s, (uint32_t)n, hash_bytes(s, n));
+}
+
+/* The result shape XLA infers for tuple and get-tuple-element. */
+static struct shape *infer_shape(struct parser *P, struct hlo_instruction *in, struct srcpos at)
+{
+	struct pctx *c = P->c;
+	if (in->opcode == OP_TUPLE) {
+		struct shape *sh = pool_alloc(&c->pool, sizeof(*sh), 8);
+		sh->type = PT_TUPLE;
+		sh->layout.n_m2m = -1;
+		sh->n_elems = in->n_operands;
+		sh->elems = pool_array(&c->pool, (size_t)in->n_operands, sizeof(struct shape));
+		for (int32_t i = 0; i < in->n_operands; i++)
+			sh->elems[i] = *in->operands[i]->shape;
+		shape_compute_sizes(sh);
+		return sh;
+	}
+	if (in->opcode == OP_GET_TUPLE_ELEMENT && in->n_operands == 1 &&
+	    shape_is_tuple(in->operands[0]->shape) && in->tuple_index >= 0 &&
+	    in->tuple_index < in->operands[0]->shape->n_elems)
+		return &in->operands[0]->shape->elems[in->tuple_index];
+	if (in->opcode == OP_GET_TUPLE_ELEMENT)
+		return perr(P, at, "cannot infer the shape of '%s'", in->name), NULL;
+	perr(P, at, "missing result shape for '%s'", in->name);
+	return NULL;
+}
+
+static int parse_instruction(struct parser *P, struct hlo_computation *comp)
+{
+	struct pctx *c = P->c;
+	int is_root = 0;
+	struct srcpos root_pos = here(P);
+	if (P->tok.kind == TOK_IDENT && TOK_IS(&P->tok, "ROOT")) {
+		is_root = 1;
+		next(P);
+	}
+	struct token name = P->tok;
+	if (name.kind == TOK_ATTR) {
+		/* "x=f32[] ..." without spaces: accept, the '=' is already consumed */
+	} else if (is_name_tok(&name)) {
+		next(P);
+		if (expect(P, TOK_EQUAL, "'='") < 0)
+			return -1;
+	} else {
+		return expected(P, "an instruction name");
+	}
+	if (name.kind == TOK_ATTR)
+		next(P);
+	struct srcpos npos = tok_pos(&P->lx, &name);
+	uint64_t nh = hash_bytes(name.p, name.len), *slot;
+	if (nt_get(c, name.p, name.len, nh, &slot))
+		return perr(P, npos, "duplicate instruction name '%.*s' in computation '%s'",
+			    (int)name.len, name.p, comp->name);
+	if (c->n_instrs >= HLO_MAX_INSTRUCTIONS)
+		return perr(P, npos, "more than %d instructions", HLO_MAX_INSTRUCTIONS);
+
+	struct hlo_instruction *in = pool_alloc(&c->pool, sizeof(*in), 8);
+	in->name = pool_strndup(&c->pool, name.p, name.len);
+	in->pos = npos;
+	in->parent = comp;
+	in->index = (int32_t)c->instrs.n;
+	in->gid = c->n_instrs;
+	in->is_root = (uint8_t)is_root;
+	in->tuple_index = -1;
+	in->parameter_number = -1;
+
+	struct srcpos shape_pos = here(P);
+	if (shape_starts(P)) {
+		if (!(in->shape = parse_shape(P, 0)))
+			return -1;
+		in->has_result_shape = 1;
+	}
+	if (P->tok.kind != TOK_IDENT)
+		return expected(P, "an opcode");
+	struct token optok = P->tok;
+	struct srcpos oppos = here(P);
+	enum opcode op = lookup_opcode(c, optok.p, optok.len);
+	in->opcode_text = opcode_name(op);
+	if (op == OP_UNKNOWN) {
+		static const struct {
+			const char *suffix;
+			size_t n;
+			enum opcode op;
+		} sugar[] = {{"-start", 6, OP_ASYNC_START}, {"-update", 7, OP_ASYNC_UPDATE},
+			     {"-done", 5, OP_ASYNC_DONE}};
+		for (size_t i = 0; i < 3 && op == OP_UNKNOWN; i++) {
+			size_t n = sugar[i].n;
+			if (optok.len <= n || memcmp(optok.p + optok.len - n, sugar[i].suffix, n))
+				continue;
+			enum opcode base = lookup_opcode(c, optok.p, optok.len - n);
+			if (base != OP_UNKNOWN) {
+				op = sugar[i].op;
+				in->async_wrapped_opcode = (uint16_t)base;
+				in->opcode_text = pool_strndup(&c->pool, optok.p, optok.len);
+			}
+		}
+		if (op == OP_UNKNOWN)
+			return perr(P, oppos, "unknown opcode '%.*s'", (int)optok.len, optok.p);
+	}
+	in->opcode = (uint16_t)op;
+	next(P);
+	if (P->tok.kind != TOK_LPAREN)
+		return expected(P, "'(' after the opcode");
+
+	if (op == OP_CONSTANT) {
+		const char *vs, *ve;
+		if (lex_raw_until(&P->lx, ')', &vs, &ve) < 0) {
+			c->failed = 1;
+			return -1;
+		}
+		if (vs == ve)
+			return perr(P, oppos, "constant without a literal");
+		in->literal = pool_strndup(&c->pool, vs, (size_t)(ve - vs));
+		next(P);
+	} else if (op == OP_PARAMETER) {
+		next(P);
+		if (parse_int_range(P, 0, INT32_MAX, "parameter number", &in->parameter_number) < 0 ||
+		    expect(P, TOK_RPAREN, "')'") < 0)
+			return -1;
+	} else {
+		next(P);
+		size_t base = c->ptrs.n, sbase = c->oshapes.n;
+		int any_shape = 0;
+		while (P->tok.kind != TOK_RPAREN) {
+			struct shape *osh = NULL;
+			struct srcpos spos = here(P);
+			if (shape_starts(P)) {
+				if (!(osh = parse_shape(P, 0)))
+					return -1;
+				any_shape = 1;
+			}
+			if (!is_name_tok(&P->tok))
+				return expected(P, "an operand name");
+			struct hlo_instruction *o = lookup_instr(c, &P->tok);
+			if (!o) {
+				if (P->lx.cur < P->lx.end && *P->lx.cur == '(')
+					return perr(P, here(P), "nested instruction '%.*s' as an operand is not supported",
+						    (int)P->tok.len, P->tok.p);
+				return perr(P, here(P), "use of undefined instruction '%.*s'",
+					    (int)P->tok.len, P->tok.p);
+			}
+			if (osh && o->shape && !shape_compatible(osh, o->shape)) {
+				char a[128], b[128];
+				shape_to_string(osh, a, sizeof(a));
+				shape_to_string(o->shape, b, sizeof(b));
+				return perr(P, spos, "operand shape %s does not match the shape %s of '%s'",
+					    a, b, o->name);
+			}
+			*(struct hlo_instruction **)vec_push(&c->ptrs) = o;
+			*(struct shape **)vec_push(&c->oshapes) = osh;
+			next(P);
+			if (P->tok.kind == TOK_COMMA)
+				next(P);
+			else if (P->tok.kind != TOK_RPAREN)
+				return expected(P, "',' or ')' in the operand list");
+		}
+		next(P);
+		size_t n = c->ptrs.n - base;
+		in->n_operands = (int32_t)n;
+		if (n) {
+			in->operands = pool_array(&c->pool, n, sizeof(void *));
+			memcpy(in->operands, &VEC_AT(&c->ptrs, void *, base), n * sizeof(void *));
+			if (any_shape) {
+				in->operand_shapes = pool_array(&c->pool, n, sizeof(void *));
+				memcpy(in->operand_shapes, &VEC_AT(&c->oshapes, void *, sbase), n * sizeof(void *));
+			}
+		}
+		c->ptrs.n = base;
+		c->oshapes.n = sbase;
+	}
+	c->refs.n = 0;
+	if (parse_attributes(P, in) < 0)
+		return -1;
+	finish_refs(c, in);
+	if (!in->shape) {
+		if (!(in->shape = infer_shape(P, in, shape_pos)))
+			return -1;
+	}
+	if (op == OP_GET_TUPLE_ELEMENT) {
+		if (in->n_operands != 1)
+			return perr(P, oppos, "get-tuple-element takes one operand, not %d", in->n_operands);
+		if (in->tuple_index < 0)
+			return perr(P, oppos, "get-tuple-element without index=");
+		const struct shape *os = in->operands[0]->shape;
+		if (!shape_is_tuple(os) || in->tuple_index >= os->n_elems)
+			return perr(P, oppos, "tuple index %lld is out of range for operand '%s'",
+				    (long long)in->tuple_index, in->operands[0]->name);
+	}
+	if (is_root) {
+		if (comp->root)
+			return perr(P, root_pos, "second ROOT instruction in computation '%s' (first is '%s')",
+				    comp->name, comp->root->name);
+		comp->root = in;
+	}
+	/* count distinct users and control successors now, while the operands
+	 * are in cache; hlo_build_users() then only fills the arrays */
+	if (c->stamp.n <= (size_t)in->gid) {
+		while (c->stamp.n <= (size_t)in->gid)
+			*(int32_t *)vec_push(&c->stamp) = 0;
+	}
+	int32_t *stamp = (int32_t *)c->stamp.v;
+	for (int32_t k = 0; k < in->n_operands; k++) {
+		struct hlo_instruction *o = in->operands[k];
+		if (stamp[o->gid] != in->gid + 1) {
+			stamp[o->gid] = in->gid + 1;
+			o->n_users++;
+			c->n_users++;
+		}
+	}
+	for (int32_t k = 0; k < in->n_ctrl_preds; k++) {
+		struct hlo_instruction *p = in->ctrl_preds[k];
+		if (stamp[p->gid] != -(in->gid + 1)) {
+			stamp[p->gid] = -(in->gid + 1);
+			p->n_ctrl_succs++;
+			c->n_succs++;
+		}
+	}
+	if (in->n_called)
+		*(struct hlo_instruction **)vec_push(&c->callers) = in;
+	*(struct hlo_instruction **)vec_push(&c->instrs) = in;
+	nt_put(c, slot, nh, in);
+	c->n_instrs++;
+	return 0;
+}
+
+/* ---- computations -------------------------------------------------------- */
+
+static int finish_params(struct parser *P, struct hlo_computation *comp)
+{
+	struct pctx *c = P->c;
+	int32_t k = 0;
+	for (int32_t i = 0; i < comp->n_instrs; i++)
+		k += comp->instrs[i]->opcode == OP_PARAMETER;
+	comp->n_params = k;
+	comp->params = pool_array(&c->pool, (size_t)k, sizeof(void *));
+	for (int32_t i = 0; i < comp->n_instrs; i++) {
+		struct hlo_instruction *in = comp->instrs[i];
+		if (in->opcode != OP_PARAMETER)
+			continue;
+		int64_t num = in->parameter_number;
+		if (num >= k)
+			return perr(P, in->pos, "parameter number %lld is out of range: computation '%s' has %d parameters",
+				    (long long)num, comp->name, k);
+		if (comp->params[num])
+			return perr(P, in->pos, "duplicate parameter number %lld in computation '%s'",
+				    (long long)num, comp->name);
+		comp->params[num] = in;
+	}
+	return 0;
+}
+
+static int parse_computation(struct parser *P)
+{
+	struct pctx *c = P->c;
+	struct hlo_module *m = c->m;
+	int is_entry = 0;
+	struct srcpos epos = here(P);
+	if (P->tok.kind == TOK_IDENT && TOK_IS(&P->tok, "ENTRY")) {
+		is_entry = 1;
+		next(P);
+	}
+	if (!is_name_tok(&P->tok))
+		return expected(P, is_entry ? "a computation name" : "a computation");
+	struct token name = P->tok;
+	struct hlo_computation *comp = pool_alloc(&c->pool, sizeof(*comp), 8);
+	comp->name = pool_strndup(&c->pool, name.p, name.len);
+	comp->pos = here(P);
+	comp->module = m;
+	comp->index = (int32_t)c->comp_list.n;
+	comp->is_entry = (uint8_t)is_entry;
+	uint64_t h = hash_bytes(name.p, name.len);
+	struct hslot *slot = ht_find(&c->comps, name.p, name.len, h);
+	if (slot->gen == c->comps.gen)
+		return perr(P, comp->pos, "duplicate computation name '%s'", comp->name);
+	ht_put_at(&c->comps, slot, name.p, name.len, h, comp);
+	if (is_entry) {
+		if (m->entry)
+			return perr(P, epos, "second ENTRY computation '%s' (the first is '%s')",
+				    comp->name, m->entry->name);
+		m->entry = comp;
+	}
+	*(struct hlo_computation **)vec_push(&c->comp_list) = comp;
+	next(P);
+
+	int32_t n_sig = -1;
+	if (P->tok.kind == TOK_LPAREN) {
+		comp->has_signature = 1;
+		n_sig = 0;
+		next(P);
+		while (P->tok.kind != TOK_RPAREN) {
+			if (!is_name_tok(&P->tok))
+				return expected(P, "a parameter name");
+			next(P);
+			if (expect(P, TOK_COLON, "':'") < 0 || !parse_shape(P, 0))
+				return -1;
+			n_sig++;
+			if (P->tok.kind == TOK_COMMA)
+				next(P);
+			else if (P->tok.kind != TOK_RPAREN)
+				return expected(P, "',' or ')' in the signature");
+		}
+		next(P);
+		if (expect(P, TOK_ARROW, "'->'") < 0 || !parse_shape(P, 0))
+			return -1;
+	}
+	struct srcpos body_pos = here(P);
+	if (expect(P, TOK_LBRACE, "'{' to start the computation body") < 0)
+		return -1;
+	c->names.first_gid = c->n_instrs;
+	c->names.n = 0;
+	c->instrs.n = 0;
+	while (P->tok.kind != TOK_RBRACE) {
+		if (P->tok.kind == TOK_EOF)
+			return expected(P, "'}' to close the computation body");
+		if (parse_instruction(P, comp) < 0)
+			return -1;
+	}
+	next(P);
+	if (c->instrs.n == 0)
+		return perr(P, body_pos, "computation '%s' has no instructions", comp->name);
+	comp->n_instrs = (int32_t)c->instrs.n;
+	comp->instrs = pool_array(&c->pool, c->instrs.n, sizeof(void *));
+	memcpy(comp->instrs, c->instrs.v, c->instrs.n * sizeof(void *));
+	if (!comp->root)
+		comp->root = comp->instrs[comp->n_instrs - 1];
+	if (finish_params(P, comp) < 0)
+		return -1;
+	if (n_sig >= 0 && n_sig != comp->n_params)
+		return perr(P, comp->pos, "computation '%s' declares %d parameters but has %d",
+			    comp->name, n_sig, comp->n_params);
+	if (P->tok.kind == TOK_COMMA) {
+		next(P);
+		if (P->tok.kind != TOK_ATTR || !TOK_IS(&P->tok, "execution_thread"))
+			return expected(P, "'execution_thread='");
+		next(P);
+		if (P->tok.kind != TOK_STRING)
+			return expected(P, "a string");
+		const char *t = unescape(&c->pool, P->tok.p, P->tok.len);
+		comp->execution_thread = strcmp(t, "main") ? t : NULL;
+		next(P);
+	}
+	return 0;
+}
+
+static int resolve_fixups(struct parser *P)
+{
+	struct pctx *c = P->c;
+	for (size_t i = 0; i < c->fixups.n; i++) {
+		struct fixup *f = &VEC_AT(&c->fixups, struct fixup, i);
+		struct hlo_computation *callee = ht_get(&c->comps, f->name, f->len, hash_bytes(f->name, f->len));
+		if (!callee)
+			return perr(P, f->pos, "use of undefined computation '%.*s'", (int)f->len, f->name);
+		struct hlo_instruction *in = f->instr;
+		in->called[f->called_index] = callee;
+		switch (f->kind) {
+		case R_TO_APPLY: in->to_apply = callee; break;
+		case R_CALLS:
+			if (!in->calls)
+				in->calls = callee;
+			break;
+		case R_CONDITION: in->condition = callee; break;
+		case R_BODY: in->body = callee; break;
+		default: break;
+		}
+		if (f->branch_index >= 0)
+			in->branches[f->branch_index] = callee;
+	}
+	return 0;
+}
+
+/* ---- module -------------------------------------------------------------- */
+
+static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
+{
+	memset(c, 0, sizeof(*c));
+	c->m = m;
+	c->d = d;
+	c->pool.a = &m->arena;
+	nt_init(&c->names, 1024);
+	ht_init(&c->comps, 256);
+	ht_init(&c->shapes, 1024);
+	ht_init(&c->strs, 64);
+	ht_init(&c->ops, 512);
+	ht_init(&c->types, 128);
+	ht_init(&c->attrs, 512);
+	for (int i = 1; i < OP_COUNT; i++) {
+		const char *s = opcode_name((enum opcode)i);
+		ht_put(&c->ops, s, (uint32_t)strlen(s), (void *)(uintptr_t)i);
+	}
+	for (int i = 1; i < PT_COUNT; i++) {
+		const char *s = ptype_name((enum ptype)i);
+		if (s)
+			ht_put(&c->types, s, (uint32_t)strlen(s), (void *)(uintptr_t)i);
+	}
+	for (size_t i = 0; i < sizeof(attr_table) / sizeof(attr_table[0]); i++)
+		ht_put(&c->attrs, attr_table[i].name, (uint32_t)strlen(attr_table[i].name),
+		       (void *)(uintptr_t)(i + 1));
+	c->instrs.size = sizeof(void *);
+	c->stamp.size = sizeof(int32_t);
+	c->callers.size = sizeof(void *);
+	c->comp_list.size = sizeof(void *);
+	c->ptrs.size = sizeof(void *);
+	c->oshapes.size = sizeof(void *);
+	c->shape_stack.size = sizeof(struct shape);
+	c->ints.size = sizeof(int64_t);
+	c->attr_list.size = sizeof(struct hlo_attr);
+	c->refs.size = sizeof(struct ref);
+	c->fixups.size = sizeof(struct fixup);
+	c->misc.size = 16;
+}
+
+static void pctx_free(struct pctx *c)
+{
+	free(c->names.s);
+	ht_free(&c->comps);
+	ht_free(&c->shapes);
+	ht_free(&c->strs);
+	ht_free(&c->ops);
+	ht_free(&c->types);
+	ht_free(&c->attrs);
+	struct vec *v[] = {&c->stamp, &c->callers, &c->instrs, &c->comp_list, &c->ptrs, &c->oshapes, &c->shape_stack,
+			   &c->ints, &c->attr_list, &c->refs, &c->fixups, &c->misc};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		free(v[i]->v);
+}
+
+static int check_text(struct hlo_module *m, struct diag *d)
+{
+	const char *s = m->source, *z = memchr(s, 0, m->source_len);
+	if (!z)
+		return 0;
+	int line = 1;
+	const char *ls = s;
+	for (const char *p = s; p < z; p++)
+		if (*p == '\n') {
+			line++;
+			ls = p + 1;
+		}
+	error_at(d, (struct srcpos){m->file, line, (int)(z - ls) + 1},
+		 "input contains a NUL byte (binary file?)");
+	return -1;
+}
+
+static int parse_module(struct pctx *c)
+{
+	struct hlo_module *m = c->m;
+	struct parser P0 = {.c = c}, *P = &P0;
+	lex_init(&P->lx, m->file, m->source, m->source_len, c->d);
+	P->prev_end = m->source;
+	next(P);
+	if (P->tok.kind == TOK_ERROR)
+		return -1;
+	if (P->tok.kind == TOK_EOF)
+		return perr(P, (struct srcpos){m->file, 1, 1}, "empty input");
+	if (P->tok.kind == TOK_IDENT && TOK_IS(&P->tok, "HloModule") && parse_header(P) < 0)
+		return -1;
+	if (is_stack_table(&P->tok) && parse_stack_tables(P) < 0)
+		return -1;
+	if (P->tok.kind == TOK_EOF)
+		return perr(P, here(P), "expected a computation but found end of input");
+	while (P->tok.kind != TOK_EOF) {
+		if (P->tok.kind == TOK_ERROR || parse_computation(P) < 0)
+			return -1;
+	}
+	m->n_comps = (int32_t)c->comp_list.n;
+	m->comps = pool_array(&c->pool, c->comp_list.n, sizeof(void *));
+	memcpy(m->comps, c->comp_list.v, c->comp_list.n * sizeof(void *));
+	m->n_instrs = c->n_instrs;
+	if (!m->entry) {
+		m->entry = m->comps[m->n_comps - 1];
+		m->entry->is_entry = 1;
+	}
+	if (!m->name) {
+		size_t n = strlen(m->entry->name);
+		char *s = pool_alloc(&c->pool, n + 8, 1);
+		memcpy(s, "module_", 7);
+		memcpy(s + 7, m->entry->name, n + 1);
+		m->name = s;
+		m->pos = m->entry->pos;
+	}
+	if (resolve_fixups(P) < 0)
+		return -1;
+	hlo_build_users(m, c->n_users, c->n_succs);
+	hlo_build_call_graph(m, (struct hlo_instruction **)c->callers.v, c->callers.n);
+	return 0;
+}
+
+static struct hlo_module *module_new(const char *file)
+{
+	struct hlo_module *m = calloc(1, sizeof(*m));
+	if (!m)
+		die("out of memory");
+	arena_init(&m->arena);
+	m->file = arena_strdup(&m->arena, file ? file : "<input>");
+	return m;
+}
+
+/* Parse m->source (already in the arena); frees m on error. */
+static struct hlo_module *parse_loaded(struct hlo_module *m, struct diag *d)
+{
+	if (check_text(m, d) < 0) {
+		hlo_module_free(m);
+		return NULL;
+	}
+	struct pctx c;
+	pctx_init(&c, m, d);
+	int rc = parse_module(&c);
+	pctx_free(&c);
+	if (rc == 0 && hlo_validate(m, d) < 0)
+		rc = -1;
+	if (rc < 0) {
+		hlo_module_free(m);
+		return NULL;
+	}
+	return m;
+}
 
 struct hlo_module *hlo_parse(const char *file, const char *text, size_t len, struct diag *d)
 {
-	error_at(d, (struct srcpos){file, 0, 0}, "parser not implemented yet");
-	return NULL;
+	struct hlo_module *m = module_new(file);
+	if (len > HLO_MAX_FILE_BYTES) {
+		error_at(d, (struct srcpos){m->file, 0, 0}, "input is larger than %zu bytes",
+			 (size_t)HLO_MAX_FILE_BYTES);
+		hlo_module_free(m);
+		return NULL;
+	}
+	char *src = arena_alloc(&m->arena, len + 1);
+	memcpy(src, text, len);
+	m->source = src;
+	m->source_len = len;
+	return parse_loaded(m, d);
 }
 
 struct hlo_module *hlo_parse_file(const char *path, struct diag *d)
 {
-	return hlo_parse(path, "", 0, d);
+	int is_stdin = strcmp(path, "-") == 0;
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	struct srcpos at = {is_stdin ? "<stdin>" : path, 0, 0};
+	if (!f) {
+		error_at(d, at, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	struct hlo_module *m = module_new(is_stdin ? "<stdin>" : path);
+	at.file = m->file;
+	struct stat st;
+	char *buf = NULL;
+	size_t len = 0;
+	if (!is_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+		/* regular file: read straight into the arena, one copy */
+		if ((uint64_t)st.st_size > HLO_MAX_FILE_BYTES) {
+			error_at(d, at, "file is larger than %zu bytes", (size_t)HLO_MAX_FILE_BYTES);
+			goto fail;
+		}
+		size_t want = (size_t)st.st_size;
+		buf = arena_alloc(&m->arena, want + 1);
+		len = fread(buf, 1, want, f);
+		if (len != want || ferror(f)) {
+			error_at(d, at, "read error: %s", ferror(f) ? strerror(errno) : "file changed size");
+			goto fail;
+		}
+	} else {
+		size_t cap = 1 << 16;
+		char *tmp = malloc(cap);
+		size_t r;
+		if (!tmp)
+			die("out of memory");
+		while ((r = fread(tmp + len, 1, cap - len, f)) > 0) {
+			len += r;
+			if (len > HLO_MAX_FILE_BYTES) {
+				free(tmp);
+				error_at(d, at, "input is larger than %zu bytes", (size_t)HLO_MAX_FILE_BYTES);
+				goto fail;
+			}
+			if (len == cap) {
+				char *t2 = realloc(tmp, cap *= 2);
+				if (!t2)
+					die("out of memory");
+				tmp = t2;
+			}
+		}
+		if (ferror(f)) {
+			free(tmp);
+			error_at(d, at, "read error: %s", strerror(errno));
+			goto fail;
+		}
+		buf = arena_alloc(&m->arena, len + 1);
+		memcpy(buf, tmp, len);
+		free(tmp);
+	}
+	if (!is_stdin)
+		fclose(f);
+	m->source = buf;
+	m->source_len = len;
+	return parse_loaded(m, d);
+fail:
+	if (!is_stdin)
+		fclose(f);
+	hlo_module_free(m);
+	return NULL;
 }
 
 void hlo_module_free(struct hlo_module *m)
 {
+	if (!m)
+		return;
+	arena_free(&m->arena);
+	free(m);
 }

@@ -286,3 +286,10 @@ size_t shape_index_to_string(const struct shape_index *ix, char *buf, size_t cap
 		buf[b.len < cap - 1 ? b.len : cap - 1] = 0;
 	return b.len;
 }
+
+int32_t shape_minor_to_major(const struct shape *s, int i)
+{
+	if (s->layout.n_m2m == s->rank && s->layout.minor_to_major)
+		return s->layout.minor_to_major[i];
+	return s->rank - 1 - i;
+}

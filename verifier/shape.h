@@ -72,6 +72,10 @@ struct shape_index {
 	int32_t *idx;
 };
 
+/* Effective minor_to_major entry i of an array shape: the printed layout, or
+ * XLA's default descending layout {rank-1,...,0} when none was printed. */
+int32_t shape_minor_to_major(const struct shape *s, int i);
+
 /* Subshape at an index, or NULL when the index is not valid for the shape. */
 const struct shape *shape_subshape(const struct shape *s, const struct shape_index *ix);
 /* Number of leaves and of all sub-shapes (incl. the top), for value counting. */

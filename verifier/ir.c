@@ -1,0 +1,238 @@
+/* ir.c - opcode table, lookups by name, derived edges and the call graph. */
+#include "ir.h"
+#include "irbuild.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define E OPF_E
+static const struct {
+	const char *name;
+	uint8_t len;
+	uint8_t flags;
+} opcodes[OP_COUNT] = {
+	[OP_UNKNOWN] = {"unknown", 7, 0},
+#define OP(e, s, f) [OP_##e] = {s, sizeof(s) - 1, f},
+#include "opcodes.def"
+#undef OP
+};
+#undef E
+
+const char *opcode_name(enum opcode op)
+{
+	return (unsigned)op < OP_COUNT ? opcodes[op].name : "unknown";
+}
+
+/* A linear scan that compares lengths first: ~130 entries, so this is cheap
+ * enough for lookups outside the parser (which keeps its own hash table). */
+enum opcode opcode_from_name(const char *s, size_t n)
+{
+	for (int i = 1; i < OP_COUNT; i++)
+		if (opcodes[i].len == n && memcmp(opcodes[i].name, s, n) == 0)
+			return (enum opcode)i;
+	return OP_UNKNOWN;
+}
+
+unsigned opcode_flags(enum opcode op)
+{
+	return (unsigned)op < OP_COUNT ? opcodes[op].flags : 0;
+}
+
+struct hlo_computation *hlo_find_computation(const struct hlo_module *m, const char *name)
+{
+	for (int32_t i = 0; i < m->n_comps; i++)
+		if (strcmp(m->comps[i]->name, name) == 0)
+			return m->comps[i];
+	return NULL;
+}
+
+struct hlo_instruction *hlo_find_instruction(const struct hlo_computation *c, const char *name)
+{
+	for (int32_t i = 0; i < c->n_instrs; i++)
+		if (strcmp(c->instrs[i]->name, name) == 0)
+			return c->instrs[i];
+	return NULL;
+}
+
+struct hlo_instruction *hlo_find_instruction_any(const struct hlo_module *m, const char *spec)
+{
+	const char *at = strrchr(spec, '@');
+	if (at) {
+		size_t n = (size_t)(at - spec);
+		char buf[512];
+		if (n >= sizeof(buf))
+			return NULL;
+		memcpy(buf, spec, n);
+		buf[n] = 0;
+		const struct hlo_computation *c = hlo_find_computation(m, at + 1);
+		if (!c && strcmp(at + 1, "entry") == 0)
+			c = m->entry;
+		return c ? hlo_find_instruction(c, buf) : NULL;
+	}
+	struct hlo_instruction *i = m->entry ? hlo_find_instruction(m->entry, spec) : NULL;
+	for (int32_t k = 0; !i && k < m->n_comps; k++)
+		if (m->comps[k] != m->entry)
+			i = hlo_find_instruction(m->comps[k], spec);
+	return i;
+}
+
+enum call_context hlo_instruction_call_context(enum opcode op)
+{
+	switch (op) {
+	case OP_CALL:
+	case OP_CONDITIONAL:
+	case OP_WHILE:
+	case OP_ASYNC_START:
+	case OP_ASYNC_UPDATE:
+	case OP_ASYNC_DONE:
+		return CALL_CONTROL_FLOW;
+	case OP_ALL_REDUCE:
+	case OP_ALL_REDUCE_START:
+	case OP_REDUCE_SCATTER:
+	case OP_MAP:
+	case OP_REDUCE:
+	case OP_REDUCE_WINDOW:
+	case OP_SCATTER:
+	case OP_SELECT_AND_SCATTER:
+	case OP_SORT:
+	case OP_TOPK:
+	case OP_FUSION:
+	case OP_CUSTOM_CALL:
+		return CALL_EMBEDDED;
+	default:
+		return CALL_NONE;
+	}
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p)
+		die("out of memory (%zu x %zu bytes)", n, size);
+	return p;
+}
+
+/* Users in text order, each once, in one pass: operands and control
+ * predecessors are defined earlier in text order, so an instruction's arrays
+ * are placed before any user fills them; a user's duplicate operands are
+ * adjacent in the array, so checking the last entry dedupes. */
+void hlo_build_users(struct hlo_module *m, size_t n_users, size_t n_succs)
+{
+	struct hlo_instruction **ubuf = arena_array(&m->arena, n_users, sizeof(*ubuf));
+	struct hlo_instruction **sbuf = arena_array(&m->arena, n_succs, sizeof(*sbuf));
+	struct hlo_instruction **uend = ubuf + n_users, **send = sbuf + n_succs;
+	if (!ubuf || !sbuf)
+		die("out of memory (users)");
+	for (int32_t c = 0; c < m->n_comps; c++) {
+		struct hlo_computation *comp = m->comps[c];
+		for (int32_t i = 0; i < comp->n_instrs; i++) {
+			struct hlo_instruction *in = comp->instrs[i];
+			if (in->n_users > uend - ubuf || in->n_ctrl_succs > send - sbuf)
+				die("internal error: user counts are inconsistent");
+			in->users = in->n_users ? ubuf : NULL;
+			ubuf += in->n_users;
+			in->ctrl_succs = in->n_ctrl_succs ? sbuf : NULL;
+			sbuf += in->n_ctrl_succs;
+			in->n_users = in->n_ctrl_succs = 0;
+			for (int32_t k = 0; k < in->n_operands; k++) {
+				struct hlo_instruction *op = in->operands[k];
+				if (op->n_users == 0 || op->users[op->n_users - 1] != in)
+					op->users[op->n_users++] = in;
+			}
+			for (int32_t k = 0; k < in->n_ctrl_preds; k++) {
+				struct hlo_instruction *p = in->ctrl_preds[k];
+				if (p->n_ctrl_succs == 0 || p->ctrl_succs[p->n_ctrl_succs - 1] != in)
+					p->ctrl_succs[p->n_ctrl_succs++] = in;
+			}
+		}
+	}
+}
+
+/* Callers (one callsite per calling instruction) and contexts propagated from
+ * the entry as XLA's CallGraph::SetCallContexts does: an embedded call makes
+ * the callee embedded, a control-flow call passes the caller's context on.
+ * Computations not reachable from the entry start as control flow too. */
+void hlo_build_call_graph(struct hlo_module *m, struct hlo_instruction *const *callers, size_t n)
+{
+	int32_t nc = m->n_comps;
+	int32_t *stamp = xcalloc((size_t)nc, sizeof(int32_t));
+	size_t total = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			struct hlo_callsite *buf = arena_array(&m->arena, total, sizeof(*buf));
+			for (int32_t c = 0; c < nc; c++) {
+				m->comps[c]->callers = m->comps[c]->n_callers ? buf : NULL;
+				buf += m->comps[c]->n_callers;
+				m->comps[c]->n_callers = 0;
+			}
+			memset(stamp, 0, (size_t)nc * sizeof(int32_t));
+		}
+		for (size_t i = 0; i < n; i++) {
+			struct hlo_instruction *in = callers[i];
+			enum call_context ctx = hlo_instruction_call_context(in->opcode);
+			for (int32_t k = 0; k < in->n_called; k++) {
+				struct hlo_computation *callee = in->called[k];
+				if (!callee || stamp[callee->index] == in->gid + 1)
+					continue;
+				stamp[callee->index] = in->gid + 1;
+				if (pass == 1)
+					callee->callers[callee->n_callers] = (struct hlo_callsite){in, ctx};
+				else
+					total++;
+				callee->n_callers++;
+			}
+		}
+	}
+	free(stamp);
+
+	/* Context propagation: a worklist of computations whose context grew.
+	 * A context only grows (NONE -> CF/EMB -> BOTH), so each computation
+	 * enters the list at most three times. */
+	for (int32_t c = 0; c < nc; c++)
+		m->comps[c]->context = CALL_NONE;
+	/* callers[] is in text order, so each computation's calling
+	 * instructions form the run first[c] .. first[c + 1] */
+	int32_t *first = xcalloc((size_t)nc + 1, sizeof(int32_t));
+	for (size_t i = 0; i < n; i++)
+		first[callers[i]->parent->index + 1]++;
+	for (int32_t c = 0; c < nc; c++)
+		first[c + 1] += first[c];
+	struct hlo_computation **work = xcalloc((size_t)nc * 3 + 1, sizeof(*work));
+	size_t head = 0, tail = 0;
+	for (int round = 0; round < 2; round++) {
+		for (int32_t c = 0; c < nc; c++) {
+			struct hlo_computation *comp = m->comps[c];
+			int root = round == 0 ? comp == m->entry
+					      : comp->context == CALL_NONE && comp->n_callers == 0;
+			if (root && comp->context == CALL_NONE) {
+				comp->context = CALL_CONTROL_FLOW;
+				work[tail++] = comp;
+			}
+		}
+		while (head < tail) {
+			struct hlo_computation *comp = work[head++];
+			for (int32_t i = first[comp->index]; i < first[comp->index + 1]; i++) {
+				struct hlo_instruction *in = callers[i];
+				enum call_context ctx = hlo_instruction_call_context(in->opcode);
+				if (ctx == CALL_NONE)
+					continue;
+				enum call_context add = ctx == CALL_EMBEDDED ? CALL_EMBEDDED : comp->context;
+				for (int32_t k = 0; k < in->n_called; k++) {
+					struct hlo_computation *callee = in->called[k];
+					if (!callee)
+						continue;
+					enum call_context nw = (enum call_context)(callee->context | add);
+					if (nw != callee->context && tail < (size_t)nc * 3 + 1) {
+						callee->context = nw;
+						work[tail++] = callee;
+					}
+				}
+			}
+		}
+	}
+	/* Computations only reachable through CALL_NONE callsites. */
+	for (int32_t c = 0; c < nc; c++)
+		if (m->comps[c]->context == CALL_NONE)
+			m->comps[c]->context = CALL_CONTROL_FLOW;
+	free(work);
+	free(first);
+}

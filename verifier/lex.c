@@ -1,0 +1,367 @@
+/* lex.c - the HLO text lexer (see lex.h). One pass, no allocation. */
+#include "lex.h"
+#include "ir.h"
+#include <stdio.h>
+#include <string.h>
+
+void lex_init(struct lexer *lx, const char *file, const char *text, size_t len, struct diag *d)
+{
+	lx->cur = text;
+	lx->end = text + len;
+	lx->line_start = text;
+	lx->line = 1;
+	lx->file = file;
+	lx->d = d;
+}
+
+static struct srcpos pos_at(const struct lexer *lx, const char *p)
+{
+	return (struct srcpos){lx->file, lx->line, (int)(p - lx->line_start) + 1};
+}
+
+struct srcpos lex_here(const struct lexer *lx)
+{
+	return pos_at(lx, lx->cur);
+}
+
+struct srcpos tok_pos(const struct lexer *lx, const struct token *t)
+{
+	return (struct srcpos){lx->file, t->line, t->col};
+}
+
+static inline void newline(struct lexer *lx, const char *after)
+{
+	lx->line++;
+	lx->line_start = after;
+}
+
+void lex_skip_to(struct lexer *lx, const char *p)
+{
+	const char *q = lx->cur;
+	while (q < p) {
+		const char *nl = memchr(q, '\n', (size_t)(p - q));
+		if (!nl)
+			break;
+		newline(lx, nl + 1);
+		q = nl + 1;
+	}
+	lx->cur = p;
+}
+
+/* Skip a block comment starting at p ("/" "*"); returns the byte after it or
+ * NULL after reporting an unterminated comment. */
+static const char *skip_block_comment(struct lexer *lx, const char *p)
+{
+	const char *start = p, *e = lx->end;
+	struct srcpos at = pos_at(lx, start);
+	for (p += 2; p + 1 < e; p++) {
+		if (*p == '*' && p[1] == '/')
+			return p + 2;
+		if (*p == '\n')
+			newline(lx, p + 1);
+	}
+	error_at(lx->d, at, "unterminated comment");
+	return NULL;
+}
+
+/* Skip a quoted string starting at p; returns the byte after the closing
+ * quote or NULL after reporting. Escapes are skipped, not decoded. */
+static const char *skip_string(struct lexer *lx, const char *p)
+{
+	char q = *p;
+	const char *e = lx->end;
+	struct srcpos at = pos_at(lx, p);
+	for (p++; p < e; p++) {
+		char c = *p;
+		if (c == q)
+			return p + 1;
+		if (c == '\\') {
+			if (p + 1 < e && p[1] == '\n')
+				newline(lx, p + 2);
+			p++;
+		} else if (c == '\n') {
+			newline(lx, p + 1);
+		}
+	}
+	error_at(lx->d, at, "unterminated string");
+	return NULL;
+}
+
+/* Whitespace and comments. Returns -1 after reporting an error. */
+static int skip_space(struct lexer *lx)
+{
+	const char *p = lx->cur, *e = lx->end;
+	while (p < e) {
+		char c = *p;
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+			p++;
+		} else if (c == '\n') {
+			p++;
+			newline(lx, p);
+		} else if (c == '/' && p + 1 < e && p[1] == '*') {
+			if (!(p = skip_block_comment(lx, p)))
+				return -1;
+		} else if (c == '/' && p + 1 < e && p[1] == '/') {
+			const char *nl = memchr(p, '\n', (size_t)(e - p));
+			p = nl ? nl : e;
+		} else {
+			break;
+		}
+	}
+	lx->cur = p;
+	return 0;
+}
+
+static inline int is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+enum tok lex_next(struct lexer *lx, struct token *t)
+{
+	if (skip_space(lx) < 0) {
+		t->kind = TOK_ERROR;
+		t->p = lx->cur;
+		t->len = 0;
+		return TOK_ERROR;
+	}
+	const char *p = lx->cur, *e = lx->end, *s = p;
+	t->line = lx->line;
+	t->col = (int)(p - lx->line_start) + 1;
+	t->p = p;
+	t->len = 0;
+	if (p >= e)
+		return t->kind = TOK_EOF;
+	unsigned char c = (unsigned char)*p;
+	enum tok k;
+	if (lex_is_ident_start(c)) {
+		p++;
+		while (p < e && lex_is_ident_char((unsigned char)*p))
+			p++;
+		/* "name->" : the '-' belongs to the arrow */
+		if (p < e && *p == '>' && p[-1] == '-')
+			p--;
+		if (p < e && *p == '=' && !(p + 1 < e && p[1] == '=')) {
+			t->len = (uint32_t)(p - s);
+			lx->cur = p + 1;
+			return t->kind = TOK_ATTR;
+		}
+		k = TOK_IDENT;
+	} else if (c == '%' && p + 1 < e && lex_is_ident_char((unsigned char)p[1])) {
+		p++;
+		s = p;
+		while (p < e && lex_is_ident_char((unsigned char)*p))
+			p++;
+		k = TOK_NAME;
+	} else if (is_digit(c) || (c == '-' && p + 1 < e && is_digit((unsigned char)p[1]))) {
+		k = TOK_INT;
+		p++;
+		while (p < e && is_digit((unsigned char)*p))
+			p++;
+		if (p + 1 < e && *p == '.' && is_digit((unsigned char)p[1])) {
+			k = TOK_FLOAT;
+			for (p++; p < e && is_digit((unsigned char)*p); p++)
+				;
+		}
+		if (p < e && (*p == 'e' || *p == 'E')) {
+			const char *q = p + 1;
+			if (q < e && (*q == '+' || *q == '-'))
+				q++;
+			if (q < e && is_digit((unsigned char)*q)) {
+				k = TOK_FLOAT;
+				for (p = q; p < e && is_digit((unsigned char)*p); p++)
+					;
+			}
+		}
+		/* compound words such as 3x3 or 0_1x1_0 */
+		if (p < e && lex_is_ident_start((unsigned char)*p)) {
+			while (p < e && lex_is_ident_char((unsigned char)*p))
+				p++;
+			k = TOK_IDENT;
+		}
+	} else {
+		p++;
+		switch (c) {
+		case '(': k = TOK_LPAREN; break;
+		case ')': k = TOK_RPAREN; break;
+		case '{': k = TOK_LBRACE; break;
+		case '}': k = TOK_RBRACE; break;
+		case '[': k = TOK_LBRACKET; break;
+		case ']': k = TOK_RBRACKET; break;
+		case ',': k = TOK_COMMA; break;
+		case ':': k = TOK_COLON; break;
+		case '=': k = TOK_EQUAL; break;
+		case '?': k = TOK_QUESTION; break;
+		case '*': k = TOK_STAR; break;
+		case '"':
+		case '\'':
+			if (!(p = skip_string(lx, s))) {
+				t->kind = TOK_ERROR;
+				return TOK_ERROR;
+			}
+			k = TOK_STRING;
+			break;
+		case '-':
+			if (p < e && *p == '>') {
+				p++;
+				k = TOK_ARROW;
+			} else {
+				k = TOK_OTHER;
+			}
+			break;
+		case '<':
+			if (p < e && *p == '=') {
+				p++;
+				k = TOK_LEQ;
+			} else {
+				k = TOK_OTHER;
+			}
+			break;
+		default:
+			if (c < 0x20 || c == 0x7f) {
+				error_at(lx->d, pos_at(lx, s), "stray byte 0x%02x in input", c);
+				t->kind = TOK_ERROR;
+				return TOK_ERROR;
+			}
+			k = TOK_OTHER;
+			/* one whole UTF-8 sequence, so messages quote it intact */
+			while (c >= 0x80 && p < e && ((unsigned char)*p & 0xc0) == 0x80)
+				p++;
+			break;
+		}
+	}
+	t->p = s;
+	t->len = (uint32_t)(p - s);
+	lx->cur = p;
+	return t->kind = k;
+}
+
+static int raw_scan(struct lexer *lx, int stop_at_top, char close, const char **vs, const char **ve)
+{
+	char stack[HLO_MAX_NESTING];
+	int depth = 0;
+	const char *p = lx->cur, *e = lx->end;
+	*vs = p;
+	while (p < e) {
+		char c = *p;
+		if (depth == 0) {
+			if (stop_at_top && (c == ',' || c == ' ' || c == '\t' || c == '\r' ||
+					    c == '\n' || c == ')' || c == '}' || c == ']'))
+				break;
+			if (!stop_at_top && (c == ')' || c == '}' || c == ']')) {
+				if (c != close) {
+					error_at(lx->d, pos_at(lx, p), "expected '%c' but found '%c'", close, c);
+					return -1;
+				}
+				*ve = p;
+				lx->cur = p + 1;
+				return 0;
+			}
+		}
+		switch (c) {
+		case '(':
+		case '[':
+		case '{':
+			if (depth >= HLO_MAX_NESTING) {
+				error_at(lx->d, pos_at(lx, p), "brackets nested deeper than %d", HLO_MAX_NESTING);
+				return -1;
+			}
+			stack[depth++] = c == '(' ? ')' : c == '[' ? ']' : '}';
+			p++;
+			break;
+		case ')':
+		case ']':
+		case '}':
+			if (c != stack[depth - 1]) {
+				error_at(lx->d, pos_at(lx, p), "expected '%c' but found '%c'", stack[depth - 1], c);
+				return -1;
+			}
+			depth--;
+			p++;
+			break;
+		case '"':
+		case '\'':
+			if (!(p = skip_string(lx, p)))
+				return -1;
+			break;
+		case '/':
+			if (p + 1 < e && p[1] == '*') {
+				if (!(p = skip_block_comment(lx, p)))
+					return -1;
+			} else if (p + 1 < e && p[1] == '/') {
+				const char *nl = memchr(p, '\n', (size_t)(e - p));
+				p = nl ? nl : e;
+			} else {
+				p++;
+			}
+			break;
+		case '\n':
+			p++;
+			newline(lx, p);
+			break;
+		case '\0':
+			error_at(lx->d, pos_at(lx, p), "stray byte 0x00 in input");
+			return -1;
+		default:
+			p++;
+			break;
+		}
+	}
+	if (depth > 0 || !stop_at_top) {
+		error_at(lx->d, pos_at(lx, p), "expected '%c' but found end of input",
+			 depth > 0 ? stack[depth - 1] : close);
+		return -1;
+	}
+	*ve = p;
+	lx->cur = p;
+	if (p == *vs) {
+		error_at(lx->d, pos_at(lx, p), "expected attribute value");
+		return -1;
+	}
+	return 0;
+}
+
+int lex_raw_value(struct lexer *lx, const char **vs, const char **ve)
+{
+	return raw_scan(lx, 1, 0, vs, ve);
+}
+
+int lex_raw_until(struct lexer *lx, char close, const char **vs, const char **ve)
+{
+	if (raw_scan(lx, 0, close, vs, ve) < 0)
+		return -1;
+	const char *s = *vs, *e = *ve;
+	while (s < e && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+		s++;
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+		e--;
+	*vs = s;
+	*ve = e;
+	return 0;
+}
+
+const char *tok_kind_name(enum tok k)
+{
+	static const char *const names[] = {
+		[TOK_EOF] = "end of input", [TOK_ERROR] = "error", [TOK_IDENT] = "identifier",
+		[TOK_NAME] = "name", [TOK_ATTR] = "attribute name", [TOK_INT] = "integer",
+		[TOK_FLOAT] = "number", [TOK_STRING] = "string", [TOK_LPAREN] = "'('",
+		[TOK_RPAREN] = "')'", [TOK_LBRACE] = "'{'", [TOK_RBRACE] = "'}'",
+		[TOK_LBRACKET] = "'['", [TOK_RBRACKET] = "']'", [TOK_COMMA] = "','",
+		[TOK_COLON] = "':'", [TOK_EQUAL] = "'='", [TOK_ARROW] = "'->'", [TOK_LEQ] = "'<='",
+		[TOK_QUESTION] = "'?'", [TOK_STAR] = "'*'", [TOK_OTHER] = "character",
+	};
+	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "token";
+}
+
+void tok_describe(const struct token *t, char *buf, size_t cap)
+{
+	if (t->kind == TOK_EOF) {
+		snprintf(buf, cap, "end of input");
+		return;
+	}
+	const char *pre = t->kind == TOK_NAME ? "%" : "";
+	const char *post = t->kind == TOK_ATTR ? "=" : "";
+	int n = t->len > 40 ? 40 : (int)t->len;
+	snprintf(buf, cap, "'%s%.*s%s%s'", pre, n, t->p, t->len > 40 ? "..." : "", post);
+}

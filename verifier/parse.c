@@ -89,6 +89,17 @@ static void *vec_push(struct vec *x)
 
 #define VEC_AT(x, T, i) (((T *)(x)->v)[i])
 
+/* Elements [base, n) of a scratch vector copied into the pool; NULL if none. */
+static void *vec_copy(struct pool *pl, const struct vec *x, size_t base)
+{
+	size_t n = x->n - base;
+	if (!n)
+		return NULL;
+	void *p = pool_array(pl, n, x->size);
+	memcpy(p, x->v + base * x->size, n * x->size);
+	return p;
+}
+
 /* ---- hash tables with generation stamps (reset in O(1)) ------------------ */
 
 struct hslot {
@@ -114,10 +125,20 @@ static uint64_t hash_bytes(const char *p, size_t n)
 		p += 8;
 		n -= 8;
 	}
+	/* the last 0..7 bytes, read without a byte loop or reading past p + n */
 	uint64_t w = 0;
-	for (size_t i = 0; i < n; i++)
-		w |= (uint64_t)(unsigned char)p[i] << (8 * i);
+	if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, p, 4);
+		memcpy(&b, p + n - 4, 4);
+		w = a | (uint64_t)b << 32;
+	} else if (n) {
+		w = (uint64_t)(unsigned char)p[0] | (uint64_t)(unsigned char)p[n / 2] << 8 |
+		    (uint64_t)(unsigned char)p[n - 1] << 16;
+	}
 	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
 	h ^= h >> 29;
 	return h;
 }
@@ -278,6 +299,18 @@ struct fixup {              /* resolved after the whole file is read */
 	struct srcpos pos;
 };
 
+struct async_refs {         /* where an async op's computation refs are */
+	int32_t gid;
+	uint32_t first, n;      /* in pctx.fixups */
+};
+
+struct pending {            /* an operand read but not yet resolved */
+	struct token tok;
+	uint64_t h;
+	struct shape *shape;
+	struct srcpos shape_pos;
+};
+
 struct pctx {
 	struct hlo_module *m;
 	struct diag *d;
@@ -296,6 +329,8 @@ struct pctx {
 	struct vec comp_list;   /* struct hlo_computation * */
 	struct vec ptrs;        /* operand / control-predecessor stack */
 	struct vec oshapes;     /* struct shape * per operand */
+	struct vec pending;     /* struct pending */
+	struct vec async;       /* struct async_refs, in gid order */
 	struct vec shape_stack; /* struct shape, tuple elements under construction */
 	struct vec ints;        /* int64_t lists */
 	struct vec attr_list;   /* struct hlo_attr of the current instruction */
@@ -338,6 +373,15 @@ static inline void next(struct parser *P)
 	P->prev_end = P->tok.p + P->tok.len;
 	if (lex_next(&P->lx, &P->tok) == TOK_ERROR)
 		P->c->failed = 1;
+}
+
+/* After a raw scan the lexer is past the raw text: the previous token ends
+ * there (shape interning compares the shape's end with prev_end). */
+static inline void next_after_raw(struct parser *P)
+{
+	P->tok.p = P->lx.cur;
+	P->tok.len = 0;
+	next(P);
 }
 
 static int expected(struct parser *P, const char *what)
@@ -628,7 +672,7 @@ static int parse_layout(struct parser *P, struct shape *sh)
 			return -1;
 		if (ve > vs)
 			l->ext = pool_strndup(&P->c->pool, vs, (size_t)(ve - vs));
-		next(P);
+		next_after_raw(P);
 	} else if (expect(P, TOK_RBRACE, "'}' to close the layout") < 0) {
 		return -1;
 	}
@@ -679,8 +723,7 @@ static int parse_shape_into(struct parser *P, struct shape *out, int depth)
 		size_t n = c->shape_stack.n - base;
 		out->type = PT_TUPLE;
 		out->n_elems = (int32_t)n;
-		out->elems = pool_array(&c->pool, n, sizeof(struct shape));
-		memcpy(out->elems, &VEC_AT(&c->shape_stack, struct shape, base), n * sizeof(struct shape));
+		out->elems = vec_copy(&c->pool, &c->shape_stack, base);
 		c->shape_stack.n = base;
 		shape_compute_sizes(out);
 		return 0;
@@ -846,9 +889,7 @@ static int parse_int_list(struct parser *P, int64_t **out, int32_t *n)
 	if (k > INT32_MAX)
 		return perr(P, here(P), "list too long");
 	*n = (int32_t)k;
-	*out = k ? pool_array(&c->pool, k, sizeof(int64_t)) : NULL;
-	if (k)
-		memcpy(*out, &VEC_AT(&c->ints, int64_t, base), k * sizeof(int64_t));
+	*out = vec_copy(&c->pool, &c->ints, base);
 	c->ints.n = base;
 	return 0;
 }
@@ -894,8 +935,7 @@ static int parse_aliases(struct parser *S)
 	}
 	next(S);
 	m->n_aliases = (int32_t)c->misc.n;
-	m->aliases = pool_array(&c->pool, c->misc.n, sizeof(struct io_alias));
-	memcpy(m->aliases, c->misc.v, c->misc.n * sizeof(struct io_alias));
+	m->aliases = vec_copy(&c->pool, &c->misc, 0);
 	return 0;
 }
 
@@ -924,8 +964,7 @@ static int parse_donors(struct parser *S)
 	}
 	next(S);
 	m->n_donors = (int32_t)c->misc.n;
-	m->donors = pool_array(&c->pool, c->misc.n, sizeof(struct buffer_donor));
-	memcpy(m->donors, c->misc.v, c->misc.n * sizeof(struct buffer_donor));
+	m->donors = vec_copy(&c->pool, &c->misc, 0);
 	return 0;
 }
 
@@ -949,8 +988,7 @@ static int parse_entry_layout(struct parser *S)
 	next(S);
 	size_t n = c->ptrs.n - base;
 	m->n_entry_layout_params = (int32_t)n;
-	m->entry_layout_params = pool_array(&c->pool, n, sizeof(struct shape *));
-	memcpy(m->entry_layout_params, &VEC_AT(&c->ptrs, void *, base), n * sizeof(void *));
+	m->entry_layout_params = vec_copy(&c->pool, &c->ptrs, base);
 	c->ptrs.n = base;
 	if (expect(S, TOK_ARROW, "'->'") < 0)
 		return -1;
@@ -1016,12 +1054,10 @@ static int parse_header(struct parser *P)
 			typed = 0;
 		if (rc < 0 || (typed && expect_end(&S, a->name) < 0))
 			return -1;
-		next(P);
+		next_after_raw(P);
 	}
 	m->n_header_attrs = (int32_t)c->attr_list.n;
-	m->header_attrs = pool_array(&c->pool, c->attr_list.n, sizeof(struct hlo_attr));
-	if (c->attr_list.n) /* v is NULL when there are none: memcpy(_, NULL, 0) is UB */
-		memcpy(m->header_attrs, c->attr_list.v, c->attr_list.n * sizeof(struct hlo_attr));
+	m->header_attrs = vec_copy(&c->pool, &c->attr_list, 0);
 	c->attr_list.n = 0;
 	return 0;
 }
@@ -1048,7 +1084,7 @@ static int parse_stack_tables(struct parser *P)
 					P->c->failed = 1;
 					return -1;
 				}
-				next(P);
+				next_after_raw(P);
 			} else {
 				return expected(P, "a string or '{' in the stack frame table");
 			}
@@ -1105,6 +1141,13 @@ static void nt_put(struct pctx *c, uint64_t *slot, uint64_t h, const struct hlo_
 		nt_get(c, x->name, (uint32_t)strlen(x->name), xh, &sl);
 		*sl = (xh >> 32 << 32) | (uint32_t)(x->gid + 1);
 	}
+}
+
+/* Name lookups miss the cache on big computations; the parser prefetches a
+ * name's slot when it lexes the name and looks it up a few tokens later. */
+static inline void nt_prefetch(const struct pctx *c, uint64_t h)
+{
+	__builtin_prefetch(&c->names.s[(uint32_t)h & c->names.mask]);
 }
 
 static struct hlo_instruction *lookup_instr(struct pctx *c, const struct token *t)
@@ -1212,8 +1255,7 @@ static int parse_frontend_attrs(struct parser *S, struct kv **out, int32_t *n_ou
 	}
 	next(S);
 	*n_out = (int32_t)c->misc.n;
-	*out = pool_array(&c->pool, c->misc.n, sizeof(struct kv));
-	memcpy(*out, c->misc.v, c->misc.n * sizeof(struct kv));
+	*out = vec_copy(&c->pool, &c->misc, 0);
 	return 0;
 }
 
@@ -1244,8 +1286,7 @@ static int parse_slice(struct parser *S, struct hlo_instruction *in)
 	}
 	next(S);
 	in->n_slice = (int32_t)c->misc.n;
-	in->slice = pool_array(&c->pool, c->misc.n, sizeof(struct slice_dim));
-	memcpy(in->slice, c->misc.v, c->misc.n * sizeof(struct slice_dim));
+	in->slice = vec_copy(&c->pool, &c->misc, 0);
 	return 0;
 }
 
@@ -1274,8 +1315,7 @@ static int parse_out_aliasing(struct parser *S, struct hlo_instruction *in)
 	}
 	next(S);
 	in->n_out_aliases = (int32_t)c->misc.n;
-	in->out_aliases = pool_array(&c->pool, c->misc.n, sizeof(struct operand_alias));
-	memcpy(in->out_aliases, c->misc.v, c->misc.n * sizeof(struct operand_alias));
+	in->out_aliases = vec_copy(&c->pool, &c->misc, 0);
 	return 0;
 }
 
@@ -1298,8 +1338,7 @@ static int parse_shape_list(struct parser *S, struct shape ***out, int32_t *n_ou
 	next(S);
 	size_t n = c->ptrs.n - base;
 	*n_out = (int32_t)n;
-	*out = pool_array(&c->pool, n, sizeof(struct shape *));
-	memcpy(*out, &VEC_AT(&c->ptrs, void *, base), n * sizeof(void *));
+	*out = vec_copy(&c->pool, &c->ptrs, base);
 	c->ptrs.n = base;
 	return 0;
 }
@@ -1327,8 +1366,7 @@ static int parse_ctrl_preds(struct parser *S, struct hlo_instruction *in)
 	next(S);
 	size_t n = c->ptrs.n - base;
 	in->n_ctrl_preds = (int32_t)n;
-	in->ctrl_preds = pool_array(&c->pool, n, sizeof(void *));
-	memcpy(in->ctrl_preds, &VEC_AT(&c->ptrs, void *, base), n * sizeof(void *));
+	in->ctrl_preds = vec_copy(&c->pool, &c->ptrs, base);
 	c->ptrs.n = base;
 	return 0;
 }
@@ -1417,14 +1455,11 @@ static int parse_attributes(struct parser *P, struct hlo_instruction *in)
 			if (parse_typed_attr(&S, k, in, a) < 0)
 				return -1;
 		}
-		next(P);
+		next_after_raw(P);
 	}
 	size_t n = c->attr_list.n;
 	in->n_attrs = (int32_t)n;
-	if (n) {
-		in->attrs = pool_array(&c->pool, n, sizeof(struct hlo_attr));
-		memcpy(in->attrs, c->attr_list.v, n * sizeof(struct hlo_attr));
-	}
+	in->attrs = vec_copy(&c->pool, &c->attr_list, 0);
 	return 0;
 }
 
@@ -1462,6 +1497,38 @@ static void finish_refs(struct pctx *c, struct hlo_instruction *in)
 	c->refs.n = 0;
 }
 
+/* async-update / async-done take the previous async op as their only operand
+ * and call its wrapped computation; printed without calls=, they inherit it
+ * (semantics doc 1.3, item 9). */
+static int inherit_calls(struct parser *P, struct hlo_instruction *in, struct srcpos at)
+{
+	struct pctx *c = P->c;
+	if (in->n_operands != 1)
+		return perr(P, at, "%s takes one operand, not %d", in->opcode_text, in->n_operands);
+	const struct hlo_instruction *src = in->operands[0];
+	if (c->refs.n || (src->opcode != OP_ASYNC_START && src->opcode != OP_ASYNC_UPDATE))
+		return 0;
+	/* c->async is in gid order: binary search the operand's refs */
+	size_t lo = 0, hi = c->async.n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct async_refs *a = &VEC_AT(&c->async, struct async_refs, mid);
+		if (a->gid == src->gid) {
+			for (uint32_t i = 0; i < a->n; i++) {
+				const struct fixup *f = &VEC_AT(&c->fixups, struct fixup, a->first + i);
+				*(struct ref *)vec_push(&c->refs) =
+					(struct ref){f->kind, f->name, f->len, f->pos};
+			}
+			return 0;
+		}
+		if (a->gid < src->gid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
 static enum opcode lookup_opcode(struct pctx *c, const char *s, size_t n)
 {
 	return (enum opcode)(uintptr_t)ht_get(&c->ops, s, (uint32_t)n, hash_bytes(s, n));
@@ -1482,12 +1549,8 @@ static struct shape *infer_shape(struct parser *P, struct hlo_instruction *in, s
 		shape_compute_sizes(sh);
 		return sh;
 	}
-	if (in->opcode == OP_GET_TUPLE_ELEMENT && in->n_operands == 1 &&
-	    shape_is_tuple(in->operands[0]->shape) && in->tuple_index >= 0 &&
-	    in->tuple_index < in->operands[0]->shape->n_elems)
+	if (in->opcode == OP_GET_TUPLE_ELEMENT) /* operand and index checked */
 		return &in->operands[0]->shape->elems[in->tuple_index];
-	if (in->opcode == OP_GET_TUPLE_ELEMENT)
-		return perr(P, at, "cannot infer the shape of '%s'", in->name), NULL;
 	perr(P, at, "missing result shape for '%s'", in->name);
 	return NULL;
 }
@@ -1502,22 +1565,16 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 		next(P);
 	}
 	struct token name = P->tok;
-	if (name.kind == TOK_ATTR) {
-		/* "x=f32[] ..." without spaces: accept, the '=' is already consumed */
-	} else if (is_name_tok(&name)) {
-		next(P);
-		if (expect(P, TOK_EQUAL, "'='") < 0)
-			return -1;
-	} else {
+	if (name.kind == TOK_ATTR) /* also "x=f32[] ...", which XLA rejects too */
+		return expected(P, "',' or an instruction");
+	if (!is_name_tok(&name))
 		return expected(P, "an instruction name");
-	}
-	if (name.kind == TOK_ATTR)
-		next(P);
+	next(P);
+	if (expect(P, TOK_EQUAL, "'='") < 0)
+		return -1;
 	struct srcpos npos = tok_pos(&P->lx, &name);
 	uint64_t nh = hash_bytes(name.p, name.len), *slot;
-	if (nt_get(c, name.p, name.len, nh, &slot))
-		return perr(P, npos, "duplicate instruction name '%.*s' in computation '%s'",
-			    (int)name.len, name.p, comp->name);
+	nt_prefetch(c, nh); /* checked for duplicates once the instruction is read */
 	if (c->n_instrs >= HLO_MAX_INSTRUCTIONS)
 		return perr(P, npos, "more than %d instructions", HLO_MAX_INSTRUCTIONS);
 
@@ -1578,7 +1635,7 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 		if (vs == ve)
 			return perr(P, oppos, "constant without a literal");
 		in->literal = pool_strndup(&c->pool, vs, (size_t)(ve - vs));
-		next(P);
+		next_after_raw(P);
 	} else if (op == OP_PARAMETER) {
 		next(P);
 		if (parse_int_range(P, 0, INT32_MAX, "parameter number", &in->parameter_number) < 0 ||
@@ -1586,35 +1643,27 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 			return -1;
 	} else {
 		next(P);
-		size_t base = c->ptrs.n, sbase = c->oshapes.n;
+		/* operands are read first, with their name slots prefetched, and
+		 * resolved after the ')' */
+		size_t base = c->ptrs.n, sbase = c->oshapes.n, pbase = c->pending.n;
 		int any_shape = 0;
 		while (P->tok.kind != TOK_RPAREN) {
-			struct shape *osh = NULL;
-			struct srcpos spos = here(P);
+			struct pending *pd = vec_push(&c->pending);
+			pd->shape = NULL;
+			pd->shape_pos = here(P);
 			if (shape_starts(P)) {
-				if (!(osh = parse_shape(P, 0)))
+				if (!(pd->shape = parse_shape(P, 0)))
 					return -1;
 				any_shape = 1;
 			}
 			if (!is_name_tok(&P->tok))
 				return expected(P, "an operand name");
-			struct hlo_instruction *o = lookup_instr(c, &P->tok);
-			if (!o) {
-				if (P->lx.cur < P->lx.end && *P->lx.cur == '(')
-					return perr(P, here(P), "nested instruction '%.*s' as an operand is not supported",
-						    (int)P->tok.len, P->tok.p);
-				return perr(P, here(P), "use of undefined instruction '%.*s'",
+			pd->tok = P->tok;
+			if (P->lx.cur < P->lx.end && *P->lx.cur == '(')
+				return perr(P, here(P), "nested instruction '%.*s' as an operand is not supported",
 					    (int)P->tok.len, P->tok.p);
-			}
-			if (osh && o->shape && !shape_compatible(osh, o->shape)) {
-				char a[128], b[128];
-				shape_to_string(osh, a, sizeof(a));
-				shape_to_string(o->shape, b, sizeof(b));
-				return perr(P, spos, "operand shape %s does not match the shape %s of '%s'",
-					    a, b, o->name);
-			}
-			*(struct hlo_instruction **)vec_push(&c->ptrs) = o;
-			*(struct shape **)vec_push(&c->oshapes) = osh;
+			pd->h = hash_bytes(P->tok.p, P->tok.len);
+			nt_prefetch(c, pd->h);
 			next(P);
 			if (P->tok.kind == TOK_COMMA)
 				next(P);
@@ -1622,27 +1671,41 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 				return expected(P, "',' or ')' in the operand list");
 		}
 		next(P);
+		for (size_t i = pbase; i < c->pending.n; i++) {
+			struct pending *pd = &VEC_AT(&c->pending, struct pending, i);
+			uint64_t *osl;
+			struct hlo_instruction *o = nt_get(c, pd->tok.p, pd->tok.len, pd->h, &osl);
+			if (!o)
+				return perr(P, tok_pos(&P->lx, &pd->tok), "use of undefined instruction '%.*s'",
+					    (int)pd->tok.len, pd->tok.p);
+			if (pd->shape && !shape_compatible(pd->shape, o->shape)) {
+				char a[128], b[128];
+				shape_to_string(pd->shape, a, sizeof(a));
+				shape_to_string(o->shape, b, sizeof(b));
+				return perr(P, pd->shape_pos, "operand shape %s does not match the shape %s of '%s'",
+					    a, b, o->name);
+			}
+			*(struct hlo_instruction **)vec_push(&c->ptrs) = o;
+			*(struct shape **)vec_push(&c->oshapes) = pd->shape;
+		}
+		c->pending.n = pbase;
 		size_t n = c->ptrs.n - base;
 		in->n_operands = (int32_t)n;
-		if (n) {
-			in->operands = pool_array(&c->pool, n, sizeof(void *));
-			memcpy(in->operands, &VEC_AT(&c->ptrs, void *, base), n * sizeof(void *));
-			if (any_shape) {
-				in->operand_shapes = pool_array(&c->pool, n, sizeof(void *));
-				memcpy(in->operand_shapes, &VEC_AT(&c->oshapes, void *, sbase), n * sizeof(void *));
-			}
-		}
+		in->operands = vec_copy(&c->pool, &c->ptrs, base);
+		if (any_shape)
+			in->operand_shapes = vec_copy(&c->pool, &c->oshapes, sbase);
 		c->ptrs.n = base;
 		c->oshapes.n = sbase;
 	}
 	c->refs.n = 0;
 	if (parse_attributes(P, in) < 0)
 		return -1;
+	if ((op == OP_ASYNC_UPDATE || op == OP_ASYNC_DONE) && inherit_calls(P, in, oppos) < 0)
+		return -1;
+	if ((op == OP_ASYNC_START || op == OP_ASYNC_UPDATE) && c->refs.n)
+		*(struct async_refs *)vec_push(&c->async) =
+			(struct async_refs){in->gid, (uint32_t)c->fixups.n, (uint32_t)c->refs.n};
 	finish_refs(c, in);
-	if (!in->shape) {
-		if (!(in->shape = infer_shape(P, in, shape_pos)))
-			return -1;
-	}
 	if (op == OP_GET_TUPLE_ELEMENT) {
 		if (in->n_operands != 1)
 			return perr(P, oppos, "get-tuple-element takes one operand, not %d", in->n_operands);
@@ -1653,6 +1716,11 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 			return perr(P, oppos, "tuple index %lld is out of range for operand '%s'",
 				    (long long)in->tuple_index, in->operands[0]->name);
 	}
+	if (!in->shape && !(in->shape = infer_shape(P, in, shape_pos)))
+		return -1;
+	if (nt_get(c, name.p, name.len, nh, &slot))
+		return perr(P, npos, "duplicate instruction name '%.*s' in computation '%s'",
+			    (int)name.len, name.p, comp->name);
 	if (is_root) {
 		if (comp->root)
 			return perr(P, root_pos, "second ROOT instruction in computation '%s' (first is '%s')",
@@ -1786,8 +1854,7 @@ static int parse_computation(struct parser *P)
 	if (c->instrs.n == 0)
 		return perr(P, body_pos, "computation '%s' has no instructions", comp->name);
 	comp->n_instrs = (int32_t)c->instrs.n;
-	comp->instrs = pool_array(&c->pool, c->instrs.n, sizeof(void *));
-	memcpy(comp->instrs, c->instrs.v, c->instrs.n * sizeof(void *));
+	comp->instrs = vec_copy(&c->pool, &c->instrs, 0);
 	if (!comp->root)
 		comp->root = comp->instrs[comp->n_instrs - 1];
 	if (finish_params(P, comp) < 0)
@@ -1868,6 +1935,8 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	c->comp_list.size = sizeof(void *);
 	c->ptrs.size = sizeof(void *);
 	c->oshapes.size = sizeof(void *);
+	c->pending.size = sizeof(struct pending);
+	c->async.size = sizeof(struct async_refs);
 	c->shape_stack.size = sizeof(struct shape);
 	c->ints.size = sizeof(int64_t);
 	c->attr_list.size = sizeof(struct hlo_attr);
@@ -1885,7 +1954,7 @@ static void pctx_free(struct pctx *c)
 	ht_free(&c->ops);
 	ht_free(&c->types);
 	ht_free(&c->attrs);
-	struct vec *v[] = {&c->stamp, &c->callers, &c->instrs, &c->comp_list, &c->ptrs, &c->oshapes, &c->shape_stack,
+	struct vec *v[] = {&c->async, &c->pending, &c->stamp, &c->callers, &c->instrs, &c->comp_list, &c->ptrs, &c->oshapes, &c->shape_stack,
 			   &c->ints, &c->attr_list, &c->refs, &c->fixups, &c->misc};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		free(v[i]->v);
@@ -1930,8 +1999,7 @@ static int parse_module(struct pctx *c)
 			return -1;
 	}
 	m->n_comps = (int32_t)c->comp_list.n;
-	m->comps = pool_array(&c->pool, c->comp_list.n, sizeof(void *));
-	memcpy(m->comps, c->comp_list.v, c->comp_list.n * sizeof(void *));
+	m->comps = vec_copy(&c->pool, &c->comp_list, 0);
 	m->n_instrs = c->n_instrs;
 	if (!m->entry) {
 		m->entry = m->comps[m->n_comps - 1];
@@ -1952,13 +2020,21 @@ static int parse_module(struct pctx *c)
 	return 0;
 }
 
-static struct hlo_module *module_new(const char *file)
+/* A module whose arena starts with a buffer for the source text (len bytes
+ * and a NUL) followed by the file name, so small inputs need one chunk and
+ * large ones no extra malloc'd chunk. */
+static struct hlo_module *module_new(const char *file, size_t len, char **buf)
 {
 	struct hlo_module *m = calloc(1, sizeof(*m));
 	if (!m)
 		die("out of memory");
 	arena_init(&m->arena);
-	m->file = arena_strdup(&m->arena, file ? file : "<input>");
+	if (!file)
+		file = "<input>";
+	size_t fl = strlen(file);
+	*buf = arena_alloc(&m->arena, len + 1 + fl + 1);
+	memcpy(*buf + len + 1, file, fl + 1);
+	m->file = *buf + len + 1;
 	return m;
 }
 
@@ -1984,86 +2060,96 @@ static struct hlo_module *parse_loaded(struct hlo_module *m, struct diag *d)
 
 struct hlo_module *hlo_parse(const char *file, const char *text, size_t len, struct diag *d)
 {
-	struct hlo_module *m = module_new(file);
 	if (len > HLO_MAX_FILE_BYTES) {
-		error_at(d, (struct srcpos){m->file, 0, 0}, "input is larger than %zu bytes",
+		error_at(d, (struct srcpos){file, 0, 0}, "input is larger than %zu bytes",
 			 (size_t)HLO_MAX_FILE_BYTES);
-		hlo_module_free(m);
 		return NULL;
 	}
-	char *src = arena_alloc(&m->arena, len + 1);
+	char *src;
+	struct hlo_module *m = module_new(file, len, &src);
 	memcpy(src, text, len);
 	m->source = src;
 	m->source_len = len;
 	return parse_loaded(m, d);
 }
 
+/* Read a stream of unknown size (stdin, pipes) into a malloc'd buffer. */
+static char *read_stream(FILE *f, size_t *len, struct diag *d, struct srcpos at)
+{
+	size_t cap = 1 << 16, n = 0, r;
+	char *buf = malloc(cap);
+	if (!buf)
+		die("out of memory");
+	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n > HLO_MAX_FILE_BYTES) {
+			free(buf);
+			error_at(d, at, "input is larger than %zu bytes", (size_t)HLO_MAX_FILE_BYTES);
+			return NULL;
+		}
+		if (n == cap) {
+			char *b2 = realloc(buf, cap *= 2);
+			if (!b2)
+				die("out of memory");
+			buf = b2;
+		}
+	}
+	if (ferror(f)) {
+		free(buf);
+		error_at(d, at, "read error: %s", strerror(errno));
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
 struct hlo_module *hlo_parse_file(const char *path, struct diag *d)
 {
 	int is_stdin = strcmp(path, "-") == 0;
+	const char *name = is_stdin ? "<stdin>" : path;
+	struct srcpos at = {name, 0, 0};
 	FILE *f = is_stdin ? stdin : fopen(path, "rb");
-	struct srcpos at = {is_stdin ? "<stdin>" : path, 0, 0};
 	if (!f) {
 		error_at(d, at, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
-	struct hlo_module *m = module_new(is_stdin ? "<stdin>" : path);
-	at.file = m->file;
 	struct stat st;
-	char *buf = NULL;
-	size_t len = 0;
+	struct hlo_module *m = NULL;
 	if (!is_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
 		/* regular file: read straight into the arena, one copy */
 		if ((uint64_t)st.st_size > HLO_MAX_FILE_BYTES) {
 			error_at(d, at, "file is larger than %zu bytes", (size_t)HLO_MAX_FILE_BYTES);
-			goto fail;
+			fclose(f);
+			return NULL;
 		}
 		size_t want = (size_t)st.st_size;
-		buf = arena_alloc(&m->arena, want + 1);
-		len = fread(buf, 1, want, f);
-		if (len != want || ferror(f)) {
-			error_at(d, at, "read error: %s", ferror(f) ? strerror(errno) : "file changed size");
-			goto fail;
+		char *buf;
+		m = module_new(name, want, &buf);
+		size_t got = fread(buf, 1, want, f);
+		int bad = got != want || ferror(f);
+		fclose(f);
+		if (bad) {
+			error_at(d, at, "read error: %s", got != want ? "file changed size" : strerror(errno));
+			hlo_module_free(m);
+			return NULL;
 		}
+		m->source = buf;
+		m->source_len = want;
 	} else {
-		size_t cap = 1 << 16;
-		char *tmp = malloc(cap);
-		size_t r;
+		size_t len = 0;
+		char *tmp = read_stream(f, &len, d, at);
+		if (!is_stdin)
+			fclose(f);
 		if (!tmp)
-			die("out of memory");
-		while ((r = fread(tmp + len, 1, cap - len, f)) > 0) {
-			len += r;
-			if (len > HLO_MAX_FILE_BYTES) {
-				free(tmp);
-				error_at(d, at, "input is larger than %zu bytes", (size_t)HLO_MAX_FILE_BYTES);
-				goto fail;
-			}
-			if (len == cap) {
-				char *t2 = realloc(tmp, cap *= 2);
-				if (!t2)
-					die("out of memory");
-				tmp = t2;
-			}
-		}
-		if (ferror(f)) {
-			free(tmp);
-			error_at(d, at, "read error: %s", strerror(errno));
-			goto fail;
-		}
-		buf = arena_alloc(&m->arena, len + 1);
+			return NULL;
+		char *buf;
+		m = module_new(name, len, &buf);
 		memcpy(buf, tmp, len);
 		free(tmp);
+		m->source = buf;
+		m->source_len = len;
 	}
-	if (!is_stdin)
-		fclose(f);
-	m->source = buf;
-	m->source_len = len;
 	return parse_loaded(m, d);
-fail:
-	if (!is_stdin)
-		fclose(f);
-	hlo_module_free(m);
-	return NULL;
 }
 
 void hlo_module_free(struct hlo_module *m)

@@ -207,8 +207,10 @@ static void shape_print(struct sbuf *b, const struct shape *s)
 	if (!nm)
 		nm = "<invalid>";
 	sb_puts(b, nm, strlen(nm));
-	if (s->type == PT_TOKEN || s->type == PT_OPAQUE)
+	if (s->type == PT_TOKEN || s->type == PT_OPAQUE) {
+		sb_puts(b, "[]", 2); /* as XLA prints them; a bare `token` reads as an opcode */
 		return;
+	}
 	sb_puts(b, "[", 1);
 	for (int i = 0; i < s->rank; i++) {
 		if (i)

@@ -1,0 +1,168 @@
+#!/bin/sh
+# bench/run.sh HLOPROOF HLOGEN - speed and memory of hloproof on large input.
+#
+# Generates the synthetic 100k and 1M instruction modules (into BENCH_DIR,
+# default bench/ next to HLOGEN), then times commands
+# on them and on the three largest real modules. Each row runs its command
+# BENCH_RUNS times (default 5) pinned to one core when taskset works, and
+# prints the median time, the throughput, the peak RSS and RSS/input next to
+# its target. A row whose command fails prints FAIL and the script exits 1;
+# a missed target prints MISS (exit 1 only with BENCH_STRICT=1).
+#
+# Adding a row: bench_cmd LABEL TARGET CMD...
+#   LABEL   a short name for the table
+#   TARGET  space-separated conditions, or "-":
+#           mbps>=N (throughput), rss<Nx (peak RSS / input size), ms<=N
+#   CMD     the command; its last argument is the input file (for MB/s).
+# When the command prints hloproof's "stats: ... parsed in X ms ... peak RSS
+# N KiB" line on stderr, those figures are used (parse time only); otherwise
+# the wall time of the process and its peak RSS from /usr/bin/time.
+set -u
+
+H=${1:?usage: run.sh HLOPROOF HLOGEN}
+G=${2:?usage: run.sh HLOPROOF HLOGEN}
+SHARED=${HLOPROOF_SHARED:-../shared}
+OUT=${BENCH_DIR:-$(dirname "$G")/bench}
+RUNS=${BENCH_RUNS:-5}
+STRICT=${BENCH_STRICT:-0}
+
+mkdir -p "$OUT" || exit 1
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/hloproof-bench.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT INT TERM
+
+PIN=
+if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
+	PIN="taskset -c 0"
+fi
+TIMECMD=
+if [ -x /usr/bin/time ] && /usr/bin/time -f %M true >/dev/null 2>&1; then
+	TIMECMD=/usr/bin/time
+fi
+
+failed=0
+missed=0
+
+now_ns() { date +%s%N; }
+
+# median of the numbers on stdin, one per line
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "" }'; }
+
+header() {
+	printf '%-44s %10s %9s %9s %8s  %-22s %s\n' \
+		"benchmark" "time ms" "MB/s" "RSS MiB" "RSS/in" "target" "status"
+	printf '%-44s %10s %9s %9s %8s  %-22s %s\n' \
+		"---------" "-------" "----" "-------" "------" "------" "------"
+}
+
+# bench_cmd LABEL TARGET CMD...
+bench_cmd() {
+	label=$1; target=$2; shift 2
+	eval "input=\${$#}"
+	bytes=0
+	[ -f "$input" ] && bytes=$(wc -c <"$input")
+	: >"$TMP/times"; : >"$TMP/rss"
+	i=0
+	while [ "$i" -lt "$RUNS" ]; do
+		i=$((i + 1))
+		t0=$(now_ns)
+		if [ -n "$TIMECMD" ]; then
+			$PIN $TIMECMD -o "$TMP/time.out" -f %M "$@" >"$TMP/out" 2>"$TMP/err"
+		else
+			$PIN "$@" >"$TMP/out" 2>"$TMP/err"
+		fi
+		st=$?
+		t1=$(now_ns)
+		# 0 clean, 1 findings: both are a successful run
+		if [ "$st" -gt 1 ]; then
+			printf '%-44s %10s %9s %9s %8s  %-22s %s\n' "$label" - - - - "$target" "FAIL (exit $st)"
+			sed 's/^/    /' "$TMP/err" | head -n 5
+			failed=1
+			return 1
+		fi
+		stats=$(grep '^stats: .* parsed in ' "$TMP/err" | tail -n 1)
+		if [ -n "$stats" ]; then
+			echo "$stats" | sed -n 's/.* parsed in \([0-9.]*\) ms.*/\1/p' >>"$TMP/times"
+			echo "$stats" | sed -n 's/.*peak RSS \([0-9]*\) KiB.*/\1/p' >>"$TMP/rss"
+		else
+			echo "$t0 $t1" | awk '{ printf "%.3f\n", ($2 - $1) / 1e6 }' >>"$TMP/times"
+			[ -n "$TIMECMD" ] && tail -n 1 "$TMP/time.out" >>"$TMP/rss"
+		fi
+	done
+	ms=$(median <"$TMP/times")
+	rss=$(median <"$TMP/rss")
+	line=$(awk -v ms="$ms" -v rss="$rss" -v bytes="$bytes" -v target="$target" '
+	BEGIN {
+		mbps = (ms > 0 && bytes > 0) ? bytes / (ms / 1000) / 1e6 : -1
+		ratio = (rss != "" && bytes > 0) ? rss * 1024 / bytes : -1
+		ok = 1; known = 1
+		n = split(target, conds, " ")
+		for (i = 1; i <= n; i++) {
+			c = conds[i]
+			if (c == "-") continue
+			if (c ~ /^mbps>=/) { v = substr(c, 7) + 0; if (mbps < 0) known = 0; else if (mbps < v) ok = 0 }
+			else if (c ~ /^rss<.*x$/) { v = substr(c, 5, length(c) - 5) + 0; if (ratio < 0) known = 0; else if (ratio >= v) ok = 0 }
+			else if (c ~ /^ms<=/) { v = substr(c, 5) + 0; if (ms > v) ok = 0 }
+			else known = 0
+		}
+		status = !ok ? "MISS" : (!known ? "n/a" : "ok")
+		printf "%.1f\t%s\t%s\t%s\t%s\n", ms,
+			mbps < 0 ? "-" : sprintf("%.1f", mbps),
+			rss == "" ? "-" : sprintf("%.1f", rss / 1024),
+			ratio < 0 ? "-" : sprintf("%.2fx", ratio), status
+	}')
+	ms=$(echo "$line" | cut -f1)
+	mbps=$(echo "$line" | cut -f2)
+	rssm=$(echo "$line" | cut -f3)
+	ratio=$(echo "$line" | cut -f4)
+	status=$(echo "$line" | cut -f5)
+	[ "$status" = MISS ] && missed=1
+	printf '%-44s %10s %9s %9s %8s  %-22s %s\n' "$label" "$ms" "$mbps" "$rssm" "$ratio" "$target" "$status"
+	return 0
+}
+
+# ---- inputs ---------------------------------------------------------------
+for n in 100000 1000000; do
+	f="$OUT/synth_$n.hlo"
+	if ! "$G" --instructions "$n" >"$f.tmp" 2>"$TMP/gen.err"; then
+		echo "FAIL: $G --instructions $n"; cat "$TMP/gen.err"; exit 1
+	fi
+	mv "$f.tmp" "$f"
+done
+SYN100K="$OUT/synth_100000.hlo"
+SYN1M="$OUT/synth_1000000.hlo"
+
+# The three largest real modules, largest first.
+REAL=$(ls -S "$SHARED"/corpus/real/*.hlo 2>/dev/null | head -n 3)
+if [ -z "$REAL" ]; then
+	echo "FAIL: no modules in $SHARED/corpus/real"; exit 1
+fi
+LARGEST=$(echo "$REAL" | head -n 1)
+
+echo "hloproof bench: $RUNS runs per row, median; ${PIN:-not pinned}; $(uname -m)"
+for f in $REAL "$SYN100K" "$SYN1M"; do
+	printf '  %-40s %9d bytes\n' "$(basename "$f")" "$(wc -c <"$f")"
+done
+echo
+header
+
+# ---- rows -------------------------------------------------------------------
+# Issue 2: >= 200 MB/s on the largest real module, peak memory < 6x input.
+for f in $REAL; do
+	if [ "$f" = "$LARGEST" ]; then t="mbps>=200 rss<6x"; else t="rss<6x"; fi
+	bench_cmd "parse $(basename "$f" .hlo)" "$t" "$H" parse --stats "$f"
+done
+bench_cmd "parse synth_100k" "rss<6x" "$H" parse --stats "$SYN100K"
+bench_cmd "parse synth_1M" "mbps>=200 rss<6x" "$H" parse --stats "$SYN1M"
+
+echo
+if [ "$failed" -ne 0 ]; then
+	echo "bench: FAIL (a command failed)"
+	exit 1
+fi
+if [ "$missed" -ne 0 ]; then
+	echo "bench: some targets missed (MISS)"
+	[ "$STRICT" = 1 ] && exit 1
+	exit 0
+fi
+echo "bench: all targets met"
+exit 0

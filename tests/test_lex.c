@@ -1,0 +1,242 @@
+/* test_lex.c - the HLO lexer: token kinds, spans, positions, raw values, errors. */
+#include "testutil.h"
+#include "lex.h"
+#include <string.h>
+
+struct lexed {
+	struct lexer lx;
+	struct diag d;
+};
+
+static void start(struct lexed *l, const char *text)
+{
+	diag_init(&l->d, NULL);
+	lex_init(&l->lx, "<t>", text, strlen(text), &l->d);
+}
+
+/* Next token must be of kind k with text s (NULL: any text). */
+static struct token want(struct lexed *l, enum tok k, const char *s)
+{
+	struct token t;
+	lex_next(&l->lx, &t);
+	if (t.kind != k)
+		fail_msg("token '%.*s': kind %s, want %s", (int)t.len, t.p, tok_kind_name(t.kind),
+			 tok_kind_name(k));
+	if (s && (t.len != strlen(s) || memcmp(t.p, s, t.len) != 0))
+		fail_msg("token text '%.*s', want '%s'", (int)t.len, t.p, s);
+	return t;
+}
+
+static void test_instruction_tokens(void **state)
+{
+	struct lexed l;
+	start(&l, "ROOT %all-reduce-start.3 = f32[8,<=4,?]{1,0} add(x.1, %y), dimensions={0}");
+	want(&l, TOK_IDENT, "ROOT");
+	struct token n = want(&l, TOK_NAME, "all-reduce-start.3");
+	assert_int_equal(n.col, 6); /* the '%' */
+	want(&l, TOK_EQUAL, "=");
+	want(&l, TOK_IDENT, "f32");
+	want(&l, TOK_LBRACKET, "[");
+	want(&l, TOK_INT, "8");
+	want(&l, TOK_COMMA, ",");
+	want(&l, TOK_LEQ, "<=");
+	want(&l, TOK_INT, "4");
+	want(&l, TOK_COMMA, ",");
+	want(&l, TOK_QUESTION, "?");
+	want(&l, TOK_RBRACKET, "]");
+	want(&l, TOK_LBRACE, "{");
+	want(&l, TOK_INT, "1");
+	want(&l, TOK_COMMA, NULL);
+	want(&l, TOK_INT, "0");
+	want(&l, TOK_RBRACE, NULL);
+	want(&l, TOK_IDENT, "add");
+	want(&l, TOK_LPAREN, NULL);
+	want(&l, TOK_IDENT, "x.1");
+	want(&l, TOK_COMMA, NULL);
+	want(&l, TOK_NAME, "y");
+	want(&l, TOK_RPAREN, NULL);
+	want(&l, TOK_COMMA, NULL);
+	struct token a = want(&l, TOK_ATTR, "dimensions");
+	assert_int_equal(a.col, 60);
+	want(&l, TOK_LBRACE, NULL);
+	want(&l, TOK_INT, "0");
+	want(&l, TOK_RBRACE, NULL);
+	want(&l, TOK_EOF, NULL);
+	want(&l, TOK_EOF, NULL); /* stays at EOF */
+	assert_int_equal(l.d.errors, 0);
+}
+
+static void test_numbers_strings_arrows(void **state)
+{
+	struct lexed l;
+	start(&l, "-12 3.5e-2 1e9 3x3 0_1x1_0 \"a\\\"b\" 'c' (a: f32[])->f32[] b01f_01io->b01f");
+	want(&l, TOK_INT, "-12");
+	want(&l, TOK_FLOAT, "3.5e-2");
+	want(&l, TOK_FLOAT, "1e9");
+	want(&l, TOK_IDENT, "3x3");
+	want(&l, TOK_IDENT, "0_1x1_0");
+	want(&l, TOK_STRING, "\"a\\\"b\"");
+	want(&l, TOK_STRING, "'c'");
+	want(&l, TOK_LPAREN, NULL);
+	want(&l, TOK_IDENT, "a");
+	want(&l, TOK_COLON, NULL);
+	want(&l, TOK_IDENT, "f32");
+	want(&l, TOK_LBRACKET, NULL);
+	want(&l, TOK_RBRACKET, NULL);
+	want(&l, TOK_RPAREN, NULL);
+	want(&l, TOK_ARROW, "->");
+	want(&l, TOK_IDENT, "f32");
+	want(&l, TOK_LBRACKET, NULL);
+	want(&l, TOK_RBRACKET, NULL);
+	want(&l, TOK_IDENT, "b01f_01io"); /* the '-' of '->' is not part of the name */
+	want(&l, TOK_ARROW, NULL);
+	want(&l, TOK_IDENT, "b01f");
+	want(&l, TOK_EOF, NULL);
+}
+
+static void test_comments_and_positions(void **state)
+{
+	struct lexed l;
+	start(&l, "// header comment\n  a /*index=5*/b\n/* multi\nline */ c // tail\n\td");
+	struct token t = want(&l, TOK_IDENT, "a");
+	assert_int_equal(t.line, 2);
+	assert_int_equal(t.col, 3);
+	t = want(&l, TOK_IDENT, "b");
+	assert_int_equal(t.line, 2);
+	assert_int_equal(t.col, 16);
+	t = want(&l, TOK_IDENT, "c");
+	assert_int_equal(t.line, 4);
+	assert_int_equal(t.col, 9);
+	t = want(&l, TOK_IDENT, "d");
+	assert_int_equal(t.line, 5);
+	assert_int_equal(t.col, 2); /* a tab counts as one column */
+	want(&l, TOK_EOF, NULL);
+}
+
+static void test_lex_errors(void **state)
+{
+	struct lexed l;
+	start(&l, "a\n  /* never closed");
+	want(&l, TOK_IDENT, "a");
+	want(&l, TOK_ERROR, NULL);
+	assert_int_equal(l.d.errors, 1);
+	assert_string_equal(l.d.first, "unterminated comment");
+	assert_int_equal(l.d.first_pos.line, 2);
+	assert_int_equal(l.d.first_pos.col, 3);
+
+	start(&l, "x = \"abc");
+	want(&l, TOK_IDENT, "x");
+	want(&l, TOK_EQUAL, NULL);
+	want(&l, TOK_ERROR, NULL);
+	assert_string_equal(l.d.first, "unterminated string");
+	assert_int_equal(l.d.first_pos.col, 5);
+
+	start(&l, "a \x01");
+	want(&l, TOK_IDENT, "a");
+	want(&l, TOK_ERROR, NULL);
+	assert_string_equal(l.d.first, "stray byte 0x01 in input");
+}
+
+static void raw_ok(const char *text, const char *value, char after)
+{
+	struct lexed l;
+	start(&l, text);
+	const char *vs, *ve;
+	assert_int_equal(lex_raw_value(&l.lx, &vs, &ve), 0);
+	assert_int_equal((int)(ve - vs), (int)strlen(value));
+	assert_memory_equal(vs, value, strlen(value));
+	assert_int_equal(*l.lx.cur, after);
+}
+
+static void test_raw_values(void **state)
+{
+	raw_ok("{devices=[4,4,1]<=[16]}, next", "{devices=[4,4,1]<=[16]}", ',');
+	raw_ok("kLoop, calls=x", "kLoop", ',');
+	raw_ok("1_0x0_0\n  %next = ", "1_0x0_0", '\n');
+	/* strings may hold unbalanced brackets and commas */
+	raw_ok("{op_name=\"jvp(f))/g, h\" source_line=3}}", "{op_name=\"jvp(f))/g, h\" source_line=3}", '}');
+	raw_ok("{\"a\":{\"b\":[1,2]},\"c\":\"}\"} x", "{\"a\":{\"b\":[1,2]},\"c\":\"}\"}", ' ');
+	raw_ok("\"\\000\\001\\\"\"", "\"\\000\\001\\\"\"", 0);
+	raw_ok("{{0,1},/*index=5*/{2,3}})", "{{0,1},/*index=5*/{2,3}}", ')');
+
+	struct lexed l;
+	const char *vs, *ve;
+	start(&l, "{a=(1]}");
+	assert_int_equal(lex_raw_value(&l.lx, &vs, &ve), -1);
+	assert_string_equal(l.d.first, "expected ')' but found ']'");
+	assert_int_equal(l.d.first_pos.col, 6);
+
+	start(&l, "{a=(1)");
+	assert_int_equal(lex_raw_value(&l.lx, &vs, &ve), -1);
+	assert_string_equal(l.d.first, "expected '}' but found end of input");
+
+	start(&l, ", x");
+	assert_int_equal(lex_raw_value(&l.lx, &vs, &ve), -1);
+	assert_string_equal(l.d.first, "expected attribute value");
+
+	char deep[200];
+	memset(deep, '{', 100);
+	deep[100] = 0;
+	start(&l, deep);
+	assert_int_equal(lex_raw_value(&l.lx, &vs, &ve), -1);
+	assert_string_equal(l.d.first, "brackets nested deeper than 64");
+}
+
+static void test_raw_until(void **state)
+{
+	struct lexed l;
+	const char *vs, *ve;
+	start(&l, "  (1.1, 0) ), next");
+	assert_int_equal(lex_raw_until(&l.lx, ')', &vs, &ve), 0);
+	assert_int_equal((int)(ve - vs), 8);
+	assert_memory_equal(vs, "(1.1, 0)", 8);
+	assert_int_equal(*l.lx.cur, ',');
+
+	start(&l, "{...})");
+	assert_int_equal(lex_raw_until(&l.lx, ')', &vs, &ve), 0);
+	assert_memory_equal(vs, "{...}", 5);
+
+	start(&l, "1, 2}");
+	assert_int_equal(lex_raw_until(&l.lx, ')', &vs, &ve), -1);
+	assert_string_equal(l.d.first, "expected ')' but found '}'");
+}
+
+static void test_skip_to_tracks_lines(void **state)
+{
+	struct lexed l;
+	const char *text = "a\nbc\nd e";
+	start(&l, text);
+	lex_skip_to(&l.lx, text + 7);
+	struct token t = want(&l, TOK_IDENT, "e");
+	assert_int_equal(t.line, 3);
+	assert_int_equal(t.col, 3);
+}
+
+static void test_describe(void **state)
+{
+	struct token t = {.kind = TOK_NAME, .p = "foo", .len = 3};
+	char buf[64];
+	tok_describe(&t, buf, sizeof(buf));
+	assert_string_equal(buf, "'%foo'");
+	t.kind = TOK_ATTR;
+	tok_describe(&t, buf, sizeof(buf));
+	assert_string_equal(buf, "'foo='");
+	t.kind = TOK_EOF;
+	tok_describe(&t, buf, sizeof(buf));
+	assert_string_equal(buf, "end of input");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_instruction_tokens),
+		cmocka_unit_test(test_numbers_strings_arrows),
+		cmocka_unit_test(test_comments_and_positions),
+		cmocka_unit_test(test_lex_errors),
+		cmocka_unit_test(test_raw_values),
+		cmocka_unit_test(test_raw_until),
+		cmocka_unit_test(test_skip_to_tracks_lines),
+		cmocka_unit_test(test_describe),
+	};
+	return cmocka_run_group_tests_name("lex", tests, NULL, NULL);
+}

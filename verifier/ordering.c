@@ -1,0 +1,540 @@
+/* ordering.c - XLA's HloOrdering and the call-graph walks it needs; see
+ * ordering.h and hlo-semantics.md §5.1-5.3. The rules follow XLA's
+ * hlo_ordering.cc (GetExecutionConstraint, ExecutesBeforeInSameComputation)
+ * and call_graph.cc (depth, dominators, NearestAncestorsInSameComputation). */
+#include "ordering.h"
+#include <stdlib.h>
+#include <string.h>
+
+struct comp_info {
+	struct reach_index *reach;
+	int32_t n_sites;          /* caller callsites as XLA counts them (see below) */
+	int32_t depth;            /* longest call chain from a root */
+	int32_t dom_pre, dom_end; /* preorder interval in the call-graph dominator tree */
+	uint8_t fusion, async, sequenced;
+};
+
+struct ordering {
+	const struct hlo_module *m;
+	enum order_kind kind;
+	int32_t n_comps;
+	struct comp_info *ci;
+};
+
+static const char *const constraint_names[] = {
+	[EXEC_SAME] = "same",
+	[EXEC_RUN_BEFORE_START] = "run-before-start",
+	[EXEC_RUN_BEFORE_END] = "run-before-end",
+	[EXEC_EXCLUSIVE_BEFORE] = "exclusive-before",
+	[EXEC_EXCLUSIVE_AFTER] = "exclusive-after",
+	[EXEC_A_AFTER_B] = "a-after-b",
+	[EXEC_UNORDERED] = "unordered",
+};
+
+const char *exec_constraint_name(enum exec_constraint c)
+{
+	return (unsigned)c <= EXEC_UNORDERED ? constraint_names[c] : "?";
+}
+
+const char *order_kind_name(enum order_kind k)
+{
+	return k == ORDER_SEQUENTIAL ? "sequential" : "dependency";
+}
+
+static int is_async_op(const struct hlo_instruction *i)
+{
+	return i->opcode == OP_ASYNC_START || i->opcode == OP_ASYNC_UPDATE ||
+	       i->opcode == OP_ASYNC_DONE;
+}
+
+static struct comp_info *info(const struct ordering *o, const struct hlo_computation *c)
+{
+	if (!c || c->index < 0 || c->index >= o->n_comps || o->m->comps[c->index] != c)
+		return NULL;
+	return &o->ci[c->index];
+}
+
+static void *xmalloc(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		die("ordering: allocation overflows");
+	size_t bytes = n * size;
+	void *p = malloc(bytes ? bytes : 1);
+	if (!p)
+		die("out of memory (ordering scratch)");
+	return p;
+}
+
+/* --- call graph -------------------------------------------------------------- */
+
+/* Depths by longest path from the roots, in an order where callers come before
+ * callees (Kahn over caller->callee edges taken from comp->callers). Returns
+ * -1 on a call-graph cycle, with *bad set to a computation left over. */
+static int call_graph_depths(struct ordering *o, int32_t *order, int32_t *bad)
+{
+	const struct hlo_module *m = o->m;
+	int32_t n = m->n_comps, k = 0, head = 0;
+	int32_t *pending = xmalloc((size_t)n, sizeof(int32_t));
+	/* callee lists: count, then fill */
+	int32_t *coff = xmalloc((size_t)n + 1, sizeof(int32_t));
+	memset(coff, 0, ((size_t)n + 1) * sizeof(int32_t));
+	for (int32_t c = 0; c < n; c++) {
+		const struct hlo_computation *cc = m->comps[c];
+		pending[c] = cc->n_callers;
+		for (int32_t i = 0; i < cc->n_callers; i++)
+			coff[cc->callers[i].instr->parent->index + 1]++;
+	}
+	for (int32_t c = 0; c < n; c++)
+		coff[c + 1] += coff[c];
+	int32_t *callee = xmalloc((size_t)coff[n] + 1, sizeof(int32_t));
+	int32_t *fill = xmalloc((size_t)n + 1, sizeof(int32_t));
+	memcpy(fill, coff, ((size_t)n + 1) * sizeof(int32_t));
+	for (int32_t c = 0; c < n; c++) {
+		const struct hlo_computation *cc = m->comps[c];
+		for (int32_t i = 0; i < cc->n_callers; i++)
+			callee[fill[cc->callers[i].instr->parent->index]++] = c;
+	}
+	for (int32_t c = 0; c < n; c++) {
+		o->ci[c].depth = 0;
+		if (!pending[c])
+			order[k++] = c;
+	}
+	while (head < k) {
+		int32_t c = order[head++];
+		for (int32_t e = coff[c]; e < coff[c + 1]; e++) {
+			int32_t q = callee[e];
+			if (o->ci[q].depth < o->ci[c].depth + 1)
+				o->ci[q].depth = o->ci[c].depth + 1;
+			if (--pending[q] == 0)
+				order[k++] = q;
+		}
+	}
+	int rc = 0;
+	if (k < n) {
+		for (int32_t c = 0; c < n && rc == 0; c++)
+			if (pending[c]) {
+				*bad = c;
+				rc = -1;
+			}
+	}
+	free(pending);
+	free(coff);
+	free(callee);
+	free(fill);
+	return rc;
+}
+
+/* Dominator tree of the call graph, as XLA's CallGraph::SetDominatorTree:
+ * c's immediate dominator is the nearest common dominator of its caller
+ * computations; roots hang off a virtual root. Visiting by increasing depth
+ * visits callers first. Then number a preorder so dominance is an interval
+ * test. */
+static void call_graph_dominators(struct ordering *o)
+{
+	const struct hlo_module *m = o->m;
+	int32_t n = m->n_comps;
+	int32_t *order = xmalloc((size_t)n, sizeof(int32_t));
+	int32_t maxd = 0;
+	for (int32_t c = 0; c < n; c++)
+		if (o->ci[c].depth > maxd)
+			maxd = o->ci[c].depth;
+	int32_t *slot = xmalloc((size_t)maxd + 2, sizeof(int32_t));
+	memset(slot, 0, ((size_t)maxd + 2) * sizeof(int32_t));
+	for (int32_t c = 0; c < n; c++)
+		slot[o->ci[c].depth + 1]++;
+	for (int32_t d = 0; d <= maxd; d++)
+		slot[d + 1] += slot[d];
+	for (int32_t c = 0; c < n; c++)
+		order[slot[o->ci[c].depth]++] = c;
+
+	int32_t *idom = xmalloc((size_t)n, sizeof(int32_t));
+	int32_t *ddepth = xmalloc((size_t)n, sizeof(int32_t));
+	for (int32_t k = 0; k < n; k++) {
+		int32_t c = order[k], dom = -1;
+		const struct hlo_computation *cc = m->comps[c];
+		for (int32_t i = 0; i < cc->n_callers; i++) {
+			int32_t p = cc->callers[i].instr->parent->index;
+			if (i == 0) {
+				dom = p;
+				continue;
+			}
+			int32_t x = dom, y = p;
+			/* nearest common dominator; bounded by the tree depth */
+			while (x != y) {
+				if (x < 0 || y < 0) {
+					x = -1;
+					break;
+				}
+				if (ddepth[x] > ddepth[y])
+					x = idom[x];
+				else if (ddepth[y] > ddepth[x])
+					y = idom[y];
+				else {
+					x = idom[x];
+					y = idom[y];
+				}
+			}
+			dom = x;
+		}
+		idom[c] = dom;
+		ddepth[c] = (dom < 0 ? 0 : ddepth[dom]) + 1;
+	}
+	int32_t *size = xmalloc((size_t)n, sizeof(int32_t));
+	for (int32_t c = 0; c < n; c++)
+		size[c] = 1;
+	for (int32_t k = n - 1; k >= 0; k--)
+		if (idom[order[k]] >= 0)
+			size[idom[order[k]]] += size[order[k]];
+	int32_t *next = xmalloc((size_t)n + 1, sizeof(int32_t));
+	memset(next, 0, ((size_t)n + 1) * sizeof(int32_t));
+	for (int32_t k = 0; k < n; k++) {
+		int32_t c = order[k];
+		int32_t *ne = &next[idom[c] + 1];
+		o->ci[c].dom_pre = *ne;
+		o->ci[c].dom_end = *ne + size[c];
+		next[c + 1] = *ne + 1;
+		*ne += size[c];
+	}
+	free(order);
+	free(slot);
+	free(idom);
+	free(ddepth);
+	free(size);
+	free(next);
+}
+
+/* --- per-computation dependency graph -------------------------------------- */
+
+static struct reach_index *build_reach(const struct hlo_computation *c, struct arena *a,
+				       const struct reach_options *opt, struct diag *d, int *err)
+{
+	int32_t n = c->n_instrs;
+	int32_t *off = xmalloc((size_t)n + 1, sizeof(int32_t));
+	memset(off, 0, ((size_t)n + 1) * sizeof(int32_t));
+	for (int32_t i = 0; i < n; i++) {
+		const struct hlo_instruction *y = c->instrs[i];
+		for (int32_t k = 0; k < y->n_operands; k++) {
+			const struct hlo_instruction *x = y->operands[k];
+			if (x->parent != c) {
+				error_at(d, y->pos, "operand %s of %s is not in computation %s",
+					 x->name, y->name, c->name);
+				free(off);
+				*err = 1;
+				return NULL;
+			}
+			off[x->index + 1]++;
+		}
+		for (int32_t k = 0; k < y->n_ctrl_preds; k++) {
+			const struct hlo_instruction *x = y->ctrl_preds[k];
+			if (x->parent != c) {
+				error_at(d, y->pos, "control predecessor %s of %s is not in computation %s",
+					 x->name, y->name, c->name);
+				free(off);
+				*err = 1;
+				return NULL;
+			}
+			off[x->index + 1]++;
+		}
+	}
+	for (int32_t i = 0; i < n; i++)
+		off[i + 1] += off[i];
+	int32_t *succ = xmalloc((size_t)off[n] + 1, sizeof(int32_t));
+	int32_t *fill = xmalloc((size_t)n + 1, sizeof(int32_t));
+	memcpy(fill, off, ((size_t)n + 1) * sizeof(int32_t));
+	for (int32_t i = 0; i < n; i++) {
+		const struct hlo_instruction *y = c->instrs[i];
+		for (int32_t k = 0; k < y->n_operands; k++)
+			succ[fill[y->operands[k]->index]++] = i;
+		for (int32_t k = 0; k < y->n_ctrl_preds; k++)
+			succ[fill[y->ctrl_preds[k]->index]++] = i;
+	}
+	int32_t bad = -1;
+	struct reach_index *r = reach_build(n, off, succ, opt, a, &bad);
+	if (!r) {
+		const struct hlo_instruction *x = bad >= 0 ? c->instrs[bad] : c->instrs[0];
+		error_at(d, x->pos, "dependency cycle through %s in computation %s "
+			 "(operand and control-predecessor edges)", x->name, c->name);
+		*err = 1;
+	}
+	free(off);
+	free(succ);
+	free(fill);
+	return r;
+}
+
+struct ordering *ordering_build_ex(const struct hlo_module *m, enum order_kind kind,
+				   struct arena *a, const struct reach_options *opt,
+				   struct diag *d)
+{
+	struct diag quiet;
+	if (!d) {
+		diag_init(&quiet, NULL);
+		d = &quiet;
+	}
+	struct ordering *o = arena_alloc(a, sizeof(*o));
+	o->m = m;
+	o->kind = kind;
+	o->n_comps = m->n_comps;
+	o->ci = arena_array(a, (size_t)m->n_comps, sizeof(struct comp_info));
+	if (!o->ci)
+		die("ordering: allocation overflows");
+
+	for (int32_t c = 0; c < m->n_comps; c++) {
+		const struct hlo_computation *cc = m->comps[c];
+		struct comp_info *ci = &o->ci[c];
+		for (int32_t i = 0; i < cc->n_callers; i++) {
+			const struct hlo_instruction *in = cc->callers[i].instr;
+			if (in->opcode == OP_FUSION)
+				ci->fusion = 1;
+			if (is_async_op(in))
+				ci->async = 1;
+			/* XLA adds one caller callsite per occurrence in the
+			 * caller's called computations (a conditional naming a
+			 * branch twice, a while whose condition is its body) */
+			for (int32_t k = 0; k < in->n_called; k++)
+				ci->n_sites += in->called[k] == cc;
+		}
+		ci->sequenced = kind == ORDER_DEPENDENCY || (m->is_scheduled && !ci->fusion);
+	}
+
+	int32_t *topo = xmalloc((size_t)m->n_comps, sizeof(int32_t));
+	int32_t bad = -1;
+	if (call_graph_depths(o, topo, &bad) < 0) {
+		const struct hlo_computation *cc = m->comps[bad];
+		error_at(d, cc->pos, "computation %s is on a cycle of calls", cc->name);
+		free(topo);
+		return NULL;
+	}
+	call_graph_dominators(o);
+	free(topo);
+
+	for (int32_t c = 0; c < m->n_comps; c++) {
+		int err = 0;
+		o->ci[c].reach = build_reach(m->comps[c], a, opt, d, &err);
+		if (err)
+			return NULL;
+	}
+	return o;
+}
+
+struct ordering *ordering_build_from(const struct ordering *base, enum order_kind kind,
+				     struct arena *a)
+{
+	struct ordering *o = arena_alloc(a, sizeof(*o));
+	*o = *base;
+	o->kind = kind;
+	o->ci = arena_array(a, (size_t)o->n_comps, sizeof(struct comp_info));
+	if (!o->ci)
+		die("ordering: allocation overflows");
+	memcpy(o->ci, base->ci, (size_t)o->n_comps * sizeof(struct comp_info));
+	for (int32_t c = 0; c < o->n_comps; c++)
+		o->ci[c].sequenced = kind == ORDER_DEPENDENCY ||
+				     (o->m->is_scheduled && !o->ci[c].fusion);
+	return o;
+}
+
+struct ordering *ordering_build(const struct hlo_module *m, enum order_kind kind, struct arena *a)
+{
+	return ordering_build_ex(m, kind, a, NULL, NULL);
+}
+
+enum order_kind ordering_kind(const struct ordering *o)
+{
+	return o->kind;
+}
+
+struct reach_index *ordering_reach_index(const struct ordering *o, const struct hlo_computation *c)
+{
+	struct comp_info *ci = info(o, c);
+	return ci ? ci->reach : NULL;
+}
+
+int ordering_is_fusion_computation(const struct ordering *o, const struct hlo_computation *c)
+{
+	struct comp_info *ci = info(o, c);
+	return ci && ci->fusion;
+}
+
+/* --- queries --------------------------------------------------------------- */
+
+int ordering_reaches(struct ordering *o, const struct hlo_instruction *a,
+		     const struct hlo_instruction *b)
+{
+	if (a == b || a->parent != b->parent)
+		return 0;
+	struct comp_info *ci = info(o, a->parent);
+	return ci && reach_query(ci->reach, a->index, b->index);
+}
+
+int ordering_before_in_computation(struct ordering *o, const struct hlo_instruction *a,
+				   const struct hlo_instruction *b)
+{
+	if (a == b || a->parent != b->parent)
+		return 0;
+	struct comp_info *ci = info(o, a->parent);
+	if (!ci)
+		return 0;
+	if (o->kind == ORDER_DEPENDENCY)
+		return reach_query(ci->reach, a->index, b->index);
+	/* sequential: the root never runs before anything, even if printed early */
+	if (!ci->sequenced || a->parent->root == a)
+		return 0;
+	return a->index < b->index;
+}
+
+int32_t ordering_position(const struct ordering *o, const struct hlo_instruction *instr)
+{
+	struct comp_info *ci = info(o, instr->parent);
+	if (!ci)
+		return -1;
+	if (o->kind == ORDER_SEQUENTIAL)
+		return instr->index;
+	return reach_rank(ci->reach, instr->index);
+}
+
+int ordering_in_sequence(const struct ordering *o, const struct hlo_instruction *instr)
+{
+	struct comp_info *ci = info(o, instr->parent);
+	return ci && ci->sequenced;
+}
+
+const struct hlo_instruction *ordering_next_caller(const struct ordering *o,
+						   const struct hlo_instruction *instr)
+{
+	const struct hlo_computation *c = instr->parent;
+	struct comp_info *ci = info(o, c);
+	if (!ci || c->n_callers == 0)
+		return NULL;
+	/* an async computation is called by its start, update and done ops: the
+	 * chain continues at the first of them (XLA's first_caller_node_) */
+	if (ci->n_sites > 1 && !ci->async)
+		return NULL;
+	return c->callers[0].instr;
+}
+
+int32_t ordering_depth(const struct ordering *o, const struct hlo_computation *c)
+{
+	struct comp_info *ci = info(o, c);
+	return ci ? ci->depth : -1;
+}
+
+int ordering_nearest_ancestors(const struct ordering *o, const struct hlo_instruction *a,
+			       const struct hlo_instruction *b,
+			       const struct hlo_instruction **A, const struct hlo_instruction **B)
+{
+	*A = *B = NULL;
+	if (a->parent == b->parent) {
+		*A = a;
+		*B = b;
+		return 1;
+	}
+	int32_t da = ordering_depth(o, a->parent), db = ordering_depth(o, b->parent);
+	if (da < 0 || db < 0)
+		return 0;
+	/* as XLA: step the deeper one by the depth difference, then both in
+	 * lockstep; every step goes to a caller, so the call graph being acyclic
+	 * bounds each walk by the number of computations */
+	for (int32_t i = 0; i < da - db; i++)
+		if (!(a = ordering_next_caller(o, a)))
+			return 0;
+	for (int32_t i = 0; i < db - da; i++)
+		if (!(b = ordering_next_caller(o, b)))
+			return 0;
+	for (int32_t i = 0; a && b && i <= o->n_comps; i++) {
+		if (a->parent == b->parent) {
+			*A = a;
+			*B = b;
+			return 1;
+		}
+		a = ordering_next_caller(o, a);
+		b = ordering_next_caller(o, b);
+	}
+	return 0;
+}
+
+int ordering_is_nested_in(const struct ordering *o, const struct hlo_instruction *instr,
+			  const struct hlo_computation *comp)
+{
+	struct comp_info *x = info(o, comp), *y = info(o, instr->parent);
+	if (!x || !y)
+		return 0;
+	return x->dom_pre <= y->dom_pre && y->dom_pre < x->dom_end;
+}
+
+const struct hlo_computation *ordering_async_wrapped(const struct hlo_instruction *instr)
+{
+	/* -update and -done may be printed without calls=: follow operand 0
+	 * back to the async-start of the chain */
+	for (int32_t i = 0; instr && is_async_op(instr) && i <= instr->parent->n_instrs; i++) {
+		if (instr->n_called > 0)
+			return instr->called[0];
+		if (instr->opcode == OP_ASYNC_START || instr->n_operands < 1)
+			return NULL;
+		instr = instr->operands[0];
+	}
+	return NULL;
+}
+
+/* async-start/-update/-done a wraps b: b is the root of a's wrapped computation */
+static int async_wraps(const struct hlo_instruction *a, const struct hlo_instruction *b)
+{
+	const struct hlo_computation *w = is_async_op(a) ? ordering_async_wrapped(a) : NULL;
+	return w && w->root == b;
+}
+
+enum exec_constraint ordering_constraint(struct ordering *o, const struct hlo_instruction *a,
+					 const struct hlo_instruction *b)
+{
+	if (a == b || async_wraps(a, b) || async_wraps(b, a))
+		return EXEC_SAME;
+	const struct hlo_instruction *A, *B;
+	if (!ordering_nearest_ancestors(o, a, b, &A, &B))
+		return EXEC_UNORDERED;
+
+	/* the condition runs before the body */
+	if (A == B && A->opcode == OP_WHILE && A->condition && A->body &&
+	    ordering_is_nested_in(o, a, A->condition) && ordering_is_nested_in(o, b, A->body))
+		return EXEC_RUN_BEFORE_END;
+
+	/* branches are ordered 0, 1, 2... so their buffers can be shared */
+	if (A == B && A->opcode == OP_CONDITIONAL) {
+		int32_t ab = -1, bb = -1;
+		for (int32_t j = 0; j < A->n_branches; j++) {
+			if (ordering_is_nested_in(o, a, A->branches[j]))
+				ab = j;
+			if (ordering_is_nested_in(o, b, A->branches[j]))
+				bb = j;
+		}
+		/* neither in a branch means a and b are both the conditional,
+		 * i.e. a == b (XLA CHECKs it), which returned "same" above */
+		if (ab >= 0 || bb >= 0) {
+			if (bb < 0)
+				return EXEC_RUN_BEFORE_END;
+			if (ab < 0)
+				return EXEC_A_AFTER_B;
+			if (ab < bb)
+				return EXEC_EXCLUSIVE_BEFORE;
+			if (bb < ab)
+				return EXEC_EXCLUSIVE_AFTER;
+		}
+	}
+
+	if (ordering_before_in_computation(o, A, B))
+		return EXEC_RUN_BEFORE_START;
+	if (ordering_before_in_computation(o, B, A))
+		return EXEC_A_AFTER_B;
+	return EXEC_UNORDERED;
+}
+
+int ordering_executes_before(struct ordering *o, const struct hlo_instruction *a,
+			     const struct hlo_instruction *b)
+{
+	switch (ordering_constraint(o, a, b)) {
+	case EXEC_RUN_BEFORE_START:
+	case EXEC_RUN_BEFORE_END:
+	case EXEC_EXCLUSIVE_BEFORE:
+		return 1;
+	default:
+		return 0;
+	}
+}

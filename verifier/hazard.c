@@ -327,6 +327,7 @@ struct view {
 	struct hz_false samples[FALSE_SAMPLES];
 	int32_t n_unknown;
 	const char *unknown_why;
+	int forced_found; /* a triple every schedule has: the verdict is settled */
 };
 
 static void add_read(struct view *V, int32_t member, const struct event *ev,
@@ -494,6 +495,7 @@ static void record(struct view *V, int32_t vi, int32_t wi, int32_t ri, enum haza
 		if (!atom_given(&V->dv, &c->a[i]))
 			t->given = 0;
 	}
+	V->forced_found |= t->forced;
 }
 
 static void decide_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri)
@@ -866,12 +868,17 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 			add_static(&V, HAZARD_OUTPUTS_NOT_DISTINCT, who, -1);
 		}
 	}
-	/* triples */
-	for (int32_t vi = 0; vi < V.n_m; vi++) {
+	/* triples; without reports, one forced triple settles every verdict
+	 * (a forced triple also happens in the given schedule) */
+	for (int i = 0; i < V.n_t; i++)
+		V.forced_found |= V.t[i].forced;
+	int stop_early = !in->want_reports;
+	for (int32_t vi = 0; vi < V.n_m && !(stop_early && V.forced_found); vi++) {
 		if (V.m[vi].excluded)
 			continue;
-		for (int32_t ri = V.m[vi].first_read; ri < V.m[vi].first_read + V.m[vi].n_reads; ri++)
-			for (int32_t wi = 0; wi < V.n_m; wi++)
+		for (int32_t ri = V.m[vi].first_read;
+		     ri < V.m[vi].first_read + V.m[vi].n_reads && !(stop_early && V.forced_found); ri++)
+			for (int32_t wi = 0; wi < V.n_m && !(stop_early && V.forced_found); wi++)
 				if (wi != vi && !V.m[wi].excluded)
 					decide_triple(&V, vi, wi, ri);
 	}
@@ -904,7 +911,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		sb_printf(&ev, "hazard in every schedule: ");
 		witness(&V, &V.t[forced], &ev);
 		sb_printf(&ev, "\n");
-		for (int32_t i = 0; i < V.t[forced].c.n; i++) {
+		for (int32_t i = 0; i < V.t[forced].c.n && !in->no_evidence; i++) {
 			char path[4096];
 			const struct atom *a = &V.t[forced].c.a[i];
 			sb_printf(&ev, "  %s before %s: %s\n", a->a->name, a->b->name,
@@ -991,7 +998,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 			sb_printf(&ev, "\n");
 		}
 	}
-	if (bv->any == VERDICT_SAFE || (scheduled && bv->given == VERDICT_SAFE)) {
+	if (!in->no_evidence && (bv->any == VERDICT_SAFE || (scheduled && bv->given == VERDICT_SAFE))) {
 		int32_t n_ruled = V.n_false + V.n_disjoint;
 		sb_printf(&ev, "%s: %d conflicting (value, write, read) triple(s) ruled out\n",
 			  bv->any == VERDICT_SAFE ? "proof" : "proof for the given schedule", n_ruled);
@@ -1157,6 +1164,7 @@ int32_t hazards_in_buffer(struct analysis *an, int32_t buffer, struct hazard_rep
 	char label[64];
 	buffer_input(an, buffer, &in, label, sizeof(label));
 	in.want_reports = 1;
+	in.no_evidence = 1;
 	struct hz_result r;
 	if (hz_decide(an, &in, &r) < 0)
 		return -1;

@@ -18,6 +18,7 @@ struct hz_input {
 	const char *label;       /* names the SMT queries */
 	uint64_t bytes;          /* for reports */
 	int want_reports;        /* fill hazard reports */
+	int no_evidence;         /* skip the verdict's evidence text (reports only) */
 };
 
 /* Result of one decision: the verdict plus, on request, hazard reports. */

@@ -93,6 +93,24 @@ int value_is_embedded(const struct hlo_value *v)
 	return 0;
 }
 
+void value_name(const struct dataflow *df, const struct hlo_value *v, char *buf, size_t cap)
+{
+	/* parameters repeat their names across computations: say which */
+	int where = v->def->opcode == OP_PARAMETER && !v->def->parent->is_entry;
+	size_t k = (size_t)snprintf(buf, cap, "%s", v->def->name);
+	if (v->sub != 0 && k < cap) {
+		int32_t idx[SHAPE_MAX_DEPTH + 1];
+		int32_t n = dataflow_value_index(df, v, idx);
+		k += (size_t)snprintf(buf + k, cap - k, "{");
+		for (int32_t i = 0; i < n && k < cap; i++)
+			k += (size_t)snprintf(buf + k, cap - k, "%s%d", i ? "," : "", idx[i]);
+		if (k < cap)
+			k += (size_t)snprintf(buf + k, cap - k, "}");
+	}
+	if (where && k < cap)
+		snprintf(buf + k, cap - k, "@%s", v->def->parent->name);
+}
+
 static int comp_is_while_body(const struct hlo_computation *k)
 {
 	return k->n_callers == 1 && k->callers[0].instr->opcode == OP_WHILE &&
@@ -285,6 +303,7 @@ struct hz_read {
 
 struct hz_member {
 	int32_t id;
+	char name[96];       /* "x" or "s{1}" (a value below the top of its instruction) */
 	const struct hlo_value *val;
 	struct event def;
 	struct path path;
@@ -510,14 +529,19 @@ static void decide_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri)
 	}
 	/* t1 < t2 < t3 (also across loop iterations when two events coincide) */
 	struct cond c;
+	int same_dw = event_equal(&v->def, &w->def);
+	int same_wu = r->instr && event_equal(&w->def, &r->ev);
 	cond_overwrite(&v->path, &w->path, &r->path, &c);
-	record(V, vi, wi, ri, HAZARD_OVERWRITE, &c);
+	if (c.kind == COND_FALSE && (same_dw || same_wu))
+		V->n_false++; /* the same-event hazard below explains this triple */
+	else
+		record(V, vi, wi, ri, HAZARD_OVERWRITE, &c);
 	memset(&c, 0, sizeof(c));
 	c.kind = COND_ATOMS;
-	if (event_equal(&v->def, &w->def)) {
+	if (same_dw) {
 		/* t1 == t2 < t3: the read of v always follows its definition */
 		record(V, vi, wi, ri, HAZARD_SAME_TIME, &c);
-	} else if (r->instr && event_equal(&w->def, &r->ev)) {
+	} else if (same_wu) {
 		/* t1 < t2 == t3 */
 		if (can_share_rw(an, V->in->copy, r->instr, r->operand, r->sub, w->val->sub)) {
 			V->n_canshare++;
@@ -597,20 +621,20 @@ static void witness(struct view *V, const struct hz_triple *t, struct sbuf *b)
 		const struct hz_member *w = &V->m[t->w];
 		fmt_event(&w->def, dw, sizeof(dw));
 		sb_printf(b, "read-only value %s (%s %s) shares its buffer with %s defined at %s, which writes it",
-			  v->val->def->name, v->val->def->opcode == OP_CONSTANT ? "constant" : "entry parameter",
-			  v->val->def->name, w->val->def->name, dw);
+			  v->name, v->val->def->opcode == OP_CONSTANT ? "constant" : "entry parameter",
+			  v->name, w->name, dw);
 		return;
 	}
 	case HAZARD_READ_ONLY_OUTPUT:
 		sb_printf(b, "read-only value %s (%s) is an entry output: the caller would get its buffer back",
-			  v->val->def->name, v->val->def->opcode == OP_CONSTANT ? "constant" : "non-donated entry parameter");
+			  v->name, v->val->def->opcode == OP_CONSTANT ? "constant" : "non-donated entry parameter");
 		return;
 	case HAZARD_OUTPUTS_NOT_DISTINCT: {
 		int32_t i0[SHAPE_MAX_DEPTH + 1], i1[SHAPE_MAX_DEPTH + 1];
 		const struct hlo_instruction *root = df->module->entry->root;
 		int32_t n0 = shape_tree_index(dataflow_tree(df, root), v->root_sub[0], i0);
 		int32_t n1 = shape_tree_index(dataflow_tree(df, root), v->root_sub[1], i1);
-		sb_printf(b, "one buffer (holding %s) appears at two entry outputs {", v->val->def->name);
+		sb_printf(b, "one buffer (holding %s) appears at two entry outputs {", v->name);
 		for (int32_t i = 0; i < n0; i++)
 			sb_printf(b, "%s%d", i ? "," : "", i0[i]);
 		sb_printf(b, "} and {");
@@ -628,13 +652,13 @@ static void witness(struct view *V, const struct hz_triple *t, struct sbuf *b)
 	fmt_event(&r->ev, du, sizeof(du));
 	if (t->kind == HAZARD_SAME_TIME) {
 		sb_printf(b, "%s and %s are defined into one buffer at once (at %s) and %s is read later at %s",
-			  v->val->def->name, w->val->def->name, dv, v->val->def->name, du);
+			  v->name, w->name, dv, v->name, du);
 	} else if (t->kind == HAZARD_SAME_INSTRUCTION) {
 		sb_printf(b, "%s reads %s (defined at %s) and writes %s into the same buffer, and may not reuse that operand's buffer for its output",
-			  r->instr->name, v->val->def->name, dv, w->val->def->name);
+			  r->instr->name, v->name, dv, w->name);
 	} else {
 		sb_printf(b, "%s (defined at %s) overwrites %s (defined at %s) before the read at %s",
-			  w->val->def->name, dw, v->val->def->name, dv, du);
+			  w->name, dw, v->name, dv, du);
 		if (t->c.n == 0 && t->c.why)
 			sb_printf(b, "; %s %s", t->c.why, instr_or(t->c.why_at, ""));
 		if (t->c.n) {
@@ -652,7 +676,7 @@ static void sample_proof(struct view *V, const struct hz_false *s, struct sbuf *
 	const struct hz_read *r = &V->r[s->r];
 	char du[160], path[4096];
 	fmt_event(&r->ev, du, sizeof(du));
-	sb_printf(b, "  %s vs the read of %s at %s: ", w->val->def->name, v->val->def->name, du);
+	sb_printf(b, "  %s vs the read of %s at %s: ", w->name, v->name, du);
 	switch (s->why_kind) {
 	case 0:
 		sb_printf(b, "%s%s%s", s->c.why ? s->c.why : "impossible",
@@ -666,7 +690,7 @@ static void sample_proof(struct view *V, const struct hz_false *s, struct sbuf *
 	}
 	case 2: {
 		char rw[256], rr[256];
-		sb_printf(b, "disjoint regions: %s writes %s, the read covers %s", w->val->def->name,
+		sb_printf(b, "disjoint regions: %s writes %s, the read covers %s", w->name,
 			  region_format(&w->wr, rw, sizeof(rw)), region_format(&r->rg, rr, sizeof(rr)));
 		break;
 	}
@@ -818,6 +842,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		struct hz_member *M = &V.m[i];
 		M->id = in->values[i];
 		M->val = &df->values[M->id];
+		value_name(df, M->val, M->name, sizeof(M->name));
 		value_def_event(M->val, &M->def);
 		trace_path(&M->def, &M->path);
 		M->excluded = value_is_embedded(M->val);

@@ -1,6 +1,7 @@
 /* cmd_check.c - `hloproof check`: run the lint rules and report. */
 #include "baseline.h"
 #include "cli.h"
+#include "copies.h"
 #include "config.h"
 #include "lint.h"
 #include "outfile.h"
@@ -21,6 +22,8 @@ struct check_opts {
 	int n_toggles;
 	const char **toggle_rule; /* --enable / --disable in order */
 	int *toggle_on;
+	const char *smt_dump;     /* copy decider (issue 4): --smt-dump DIR */
+	int cross_check;          /* --cross-check: exit 3 when the deciders disagree */
 };
 
 static int parse_opts(int argc, char **argv, struct check_opts *o)
@@ -36,6 +39,8 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{"write-baseline", required_argument, 0, 'w'},
 		{"timeout-ms", required_argument, 0, 't'},
 		{"strict-donation", no_argument, 0, 's'},
+		{"smt-dump", required_argument, 0, 'S'},
+		{"cross-check", no_argument, 0, 'X'},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -83,6 +88,12 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		}
 		case 's':
 			o->strict_donation = 1;
+			break;
+		case 'S':
+			o->smt_dump = optarg;
+			break;
+		case 'X':
+			o->cross_check = 1;
 			break;
 		default:
 			return cli_usage_error("check", "bad option");
@@ -193,13 +204,38 @@ int cmd_check(int argc, char **argv)
 			rep.files_failed++;
 			continue;
 		}
+		/* the copy decider (issue 4): verdicts for the rules and the report */
+		struct analysis_options aopt;
+		analysis_default_options(&aopt);
+		if (cfg.timeout_ms > 0)
+			aopt.timeout_ms = (int)cfg.timeout_ms;
+		aopt.smt_dump_dir = o.smt_dump;
+		aopt.cross_check = o.cross_check;
+		struct copy_verdicts *cv = copy_verdicts_run(m, &aopt, &pd);
+		if (!cv) {
+			rep.files_failed++;
+			hlo_module_free(m);
+			continue;
+		}
+		struct rule_ctx stages = {0};
+		stages.dataflow = cv->an->df;
+		stages.buffers = cv->an->bufs;
+		stages.ordering = cv->an->dep;
+		stages.copy_verdicts = cv;
 		struct module_report *mr = &rep.modules[rep.n_modules++];
 		findings_init(&mr->findings, m);
-		if (lint_run(m, &cfg, &mr->findings) < 0) {
+		if (lint_run_stages(m, &cfg, &stages, &mr->findings) < 0) {
 			fprintf(stderr, "%s: error: internal error in a rule; results are incomplete\n",
 				files[i]);
 			internal = 1;
 		}
+		mr->copy_verdicts = copy_summaries_build(cv, &mr->findings.arena);
+		if (cv->an->cross_check_failed) {
+			fprintf(stderr, "%s: error: the graph decider and z3 disagree (--cross-check)\n",
+				files[i]);
+			internal = 1;
+		}
+		copy_verdicts_free(cv);
 		hlo_module_free(m);
 	}
 	if (o.baseline) {

@@ -150,7 +150,7 @@ static void test_family_branch_in_place_donation_output(void **state)
 	report(an, "bc", &r);
 	assert_int_equal(r.family, FAMILY_BRANCH);
 	assert_contains(r.family_evidence, "a branch of c");
-	assert_contains(r.evidence, "n (defined at n) overwrites y (defined at y) before the read at later");
+	assert_contains(r.evidence, "n@b1 (defined at n@b1) overwrites y (defined at y) before the read at later");
 	analysis_free(an);
 	hlo_module_free(m);
 	free(p);

@@ -95,8 +95,8 @@ int value_is_embedded(const struct hlo_value *v)
 
 void value_name(const struct dataflow *df, const struct hlo_value *v, char *buf, size_t cap)
 {
-	/* parameters repeat their names across computations: say which */
-	int where = v->def->opcode == OP_PARAMETER && !v->def->parent->is_entry;
+	/* names repeat across computations: say which, outside the entry */
+	int where = !v->def->parent->is_entry;
 	size_t k = (size_t)snprintf(buf, cap, "%s", v->def->name);
 	if (v->sub != 0 && k < cap) {
 		int32_t idx[SHAPE_MAX_DEPTH + 1];
@@ -707,25 +707,61 @@ static void sample_proof(struct view *V, const struct hz_false *s, struct sbuf *
 	sb_printf(b, "\n");
 }
 
+/* The control-flow instruction (while or conditional) x runs under, if any. */
+static const struct hlo_instruction *enclosing(const struct hlo_instruction *x, enum opcode op)
+{
+	const struct hlo_computation *k = x->parent;
+	for (int32_t g = 0; !k->is_entry && k->n_callers > 0 && g <= k->module->n_comps; g++) {
+		const struct hlo_instruction *c = k->callers[0].instr;
+		if (c->opcode == op)
+			return c;
+		k = c->parent;
+	}
+	return NULL;
+}
+
+static int member_is(const struct hz_member *m, enum opcode op)
+{
+	const struct hlo_value *x = m->val;
+	if (x->is_phi && x->def->opcode == op)
+		return 1;
+	if (op == OP_WHILE && x->is_phi && x->def->opcode == OP_PARAMETER)
+		return 1;
+	return enclosing(x->def, op) != NULL;
+}
+
+/* The family of the copy XLA would insert for a hazard: what the values and
+ * the read have to do with loops, branches, in-place ops and donation. */
 static enum copy_family triple_family(struct view *V, const struct hz_triple *t)
 {
 	const struct hz_member *v = &V->m[t->v];
 	if (t->kind == HAZARD_READ_ONLY_OUTPUT || t->kind == HAZARD_OUTPUTS_NOT_DISTINCT)
 		return FAMILY_OUTPUT;
 	const struct hz_member *w = t->w >= 0 ? &V->m[t->w] : NULL;
-	const struct hz_member *both[2] = {v, w};
-	for (int i = 0; i < 2; i++) {
-		if (!both[i])
-			continue;
-		const struct hlo_value *x = both[i]->val;
-		if (x->is_phi && (x->def->opcode == OP_WHILE || x->def->opcode == OP_PARAMETER))
-			return FAMILY_LOOP_CARRY;
+	if (t->kind == HAZARD_READ_ONLY_WRITTEN) {
+		/* the read-only value shares a buffer with the others: why */
+		for (int32_t i = 0; i < V->n_m; i++)
+			if (!V->m[i].excluded && member_is(&V->m[i], OP_WHILE))
+				return FAMILY_LOOP_CARRY;
+		for (int32_t i = 0; i < V->n_m; i++)
+			if (!V->m[i].excluded && member_is(&V->m[i], OP_CONDITIONAL))
+				return FAMILY_BRANCH;
+		for (int32_t i = 0; i < V->n_m; i++) {
+			const struct inplace_pair *pr;
+			if (!V->m[i].excluded && inplace_pairs(V->an->ip, V->m[i].val->def, &pr) > 0)
+				return FAMILY_IN_PLACE;
+		}
+		return FAMILY_OUTPUT;
 	}
-	if (t->r >= 0 && V->r[t->r].ev.phase == EV_KEND && !V->r[t->r].ev.k->is_entry)
+	const struct hz_read *r = t->r >= 0 ? &V->r[t->r] : NULL;
+	int read_at_loop = r && ((r->ev.phase == EV_KEND && !r->ev.k->is_entry) ||
+				 (r->instr && (r->instr->opcode == OP_WHILE ||
+					       enclosing(r->instr, OP_WHILE))));
+	if (member_is(v, OP_WHILE) || (w && member_is(w, OP_WHILE)) || read_at_loop)
 		return FAMILY_LOOP_CARRY;
-	for (int i = 0; i < 2; i++)
-		if (both[i] && both[i]->val->is_phi && both[i]->val->def->opcode == OP_CONDITIONAL)
-			return FAMILY_BRANCH;
+	if (member_is(v, OP_CONDITIONAL) || (w && member_is(w, OP_CONDITIONAL)) ||
+	    (r && r->instr && r->instr->opcode == OP_CONDITIONAL))
+		return FAMILY_BRANCH;
 	if (w) {
 		const struct inplace_pair *pr;
 		if (inplace_pairs(V->an->ip, w->val->def, &pr) > 0)
@@ -733,8 +769,6 @@ static enum copy_family triple_family(struct view *V, const struct hz_triple *t)
 	}
 	if (is_entry_param(v->val->def) && !V->an->bufs->value_read_only[v->id])
 		return FAMILY_DONATION;
-	if (t->kind == HAZARD_READ_ONLY_WRITTEN)
-		return FAMILY_IN_PLACE;
 	return FAMILY_UNEXPLAINED;
 }
 

@@ -43,7 +43,10 @@ const char *event_format(const struct event *e, char *buf, size_t cap)
 		snprintf(buf, cap, "the end of %s", e->x->name);
 		break;
 	default:
-		snprintf(buf, cap, "%s", e->x ? e->x->name : "?");
+		if (e->x && !e->x->parent->is_entry)
+			snprintf(buf, cap, "%s@%s", e->x->name, e->x->parent->name);
+		else
+			snprintf(buf, cap, "%s", e->x ? e->x->name : "?");
 		break;
 	}
 	return buf;

@@ -15,6 +15,11 @@ const struct command commands[] = {
 	 "parse modules and print one summary line per module"},
 	{"print", cmd_print, "print FILE", "print a module back as canonical HLO text"},
 	{"rules", cmd_rules, "rules", "list the lint rules"},
+	{"check", cmd_check,
+	 "check [--format=text|json|sarif|junit|checkstyle] [-o FILE] [--config FILE]\n"
+	 "       [--fail-on=error|warning|note|none] [--enable RULE] [--disable RULE]\n"
+	 "       [--baseline FILE] [--write-baseline FILE] [--timeout-ms N] [--strict-donation] FILE...",
+	 "run the lint rules and report findings"},
 	{0, 0, 0, 0},
 };
 

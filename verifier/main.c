@@ -20,6 +20,9 @@ const struct command commands[] = {
 	 "       [--fail-on=error|warning|note|none] [--enable RULE] [--disable RULE]\n"
 	 "       [--baseline FILE] [--write-baseline FILE] [--timeout-ms N] [--strict-donation] FILE...",
 	 "run the lint rules and report findings"},
+	{"buffers", cmd_buffers,
+	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential] FILE...",
+	 "list alias-analysis buffers, their values and live ranges"},
 	{0, 0, 0, 0},
 };
 

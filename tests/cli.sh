@@ -39,17 +39,16 @@ done
 
 # --- check (issue 6): exit codes, formats, -o, configuration, baselines -------
 R=corpus/rules
-T=$(mktemp -d /tmp/hloproof-cli.XXXXXX)
 HA=$(cd "$(dirname "$H")" && pwd)/$(basename "$H")
 RT=$R/layout-round-trip
 DN=$R/donation-not-honored
 # expect_out STATUS PATTERN CMD...: status, and PATTERN (grep -E) in stdout
 expect_out() {
 	want=$1; pat=$2; shift 2
-	"$@" >/tmp/hloproof-cli.out 2>/tmp/hloproof-cli.err </dev/null
+	"$@" >$T/out 2>$T/err </dev/null
 	got=$?
-	if [ "$got" != "$want" ]; then bad "$* exited $got, want $want"; sed 's/^/  /' /tmp/hloproof-cli.err | head -5; return; fi
-	if grep -qE -- "$pat" /tmp/hloproof-cli.out; then ok; else bad "$*: no '$pat' in output"; head -5 /tmp/hloproof-cli.out; fi
+	if [ "$got" != "$want" ]; then bad "$* exited $got, want $want"; sed 's/^/  /' $T/err | head -5; return; fi
+	if grep -qE -- "$pat" $T/out; then ok; else bad "$*: no '$pat' in output"; head -5 $T/out; fi
 }
 expect_out 0 '0 errors, 0 warnings, 0 notes' "$H" check $RT/clean_needed_relayout.hlo
 # HP104 is a warning: below the default --fail-on=error
@@ -73,7 +72,7 @@ expect 2 "$H" check --no-such-option $RT/fires_copy_pair.hlo
 # bad input: reported FILE:LINE:COL, the other files still checked, exit 2 wins
 printf 'HloModule broken\nENTRY main {\n  p = f32[4]{0} parameter(0)\n  ROOT n = f32[4]{0} negate(q)\n}\n' > $T/bad.hlo
 expect_out 2 'fires_copy_pair.hlo:6:[0-9]+: warning' "$H" check --fail-on=warning $T/bad.hlo $RT/fires_copy_pair.hlo
-if grep -qE "^$T/bad.hlo:[0-9]+:[0-9]+: error: " /tmp/hloproof-cli.err; then ok; else bad "bad input: no FILE:LINE:COL: error"; fi
+if grep -qE "^$T/bad.hlo:[0-9]+:[0-9]+: error: " $T/err; then ok; else bad "bad input: no FILE:LINE:COL: error"; fi
 expect 2 "$H" check $T/no-such-file.hlo
 # stdin and directories (sorted, stable)
 if "$H" check --format=json - < $RT/fires_copy_pair.hlo | grep -q '"rule": "HP104"'; then ok; else bad "check - (stdin)"; fi
@@ -88,13 +87,13 @@ expect_out 0 '<error line="6"' "$H" check --format=checkstyle $RT/fires_copy_pai
 "$H" check $RT/fires_copy_pair.hlo > $T/plain.out 2>&1
 if grep -q "$(printf '\033')" $T/plain.out; then bad "colour in a pipe"; else ok; fi
 # -o: written atomically, nothing else left in the directory
-mkdir -p $T/out
-expect 2 "$H" check --format=sarif -o $T/out/none/r.sarif $RT/fires_copy_pair.hlo
-expect 1 "$H" check --fail-on=warning --format=sarif -o $T/out/r.sarif $RT/fires_copy_pair.hlo
-if [ "$(ls -A $T/out)" = "r.sarif" ] && grep -q '"ruleId": "HP104"' $T/out/r.sarif; then ok; else bad "-o: $(ls -A $T/out)"; fi
-echo old > $T/out/keep.json
-expect 2 "$H" check --format=json -o $T/out/keep.json --baseline $T/missing.json $RT/fires_copy_pair.hlo
-if [ "$(cat $T/out/keep.json)" = old ] && [ "$(ls -A $T/out | wc -l)" = 2 ]; then ok; else bad "-o touched on a failed run"; fi
+mkdir -p $T/outdir
+expect 2 "$H" check --format=sarif -o $T/outdir/none/r.sarif $RT/fires_copy_pair.hlo
+expect 1 "$H" check --fail-on=warning --format=sarif -o $T/outdir/r.sarif $RT/fires_copy_pair.hlo
+if [ "$(ls -A $T/outdir)" = "r.sarif" ] && grep -q '"ruleId": "HP104"' $T/outdir/r.sarif; then ok; else bad "-o: $(ls -A $T/outdir)"; fi
+echo old > $T/outdir/keep.json
+expect 2 "$H" check --format=json -o $T/outdir/keep.json --baseline $T/missing.json $RT/fires_copy_pair.hlo
+if [ "$(cat $T/outdir/keep.json)" = old ] && [ "$(ls -A $T/outdir | wc -l)" = 2 ]; then ok; else bad "-o touched on a failed run"; fi
 # configuration: --config, discovery, hostile files
 printf '<hloproof version="1">\n  <fail-on>warning</fail-on>\n</hloproof>\n' > $T/warn.xml
 expect 1 "$H" check --config $T/warn.xml $RT/fires_copy_pair.hlo
@@ -104,10 +103,10 @@ mkdir -p $T/proj/sub && cp $T/warn.xml $T/proj/.hloproof.xml && cp $RT/fires_cop
 if [ $st = 1 ]; then ok; else bad ".hloproof.xml discovery: exit $st, want 1"; fi
 printf '<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>\n<hloproof version="1"/>\n' > $T/xxe.xml
 expect 2 "$H" check --config $T/xxe.xml $RT/fires_copy_pair.hlo
-if grep -q "^$T/xxe.xml:2: error: " /tmp/hloproof-cli.err; then ok; else bad "xxe: $(cat /tmp/hloproof-cli.err)"; fi
+if grep -q "^$T/xxe.xml:2: error: " $T/err; then ok; else bad "xxe: $(cat $T/err)"; fi
 printf '<hloproof version="1">\n<accept>\n<copy instruction="copy.1"/>\n</accept>\n</hloproof>\n' > $T/noreason.xml
 expect 2 "$H" check --config $T/noreason.xml $RT/fires_copy_pair.hlo
-if grep -q "^$T/noreason.xml:3: error: " /tmp/hloproof-cli.err; then ok; else bad "no reason: $(cat /tmp/hloproof-cli.err)"; fi
+if grep -q "^$T/noreason.xml:3: error: " $T/err; then ok; else bad "no reason: $(cat $T/err)"; fi
 printf '<hloproof version="1"><accept><copy instruction="copy.1" reason="wanted"/></accept></hloproof>\n' > $T/accept.xml
 expect 0 "$H" check --config $T/accept.xml --fail-on=warning $RT/fires_copy_pair.hlo
 expect_out 0 '"reason": "wanted"' "$H" check --config $T/accept.xml --format=json $RT/fires_copy_pair.hlo
@@ -119,7 +118,6 @@ expect_out 1 "$T/base.json: note: stale baseline entry" "$H" check --fail-on=war
 expect_out 0 '"stale_baseline": \[' "$H" check --format=json --baseline $T/base.json $RT/fires_copy_pair.hlo
 printf '{"version": 1, "findings": [' > $T/broken.json
 expect 2 "$H" check --baseline $T/broken.json $RT/fires_copy_pair.hlo
-rm -rf "$T"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

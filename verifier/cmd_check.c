@@ -1,7 +1,10 @@
 /* cmd_check.c - `hloproof check`: run the lint rules and report. */
+#include "analysis.h"
+#include "annotations.h"
 #include "baseline.h"
 #include "cli.h"
 #include "config.h"
+#include "donation.h"
 #include "lint.h"
 #include "outfile.h"
 #include "report.h"
@@ -14,7 +17,7 @@
 
 struct check_opts {
 	enum report_format format;
-	const char *output, *config, *baseline, *write_baseline;
+	const char *output, *config, *baseline, *write_baseline, *annotations;
 	const char *fail_on;
 	long timeout_ms;          /* -1: from the configuration */
 	int strict_donation;
@@ -36,6 +39,7 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{"write-baseline", required_argument, 0, 'w'},
 		{"timeout-ms", required_argument, 0, 't'},
 		{"strict-donation", no_argument, 0, 's'},
+		{"annotations", required_argument, 0, 'A'},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -83,6 +87,9 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		}
 		case 's':
 			o->strict_donation = 1;
+			break;
+		case 'A':
+			o->annotations = optarg;
 			break;
 		default:
 			return cli_usage_error("check", "bad option");
@@ -160,6 +167,7 @@ int cmd_check(int argc, char **argv)
 	config_init(&cfg);
 	struct baseline base = {0};
 	struct report rep = {0};
+	struct annotations ann = {0};
 	char **files = NULL;
 	int status = EXIT_CLEAN, internal = 0;
 
@@ -168,7 +176,8 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	if (parse_opts(argc, argv, &o) != 0 || setup_config(&cfg, &o, &d) < 0 ||
-	    (o.baseline && baseline_load(&base, o.baseline, &d) < 0)) {
+	    (o.baseline && baseline_load(&base, o.baseline, &d) < 0) ||
+	    (o.annotations && annotations_load(&ann, o.annotations, &d) < 0)) {
 		status = EXIT_INPUT;
 		goto out;
 	}
@@ -195,11 +204,40 @@ int cmd_check(int argc, char **argv)
 		}
 		struct module_report *mr = &rep.modules[rep.n_modules++];
 		findings_init(&mr->findings, m);
-		if (lint_run(m, &cfg, &mr->findings) < 0) {
+		struct rule_ctx stages = {0};
+		struct donation_list dl = {0};
+		struct analysis *an = NULL;
+		stages.annotations = o.annotations ? &ann : NULL;
+		if (m->n_aliases || m->n_donors) {
+			/* the donation stage: the deciders need the analysis */
+			struct analysis_options ao;
+			analysis_default_options(&ao);
+			if (cfg.timeout_ms > 0)
+				ao.timeout_ms = (int)cfg.timeout_ms;
+			struct diag ad;
+			diag_init(&ad, NULL);
+			an = analysis_run(m, &ao, &ad);
+			dl.n = an ? donations_analyse(an, &dl.items)
+				  : donations_unanalysed(m, ad.errors ? ad.first : NULL, &dl.items);
+			if (dl.n < 0) {
+				fprintf(stderr, "%s: error: internal error in the donation decider\n", files[i]);
+				internal = 1;
+				dl.n = 0;
+			}
+			stages.donation_verdicts = &dl;
+			if (an) {
+				stages.dataflow = an->df;
+				stages.buffers = an->bufs;
+				stages.ordering = an->dep;
+			}
+			mr->donation_verdicts = donation_summaries_make(dl.items, dl.n);
+		}
+		if (lint_run_stages(m, &cfg, &stages, &mr->findings) < 0) {
 			fprintf(stderr, "%s: error: internal error in a rule; results are incomplete\n",
 				files[i]);
 			internal = 1;
 		}
+		analysis_free(an);
 		hlo_module_free(m);
 	}
 	if (o.baseline) {
@@ -220,12 +258,15 @@ int cmd_check(int argc, char **argv)
 	else if (!o.write_baseline && fails(&rep, cfg.fail_on))
 		status = EXIT_FINDINGS;
 out:
-	for (size_t i = 0; i < rep.n_modules; i++)
+	for (size_t i = 0; i < rep.n_modules; i++) {
 		findings_free(&rep.modules[i].findings);
+		donation_summaries_free(rep.modules[i].donation_verdicts);
+	}
 	free(rep.modules);
 	baseline_free(&base);
 	cli_free_inputs(files);
 	config_free(&cfg);
+	annotations_free(&ann);
 	free(o.toggle_rule);
 	free(o.toggle_on);
 	return status;

@@ -24,6 +24,10 @@ const struct command commands[] = {
 	{"buffers", cmd_buffers,
 	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential] FILE...",
 	 "list alias-analysis buffers, their values and live ranges"},
+	{"donation", cmd_donation,
+	 "donation [--format=text|json] [--evidence] [--annotations FILE.xml] [--timeout-ms N]\n"
+	 "       BEFORE [AFTER]",
+	 "prove or refute every donation; with two files, what optimization did with each"},
 	{0, 0, 0, 0},
 };
 

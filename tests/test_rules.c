@@ -2,7 +2,9 @@
  * cases, fires on corpus/rules/<slug>/fires*.hlo and stays quiet on
  * clean*.hlo; then the two IR rules in detail. */
 #include "testutil.h"
+#include "annotations.h"
 #include "config.h"
+#include "donation_stage.h"
 #include "findings.h"
 #include "lint.h"
 #include <stdio.h>
@@ -29,7 +31,23 @@ static int run_rule_file_q(const struct rule *r, const char *path, struct findin
 	struct lint_config cfg;
 	only(&cfg, r);
 	findings_init(out, m);
-	int rc = lint_run(m, &cfg, out);
+	/* a case may come with its --annotations file: the same name, .xml */
+	char xml[600];
+	snprintf(xml, sizeof(xml), "%.*s.xml", (int)(strlen(path) - 4), path);
+	struct annotations ann;
+	memset(&ann, 0, sizeof(ann));
+	FILE *probe = fopen(xml, "r");
+	int have_ann = probe != NULL;
+	if (probe)
+		fclose(probe);
+	if (have_ann) {
+		struct diag ad;
+		diag_init(&ad, stderr);
+		if (annotations_load(&ann, xml, &ad) < 0)
+			fail_msg("%s: does not load", xml);
+	}
+	int rc = lint_run_with_donations(m, &cfg, have_ann ? &ann : NULL, out, NULL);
+	annotations_free(&ann);
 	hlo_module_free(m);
 	config_free(&cfg);
 	if (rc < 0)
@@ -52,7 +70,7 @@ static int run_rule_text(const struct rule *r, const char *text, struct findings
 	only(&cfg, r);
 	cfg.strict_donation = strict;
 	findings_init(out, m);
-	assert_int_equal(lint_run(m, &cfg, out), 0);
+	assert_int_equal(lint_run_with_donations(m, &cfg, NULL, out, NULL), 0);
 	hlo_module_free(m);
 	config_free(&cfg);
 	return out->n;

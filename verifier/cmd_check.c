@@ -1,10 +1,10 @@
 /* cmd_check.c - `hloproof check`: run the lint rules and report. */
-#include "analysis.h"
 #include "annotations.h"
 #include "baseline.h"
 #include "cli.h"
 #include "config.h"
 #include "donation.h"
+#include "donation_stage.h"
 #include "lint.h"
 #include "outfile.h"
 #include "report.h"
@@ -204,40 +204,12 @@ int cmd_check(int argc, char **argv)
 		}
 		struct module_report *mr = &rep.modules[rep.n_modules++];
 		findings_init(&mr->findings, m);
-		struct rule_ctx stages = {0};
-		struct donation_list dl = {0};
-		struct analysis *an = NULL;
-		stages.annotations = o.annotations ? &ann : NULL;
-		if (m->n_aliases || m->n_donors) {
-			/* the donation stage: the deciders need the analysis */
-			struct analysis_options ao;
-			analysis_default_options(&ao);
-			if (cfg.timeout_ms > 0)
-				ao.timeout_ms = (int)cfg.timeout_ms;
-			struct diag ad;
-			diag_init(&ad, NULL);
-			an = analysis_run(m, &ao, &ad);
-			dl.n = an ? donations_analyse(an, &dl.items)
-				  : donations_unanalysed(m, ad.errors ? ad.first : NULL, &dl.items);
-			if (dl.n < 0) {
-				fprintf(stderr, "%s: error: internal error in the donation decider\n", files[i]);
-				internal = 1;
-				dl.n = 0;
-			}
-			stages.donation_verdicts = &dl;
-			if (an) {
-				stages.dataflow = an->df;
-				stages.buffers = an->bufs;
-				stages.ordering = an->dep;
-			}
-			mr->donation_verdicts = donation_summaries_make(dl.items, dl.n);
-		}
-		if (lint_run_stages(m, &cfg, &stages, &mr->findings) < 0) {
+		if (lint_run_with_donations(m, &cfg, o.annotations ? &ann : NULL, &mr->findings,
+					    &mr->donation_verdicts) < 0) {
 			fprintf(stderr, "%s: error: internal error in a rule; results are incomplete\n",
 				files[i]);
 			internal = 1;
 		}
-		analysis_free(an);
 		hlo_module_free(m);
 	}
 	if (o.baseline) {

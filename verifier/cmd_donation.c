@@ -317,8 +317,8 @@ static int before_after(const char *bfile, const char *afile, const struct opts 
 		json_object_set_new(root, "after", json_string(afile));
 		json_object_set_new(root, "after_scheduled", json_boolean(a.m->is_scheduled));
 	} else {
-		printf("%s -> %s: %d donated leaves requested; after: %s\n", bfile, afile, b.n,
-		       a.m->is_scheduled ? "scheduled" : "not scheduled");
+		printf("%s -> %s: %d donated lea%s requested; after: %s\n", bfile, afile, b.n,
+		       b.n == 1 ? "f" : "ves", a.m->is_scheduled ? "scheduled" : "not scheduled");
 	}
 	for (int32_t i = 0; i < b.n; i++) {
 		const struct donation_report *rq = &b.r[i];

@@ -28,6 +28,13 @@ const struct command commands[] = {
 	 "donation [--format=text|json] [--evidence] [--annotations FILE.xml] [--timeout-ms N]\n"
 	 "       BEFORE [AFTER]",
 	 "prove or refute every donation; with two files, what optimization did with each"},
+	/* copies (issue 4) */
+	{"explain", cmd_explain,
+	 "explain [--timeout-ms N] [--smt-dump DIR] [--cross-check] FILE COPY | FILE --all | FILE --hazards",
+	 "the family, removal verdicts and evidence of a copy"},
+	{"prove-removal", cmd_prove_removal,
+	 "prove-removal [--schedule=given|any] [--timeout-ms N] [--smt-dump DIR] [--cross-check] FILE COPY",
+	 "exit 0 when removing COPY is proven safe, 1 when refuted, 3 when unknown"},
 	{0, 0, 0, 0},
 };
 

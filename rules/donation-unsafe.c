@@ -4,6 +4,7 @@
  * (donation.h); this rule names the late reader and the writer. */
 #include "donation.h"
 #include "donormatch.h"
+#include "hazard.h"
 #include "lint.h"
 #include <stdio.h>
 #include <string.h>
@@ -36,7 +37,12 @@ static int check(struct rule_ctx *ctx)
 		shape_index_to_string(&r->param_index, is, sizeof(is));
 		snprintf(key, sizeof(key), "%s->%s", is, oi);
 		struct finding *f;
-		if (r->reader && r->writer)
+		if (r->reader && r->writer && r->witness_kind == HAZARD_SAME_INSTRUCTION)
+			f = finding_add_at(ctx, r->param_instr, r->pos, key,
+					   "donated %s (%s into output %s) is unsafe in the printed schedule: "
+					   "%s reads a value of the donated buffer while writing into it",
+					   pd, donation_kind_name(r->kind), oi, r->reader->name);
+		else if (r->reader && r->writer)
 			f = finding_add_at(ctx, r->param_instr, r->pos, key,
 					   "donated %s (%s into output %s) is unsafe in the printed schedule: "
 					   "%s reads a value of the donated buffer after %s overwrote it",

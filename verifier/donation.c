@@ -140,8 +140,10 @@ static const struct hlo_instruction *only_copied(const struct analysis *an, int3
 	return first;
 }
 
-/* The hazard to show: one where the parameter value is read late, preferring
- * the printed schedule's, else any some schedule has. Also sets late_read. */
+/* The hazard to show: a read-after-write on the parameter value preferred,
+ * in the printed schedule (scheduled) or in every schedule, else any read
+ * some schedule has; static hazards have no reader and are left to the
+ * decider's evidence. Also sets late_read (hlo-semantics §7.6 D5). */
 static void pick_witness(struct analysis *an, int32_t buffer, int32_t pv, int scheduled,
 			 struct donation_report *r)
 {
@@ -150,13 +152,14 @@ static void pick_witness(struct analysis *an, int32_t buffer, int32_t pv, int sc
 	int best = -1, best_score = -1;
 	for (int32_t i = 0; i < n; i++) {
 		const struct hazard_report *h = &hr[i];
-		if (!h->in_some && !(scheduled && h->in_given == 1))
+		if (!h->use || !(h->in_some || (scheduled && h->in_given == 1)))
 			continue;
-		int on_param = h->v == pv && h->use != NULL;
+		int late = h->v == pv && (h->kind == HAZARD_OVERWRITE ||
+					  h->kind == HAZARD_SAME_INSTRUCTION);
 		int here = scheduled ? h->in_given == 1 : h->in_every;
-		if (on_param)
+		if (late)
 			r->late_read = r->late_read == 1 || here ? 1 : 2;
-		int score = on_param * 2 + here;
+		int score = late * 4 + here * 2 + (h->kind == HAZARD_OVERWRITE);
 		if (score > best_score) {
 			best_score = score;
 			best = i;
@@ -166,6 +169,7 @@ static void pick_witness(struct analysis *an, int32_t buffer, int32_t pv, int sc
 		r->def = hr[best].def_v;
 		r->writer = hr[best].def_w;
 		r->reader = hr[best].use;
+		r->witness_kind = hr[best].kind;
 	}
 }
 
@@ -204,9 +208,19 @@ static void explain_verdict(struct text *t, const struct hlo_module *m,
 	default:
 		break;
 	}
-	if (r->writer && r->reader)
-		ev(t, "witness: %s writes the donated buffer after %s defined the value that %s "
-		   "reads", iname(r->writer), iname(r->def), iname(r->reader));
+	if (r->writer && r->reader) {
+		if (r->witness_kind == HAZARD_SAME_TIME)
+			ev(t, "witness: %s and %s define values into the donated buffer at once, and "
+			   "%s reads the one of %s later", iname(r->def), iname(r->writer),
+			   iname(r->reader), iname(r->def));
+		else if (r->witness_kind == HAZARD_SAME_INSTRUCTION)
+			ev(t, "witness: %s reads the value defined at %s and writes its own output "
+			   "into the same buffer, which XLA does not allow for that operand",
+			   iname(r->reader), iname(r->def));
+		else
+			ev(t, "witness: %s writes the donated buffer after %s defined the value that "
+			   "%s reads", iname(r->writer), iname(r->def), iname(r->reader));
+	}
 	if (bv && bv->evidence && *bv->evidence)
 		ev_lines(t, bv->evidence);
 }
@@ -217,7 +231,7 @@ static void explain_extras(struct text *t, const struct hlo_module *m,
 	if (r->kind == DONATION_MUST_ALIAS)
 		ev(t, "must-alias: callers must donate this argument at run time, or execution fails");
 	if (r->late_read && r->reader && r->writer)
-		ev(t, "the parameter is read by %s after the output was written by %s (%s)%s",
+		ev(t, "the parameter is read by %s after %s wrote into its buffer (%s)%s",
 		   iname(r->reader), iname(r->writer),
 		   m->is_scheduled ? "in the printed schedule"
 		   : r->late_read == 1 ? "in every schedule" : "in some schedules",
@@ -257,6 +271,7 @@ static void fill_common(struct hlo_module *m, struct donation_report *r, int32_t
 	const struct shape *s = param_leaf_shape(m, p, ix);
 	r->bytes = s ? s->bytes : 0;
 	r->donor_outcome = -1;
+	r->witness_kind = -1;
 }
 
 static void alias_header(struct text *t, const struct hlo_module *m, const struct io_alias *a,

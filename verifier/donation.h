@@ -53,6 +53,7 @@ struct donation_report {
 	/* the hazard shown as witness (unsafe / schedule-dependent / late read):
 	 * writer `writer` overwrites the value defined at `def` before `reader` reads it */
 	const struct hlo_instruction *def, *writer, *reader;
+	int witness_kind;                  /* enum hazard_kind of that witness, -1 when none */
 	int late_read;                     /* the parameter is read after the output is written:
 					    * 1 in the given schedule (or every schedule), 2 in some */
 };

@@ -3,9 +3,10 @@
  *  - observed: the parameter value's only readers are same-layout copies
  *    (what copy insertion leaves when the parameter is read after the
  *    output is written);
- *  - predicted, in a module not yet scheduled: the donation's buffer has a
- *    hazard in every schedule, or in some (copy insertion orders by
- *    dependencies only, so it copies then too unless an ordering is added).
+ *  - predicted, in a module not yet scheduled: the parameter is read after
+ *    a write into its buffer in every schedule, or in some (copy insertion
+ *    orders by dependencies only, so it copies then too unless an ordering
+ *    is added).
  * An <accept-copy> in the --annotations file marks the finding accepted. */
 #include "annotations.h"
 #include "donation.h"
@@ -35,8 +36,7 @@ static int check(struct rule_ctx *ctx)
 		const struct donation_report *r = &dl->items[i];
 		if (r->any == VERDICT_NOT_HONORED)
 			continue;
-		int predicted = !m->is_scheduled &&
-				(r->any == VERDICT_UNSAFE || r->any == VERDICT_SCHEDULE_DEPENDENT);
+		int predicted = donation_copy_predicted(m, r);
 		if (!r->copied && !predicted)
 			continue;
 		char pd[256], oi[128] = "{}", key[300], is[128], what[300];

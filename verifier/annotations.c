@@ -252,7 +252,7 @@ static const char *copy_kind(const struct hlo_module *m, const struct donation_r
 {
 	if (r->copied)
 		return "is honored only through a copy of the parameter";
-	if (!m->is_scheduled && (r->any == VERDICT_UNSAFE || r->any == VERDICT_SCHEDULE_DEPENDENT))
+	if (donation_copy_predicted(m, r))
 		return "will be honored only through a copy XLA's copy insertion adds";
 	return NULL;
 }

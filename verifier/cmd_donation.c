@@ -106,7 +106,7 @@ static int is_finding(const struct hlo_module *m, const struct donation_report *
 {
 	if (r->any == VERDICT_NOT_HONORED || r->given == VERDICT_UNSAFE || r->copied)
 		return 1;
-	return !m->is_scheduled && (r->any == VERDICT_UNSAFE || r->any == VERDICT_SCHEDULE_DEPENDENT);
+	return donation_copy_predicted(m, r) || (!m->is_scheduled && r->any == VERDICT_UNSAFE);
 }
 
 static void print_evidence(const char *e)
@@ -340,8 +340,7 @@ static int before_after(const char *bfile, const char *afile, const struct opts 
 			why = reason;
 		} else {
 			out = got->output_index;
-			int predicted_copy = !a.m->is_scheduled && (got->any == VERDICT_UNSAFE ||
-					     got->any == VERDICT_SCHEDULE_DEPENDENT);
+			int predicted_copy = donation_copy_predicted(a.m, got);
 			oc = got->copied || predicted_copy ? HONORED_COPY : HONORED;
 			if (got->kind == DONATION_BUFFER_DONOR)
 				why = "AFTER still lists it as buffer_donor; the output is XLA's predicted match";

@@ -195,7 +195,8 @@ static void explain_verdict(struct text *t, const struct hlo_module *m,
 	case VERDICT_UNSAFE:
 		ev(t, "any: unsafe: every schedule overwrites the donated buffer while a value in "
 		   "it is still to be read%s", m->is_scheduled ? ""
-		   : "; XLA's copy insertion will copy the parameter (honored, no memory saved)");
+		   : r->late_read ? "; XLA's copy insertion will copy the parameter (honored, no memory saved)"
+		   : "; XLA's copy insertion will add a copy to keep these values apart");
 		break;
 	case VERDICT_SCHEDULE_DEPENDENT:
 		ev(t, "any: schedule-dependent: some schedules overwrite the donated buffer too "
@@ -485,6 +486,12 @@ int32_t donations_analyse(struct analysis *an, struct donation_report **out)
 int32_t donations_unanalysed(struct hlo_module *m, const char *why, struct donation_report **out)
 {
 	return collect(m, NULL, why ? why : "the module could not be analysed", out);
+}
+
+int donation_copy_predicted(const struct hlo_module *m, const struct donation_report *r)
+{
+	return !m->is_scheduled && r->late_read &&
+	       (r->any == VERDICT_UNSAFE || r->any == VERDICT_SCHEDULE_DEPENDENT);
 }
 
 void donations_count(const struct donation_report *r, int32_t n, int32_t *counts)

@@ -70,6 +70,12 @@ int32_t donations_analyse(struct analysis *an, struct donation_report **out);
  * `unknown`, donors still get their predicted match or `not-honored`. */
 int32_t donations_unanalysed(struct hlo_module *m, const char *why, struct donation_report **out);
 
+/* Before copy insertion (module not scheduled), the parameter is read after
+ * a write into its buffer in every schedule, or in some (copy insertion
+ * orders by dependencies only): XLA will copy the parameter, and the
+ * donation will save nothing. */
+int donation_copy_predicted(const struct hlo_module *m, const struct donation_report *r);
+
 /* Counts per verdict (any), for summaries. counts[] has VERDICT_NOT_HONORED + 1 entries. */
 void donations_count(const struct donation_report *r, int32_t n, int32_t *counts);
 

@@ -95,6 +95,7 @@ check: test asan-test
 
 demo: all
 	$(BUILD)/hloproof parse corpus/demo/step.hlo
+	$(BUILD)/hloproof buffers corpus/demo/step.hlo
 
 conformance: all
 	@HLOPROOF_SHARED=$(SHARED) sh tests/conformance.sh $(BUILD)/hloproof

@@ -160,9 +160,12 @@ static int walk_dir(const char *dir, struct strvec *out, int depth)
 		qsort(names.v, names.n, sizeof(char *), cmp_str);
 	int rc = 0;
 	for (size_t i = 0; i < names.n; i++) {
-		size_t len = strlen(dir) + strlen(names.v[i]) + 2;
+		size_t dl = strlen(dir);
+		while (dl > 1 && dir[dl - 1] == '/')
+			dl--; /* "dir/" and "dir" name the same files */
+		size_t len = dl + strlen(names.v[i]) + 2;
 		char *p = malloc(len);
-		snprintf(p, len, "%s/%s", dir, names.v[i]);
+		snprintf(p, len, "%.*s/%s", (int)dl, dir, names.v[i]);
 		struct stat st;
 		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
 			if (walk_dir(p, out, depth + 1) < 0)

@@ -48,8 +48,8 @@ static int check(struct rule_ctx *ctx)
 	int owned;
 	const struct copy_verdicts *cv = copy_verdicts_for_rule(
 		ctx->copy_verdicts, ctx->module, ctx->config->timeout_ms, &owned);
-	if (!cv)
-		return 0;
+	if (!cv || !cv->an)
+		return 0; /* the module could not be analysed */
 	const struct hlo_module *m = ctx->module;
 	int scheduled = m->is_scheduled;
 	enum severity sev = ctx->severity;

@@ -11,8 +11,8 @@ static int check(struct rule_ctx *ctx)
 	int owned;
 	const struct copy_verdicts *cv = copy_verdicts_for_rule(
 		ctx->copy_verdicts, ctx->module, ctx->config->timeout_ms, &owned);
-	if (!cv)
-		return 0;
+	if (!cv || !cv->an)
+		return 0; /* the module could not be analysed */
 	for (int32_t i = 0; i < cv->n_copies; i++) {
 		const struct copy_report *r = &cv->copies[i];
 		if (r->any != VERDICT_SCHEDULE_DEPENDENT || !r->edge_from)

@@ -1,8 +1,11 @@
 /* cmd_check.c - `hloproof check`: run the lint rules and report. */
+#include "annotations.h"
 #include "baseline.h"
 #include "cli.h"
 #include "copies.h"
 #include "config.h"
+#include "donation.h"
+#include "donation_stage.h"
 #include "lint.h"
 #include "outfile.h"
 #include "report.h"
@@ -15,7 +18,7 @@
 
 struct check_opts {
 	enum report_format format;
-	const char *output, *config, *baseline, *write_baseline;
+	const char *output, *config, *baseline, *write_baseline, *annotations;
 	const char *fail_on;
 	long timeout_ms;          /* -1: from the configuration */
 	int strict_donation;
@@ -41,6 +44,7 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{"strict-donation", no_argument, 0, 's'},
 		{"smt-dump", required_argument, 0, 'S'},
 		{"cross-check", no_argument, 0, 'X'},
+		{"annotations", required_argument, 0, 'A'},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -94,6 +98,9 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 			break;
 		case 'X':
 			o->cross_check = 1;
+			break;
+		case 'A':
+			o->annotations = optarg;
 			break;
 		default:
 			return cli_usage_error("check", "bad option");
@@ -171,6 +178,7 @@ int cmd_check(int argc, char **argv)
 	config_init(&cfg);
 	struct baseline base = {0};
 	struct report rep = {0};
+	struct annotations ann = {0};
 	char **files = NULL;
 	int status = EXIT_CLEAN, internal = 0;
 
@@ -179,7 +187,8 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	if (parse_opts(argc, argv, &o) != 0 || setup_config(&cfg, &o, &d) < 0 ||
-	    (o.baseline && baseline_load(&base, o.baseline, &d) < 0)) {
+	    (o.baseline && baseline_load(&base, o.baseline, &d) < 0) ||
+	    (o.annotations && annotations_load(&ann, o.annotations, &d) < 0)) {
 		status = EXIT_INPUT;
 		goto out;
 	}
@@ -211,26 +220,30 @@ int cmd_check(int argc, char **argv)
 			aopt.timeout_ms = (int)cfg.timeout_ms;
 		aopt.smt_dump_dir = o.smt_dump;
 		aopt.cross_check = o.cross_check;
-		struct copy_verdicts *cv = copy_verdicts_run(m, &aopt, &pd);
-		if (!cv) {
-			rep.files_failed++;
-			hlo_module_free(m);
-			continue;
-		}
+		struct diag ad;
+		diag_init(&ad, NULL);
+		struct copy_verdicts *cv = copy_verdicts_run(m, &aopt, &ad);
+		static struct copy_verdicts none; /* read-only: "analysis failed", no verdicts */
+		if (!cv)
+			fprintf(stderr, "%s: warning: no copy verdicts: %s\n", files[i],
+				ad.errors ? ad.first : "the module cannot be analysed");
 		struct rule_ctx stages = {0};
-		stages.dataflow = cv->an->df;
-		stages.buffers = cv->an->bufs;
-		stages.ordering = cv->an->dep;
-		stages.copy_verdicts = cv;
+		if (cv) {
+			stages.dataflow = cv->an->df;
+			stages.buffers = cv->an->bufs;
+			stages.ordering = cv->an->dep;
+		}
+		stages.copy_verdicts = cv ? cv : &none;
 		struct module_report *mr = &rep.modules[rep.n_modules++];
 		findings_init(&mr->findings, m);
-		if (lint_run_stages(m, &cfg, &stages, &mr->findings) < 0) {
+		if (lint_run_with_deciders(m, &cfg, o.annotations ? &ann : NULL, &stages,
+					   cv ? cv->an : NULL, &mr->findings, &mr->donation_verdicts) < 0) {
 			fprintf(stderr, "%s: error: internal error in a rule; results are incomplete\n",
 				files[i]);
 			internal = 1;
 		}
 		mr->copy_verdicts = copy_summaries_build(cv, &mr->findings.arena);
-		if (cv->an->cross_check_failed) {
+		if (cv && cv->an->cross_check_failed) {
 			fprintf(stderr, "%s: error: the graph decider and z3 disagree (--cross-check)\n",
 				files[i]);
 			internal = 1;
@@ -256,12 +269,15 @@ int cmd_check(int argc, char **argv)
 	else if (!o.write_baseline && fails(&rep, cfg.fail_on))
 		status = EXIT_FINDINGS;
 out:
-	for (size_t i = 0; i < rep.n_modules; i++)
+	for (size_t i = 0; i < rep.n_modules; i++) {
 		findings_free(&rep.modules[i].findings);
+		donation_summaries_free(rep.modules[i].donation_verdicts);
+	}
 	free(rep.modules);
 	baseline_free(&base);
 	cli_free_inputs(files);
 	config_free(&cfg);
+	annotations_free(&ann);
 	free(o.toggle_rule);
 	free(o.toggle_on);
 	return status;

@@ -119,5 +119,26 @@ expect_out 0 '"stale_baseline": \[' "$H" check --format=json --baseline $T/base.
 printf '{"version": 1, "findings": [' > $T/broken.json
 expect 2 "$H" check --baseline $T/broken.json $RT/fires_copy_pair.hlo
 
+# --jobs: modules checked in parallel, the output byte for byte that of --jobs 1
+# (stdout and stderr, every format, exit status) on the shared corpus.
+SC=${HLOPROOF_SHARED:-../shared}/corpus
+if [ -d "$SC" ]; then
+	for fmt in text json sarif; do
+		"$H" check --fail-on=note --format=$fmt --jobs 1 $SC $RT > $T/j1.out 2> $T/j1.err; s1=$?
+		"$H" check --fail-on=note --format=$fmt --jobs 2 $SC $RT > $T/j2.out 2> $T/j2.err; s2=$?
+		"$H" check --fail-on=note --format=$fmt -j 7 $SC $RT > $T/j7.out 2> $T/j7.err; s7=$?
+		if [ -s $T/j1.out ] && [ -s $T/j1.err ] && [ $s1 = 2 ] && [ $s2 = $s1 ] && [ $s7 = $s1 ] &&
+		   cmp -s $T/j1.out $T/j2.out && cmp -s $T/j1.err $T/j2.err &&
+		   cmp -s $T/j1.out $T/j7.out && cmp -s $T/j1.err $T/j7.err; then ok
+		else bad "check --jobs 2/7 --format=$fmt differs from --jobs 1 (status $s1 $s2 $s7)"; fi
+	done
+else
+	bad "no shared corpus at $SC"
+fi
+expect 0 "$H" check --jobs 0 $RT/clean_needed_relayout.hlo
+expect 2 "$H" check --jobs two $RT/clean_needed_relayout.hlo
+expect 2 "$H" check --jobs 257 $RT/clean_needed_relayout.hlo
+expect 2 "$H" check --jobs=-1 $RT/clean_needed_relayout.hlo
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -18,7 +18,8 @@ const struct command commands[] = {
 	{"check", cmd_check,
 	 "check [--format=text|json|sarif|junit|checkstyle] [-o FILE] [--config FILE]\n"
 	 "       [--fail-on=error|warning|note|none] [--enable RULE] [--disable RULE]\n"
-	 "       [--baseline FILE] [--write-baseline FILE] [--timeout-ms N] [--strict-donation] FILE...",
+	 "       [--baseline FILE] [--write-baseline FILE] [--timeout-ms N] [--strict-donation]\n"
+	 "       [--jobs N] FILE...",
 	 "run the lint rules and report findings"},
 	{"buffers", cmd_buffers,
 	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential] FILE...",

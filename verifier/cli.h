@@ -35,5 +35,6 @@ int cmd_print(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_buffers(int argc, char **argv);
+int cmd_gate(int argc, char **argv);
 
 #endif

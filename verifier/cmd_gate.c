@@ -119,8 +119,9 @@ static int has_suffix(const char *s, const char *suf)
 }
 
 /* XLA dump directories hold other text files next to the modules (buffer
- * assignments, memory reports): a .txt file counts as a module only when
- * it starts with "HloModule". A .hlo file always counts. */
+ * assignments, memory reports): a .txt file counts as a module only when its
+ * first token, after whitespace and comments, is "HloModule". A .hlo file
+ * always counts. Only the first 64 KiB are looked at. */
 static int looks_like_module(const char *path)
 {
 	if (!has_suffix(path, ".txt"))
@@ -128,14 +129,35 @@ static int looks_like_module(const char *path)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return 1; /* let the parser report it */
-	char buf[512];
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	enum { SNIFF = 64 << 10 };
+	char *buf = malloc(SNIFF + 1);
+	if (!buf) {
+		fclose(f);
+		return 1;
+	}
+	size_t n = fread(buf, 1, SNIFF, f);
 	fclose(f);
 	buf[n] = 0;
 	const char *p = buf;
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-		p++;
-	return !strncmp(p, "HloModule", 9);
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (p[0] == '/' && p[1] == '/') {
+			p = strchr(p, '\n');
+			if (!p)
+				break;
+		} else if (p[0] == '/' && p[1] == '*') {
+			p = strstr(p + 2, "*/");
+			if (!p)
+				break;
+			p += 2;
+		} else {
+			break;
+		}
+	}
+	int yes = p && !strncmp(p, "HloModule", 9);
+	free(buf);
+	return yes;
 }
 
 struct side {
@@ -618,9 +640,6 @@ int cmd_gate(int argc, char **argv)
 			hi[j] = (struct gate_input){jobs[b.n + j].file,
 						   jobs[b.n + j].parsed ? jobs[b.n + j].g.name : NULL};
 		int rc = gate_pair(bi, b.n, hi, h.n, partner);
-		for (int32_t i = 0; rc == 0 && i < b.n; i++)
-			if (partner[i] >= 0 && (!jobs[i].parsed || !jobs[b.n + partner[i]].parsed))
-				partner[i] = -1;
 		free(bi);
 		free(hi);
 		if (rc < 0) {

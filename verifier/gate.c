@@ -752,10 +752,12 @@ int gate_pair(const struct gate_input *base, int32_t n_base, const struct gate_i
 			taken[j_found] = 1;
 		}
 	}
-	/* 3: file stem alone (a renamed module) */
+	/* 3: file stem alone (a renamed module); modules that did not parse
+	 * (no name) pair with nothing */
 	for (int32_t i = 0; i < n_base; i++)
-		for (int32_t j = 0; j < n_head && pairs[i] < 0; j++)
-			if (!taken[j] && same(gate_file_stem(base[i].file), gate_file_stem(head[j].file))) {
+		for (int32_t j = 0; j < n_head && pairs[i] < 0 && base[i].name; j++)
+			if (!taken[j] && head[j].name &&
+			    same(gate_file_stem(base[i].file), gate_file_stem(head[j].file))) {
 				pairs[i] = j;
 				taken[j] = 1;
 			}

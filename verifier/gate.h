@@ -98,6 +98,7 @@ void gate_diff_free(struct gate_diff *d);
  * file stem together first, then by module name when it is unique among the
  * unpaired of both sides, then by file stem alone; the file stem is the
  * basename without a leading "module_<digits>." (XLA's dump numbering).
+ * An input with a NULL name (it did not parse) pairs with nothing.
  * Returns 0, or -1 when out of memory. */
 struct gate_input {
 	const char *file, *name;

@@ -24,7 +24,7 @@ TEST_COMMON := $(wildcard tests/testutil.c)
 HDRS := $(wildcard verifier/*.h verifier/*.def)
 
 # Files compiled into the binary as strings (rules/gen-embed.sh): the config schema, rule docs.
-EMBED_SRC := docs/config.rng $(filter-out docs/rules/README.md,$(sort $(wildcard docs/rules/*.md)))
+EMBED_SRC := docs/config.rng docs/annotations.rng $(filter-out docs/rules/README.md,$(sort $(wildcard docs/rules/*.md)))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(RULE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rules_registry.o \
 	$(BUILD)/embedded.o
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)

@@ -119,6 +119,43 @@ expect_out 0 '"stale_baseline": \[' "$H" check --format=json --baseline $T/base.
 printf '{"version": 1, "findings": [' > $T/broken.json
 expect 2 "$H" check --baseline $T/broken.json $RT/fires_copy_pair.hlo
 
+# --- donation (issue 5): hloproof donation, check's donations[], --annotations ---
+D=corpus/donation
+P=$D/pairs
+A=corpus/annotations
+expect_out 0 'given=null any=safe' "$H" donation $D/safe_elementwise.hlo
+expect_out 1 'given=null any=not-honored \(no output of 32 bytes\)' "$H" donation $D/donor_matched_and_unmatched.hlo
+expect_out 1 'honored through copy cp, 16 bytes: no memory saved' "$H" donation $D/copied.hlo
+expect_out 0 '"any": "safe"' "$H" donation --format=json $D/safe_elementwise.hlo
+expect_out 0 'saved 32 bytes' "$H" donation $P/update.before.hlo $P/update.after.hlo
+expect_out 1 'summary: 3 requested \(112 bytes\): 1 honored, 1 through a copy, 1 dropped; saved 64 bytes, lost 48 bytes' \
+	"$H" donation $P/train_step.before.hlo $P/train_step.after.hlo
+expect_out 1 '"outcome": "honored-through-copy"' "$H" donation --format=json $P/train_step.before.hlo $P/train_step.after.hlo
+expect 2 "$H" donation $P/train_step.before.hlo $P/train_step_mismatch.after.hlo
+if grep -q "^$P/train_step_mismatch.after.hlo:6:3: error: parameter 1 is f32\[4\]{0} here but f32\[8\]{0} in BEFORE" $T/err; then ok; else bad "donation mismatch: $(cat $T/err)"; fi
+expect 2 "$H" donation
+expect 2 "$H" donation a.hlo b.hlo c.hlo
+expect 2 "$H" donation $T/missing.hlo
+# check: the donations array and the donation rules
+expect_out 0 '"kind": "buffer-donor"' "$H" check --format=json $D/donor_matched_and_unmatched.hlo
+expect_out 0 '"output_index": null' "$H" check --format=json $D/donor_matched_and_unmatched.hlo
+expect_out 1 'error: donated param 0 \{\} \(params\[.w.\]\) \(may-alias into output \{0\}\) is unsafe in the printed schedule.*\[HP202 donation-unsafe\]' \
+	"$H" check $D/unsafe_scheduled.hlo
+expect_out 1 'warning: donation of param 0 .*honored only through a copy \(cp\).*\[HP203 donation-copied\]' "$H" check --fail-on=warning $D/copied.hlo
+# annotations: expectations, accepted copies, hostile and invalid files
+expect_out 1 'fires_not_donated.xml:3: expected param 1 \{\} \(params\[.b.\]\) to be donated.*\[HP204 annotation-violated\]' \
+	"$H" check --annotations $R/annotation-violated/fires_not_donated.xml $R/annotation-violated/fires_not_donated.hlo
+expect_out 0 '1 suppressed' "$H" check --fail-on=warning --annotations $R/annotation-violated/clean_as_declared.xml $R/annotation-violated/clean_as_declared.hlo
+expect_out 1 'annotation violated: .*fires_not_donated.xml:3' "$H" donation --annotations $R/annotation-violated/fires_not_donated.xml $R/annotation-violated/fires_not_donated.hlo
+for h in hostile_xxe hostile_billion_laughs hostile_external_dtd; do
+	expect 2 "$H" check --annotations $A/$h.xml $D/safe_elementwise.hlo
+	if grep -q "^$A/$h.xml:2: error: document type declarations and entities are not allowed" $T/err; then ok; else bad "$h: $(cat $T/err)"; fi
+done
+expect 2 "$H" donation --annotations $A/invalid_no_reason.xml $D/safe_elementwise.hlo
+if grep -q "^$A/invalid_no_reason.xml:3: error: does not match the schema" $T/err; then ok; else bad "invalid annotations: $(cat $T/err)"; fi
+head -c 1100000 /dev/zero | tr '\0' ' ' > $T/big.xml
+expect 2 "$H" check --annotations $T/big.xml $D/safe_elementwise.hlo
+if grep -q "over the 1048576-byte limit" $T/err; then ok; else bad "oversized annotations: $(cat $T/err)"; fi
 # --jobs: modules checked in parallel, the output byte for byte that of --jobs 1
 # (stdout and stderr, every format, exit status) on the shared corpus.
 SC=${HLOPROOF_SHARED:-../shared}/corpus

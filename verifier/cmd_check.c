@@ -1,7 +1,10 @@
 /* cmd_check.c - `hloproof check`: run the lint rules and report. */
+#include "annotations.h"
 #include "baseline.h"
 #include "cli.h"
 #include "config.h"
+#include "donation.h"
+#include "donation_stage.h"
 #include "jobs.h"
 #include "lint.h"
 #include "outfile.h"
@@ -15,7 +18,7 @@
 
 struct check_opts {
 	enum report_format format;
-	const char *output, *config, *baseline, *write_baseline;
+	const char *output, *config, *baseline, *write_baseline, *annotations;
 	const char *fail_on;
 	long timeout_ms;          /* -1: from the configuration */
 	int strict_donation;
@@ -38,6 +41,7 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{"write-baseline", required_argument, 0, 'w'},
 		{"timeout-ms", required_argument, 0, 't'},
 		{"strict-donation", no_argument, 0, 's'},
+		{"annotations", required_argument, 0, 'A'},
 		{"jobs", required_argument, 0, 'j'},
 		{0, 0, 0, 0},
 	};
@@ -86,6 +90,9 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		}
 		case 's':
 			o->strict_donation = 1;
+			break;
+		case 'A':
+			o->annotations = optarg;
 			break;
 		case 'j':
 			if (jobs_parse(optarg, &o->jobs) < 0)
@@ -169,6 +176,7 @@ struct check_job {
 
 struct check_run {
 	const struct lint_config *cfg;
+	const struct annotations *ann;    /* --annotations, or NULL */
 	struct check_job *jobs;
 	struct module_report *slots;
 };
@@ -185,7 +193,8 @@ static void check_one(void *arg, size_t i)
 		j->parsed = 1;
 		j->slot = &run->slots[i];
 		findings_init(&j->slot->findings, m);
-		if (lint_run(m, run->cfg, &j->slot->findings) < 0) {
+		if (lint_run_with_donations(m, run->cfg, run->ann, &j->slot->findings,
+					    &j->slot->donation_verdicts) < 0) {
 			fprintf(pd.out, "%s: error: internal error in a rule; results are incomplete\n",
 				j->file);
 			j->internal = 1;
@@ -209,6 +218,7 @@ int cmd_check(int argc, char **argv)
 	config_init(&cfg);
 	struct baseline base = {0};
 	struct report rep = {0};
+	struct annotations ann = {0};
 	struct check_job *jobs = NULL;
 	char **files = NULL;
 	int status = EXIT_CLEAN, internal = 0;
@@ -218,7 +228,8 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	if (parse_opts(argc, argv, &o) != 0 || setup_config(&cfg, &o, &d) < 0 ||
-	    (o.baseline && baseline_load(&base, o.baseline, &d) < 0)) {
+	    (o.baseline && baseline_load(&base, o.baseline, &d) < 0) ||
+	    (o.annotations && annotations_load(&ann, o.annotations, &d) < 0)) {
 		status = EXIT_INPUT;
 		goto out;
 	}
@@ -238,7 +249,7 @@ int cmd_check(int argc, char **argv)
 	}
 	for (size_t i = 0; i < n_files; i++)
 		jobs[i].file = files[i];
-	struct check_run run = {&cfg, jobs, rep.modules};
+	struct check_run run = {&cfg, o.annotations ? &ann : NULL, jobs, rep.modules};
 	jobs_run(o.jobs, n_files, check_one, &run);
 	/* In input order: the messages, then the parsed modules packed to the front. */
 	for (size_t i = 0; i < n_files; i++) {
@@ -272,8 +283,10 @@ int cmd_check(int argc, char **argv)
 	else if (!o.write_baseline && fails(&rep, cfg.fail_on))
 		status = EXIT_FINDINGS;
 out:
-	for (size_t i = 0; i < rep.n_modules; i++)
+	for (size_t i = 0; i < rep.n_modules; i++) {
 		findings_free(&rep.modules[i].findings);
+		donation_summaries_free(rep.modules[i].donation_verdicts);
+	}
 	free(rep.modules);
 	for (size_t i = 0; jobs && files && files[i]; i++)
 		free(jobs[i].diag);
@@ -281,6 +294,7 @@ out:
 	baseline_free(&base);
 	cli_free_inputs(files);
 	config_free(&cfg);
+	annotations_free(&ann);
 	free(o.toggle_rule);
 	free(o.toggle_on);
 	return status;

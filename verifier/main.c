@@ -19,11 +19,22 @@ const struct command commands[] = {
 	 "check [--format=text|json|sarif|junit|checkstyle] [-o FILE] [--config FILE]\n"
 	 "       [--fail-on=error|warning|note|none] [--enable RULE] [--disable RULE]\n"
 	 "       [--baseline FILE] [--write-baseline FILE] [--timeout-ms N] [--strict-donation]\n"
-	 "       [--jobs N] FILE...",
+	 "       [--annotations FILE.xml] [--jobs N] FILE...",
 	 "run the lint rules and report findings"},
 	{"buffers", cmd_buffers,
 	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential] FILE...",
 	 "list alias-analysis buffers, their values and live ranges"},
+	{"donation", cmd_donation,
+	 "donation [--format=text|json] [--evidence] [--annotations FILE.xml] [--timeout-ms N]\n"
+	 "       BEFORE [AFTER]",
+	 "prove or refute every donation; with two files, what optimization did with each"},
+	/* copies (issue 4) */
+	{"explain", cmd_explain,
+	 "explain [--timeout-ms N] [--smt-dump DIR] [--cross-check] FILE COPY | FILE --all | FILE --hazards",
+	 "the family, removal verdicts and evidence of a copy"},
+	{"prove-removal", cmd_prove_removal,
+	 "prove-removal [--schedule=given|any] [--timeout-ms N] [--smt-dump DIR] [--cross-check] FILE COPY",
+	 "exit 0 when removing COPY is proven safe, 1 when refuted, 3 when unknown"},
 	{"gate", cmd_gate,
 	 "gate [--format=text|json] [-o FILE] [--config FILE] [--max-new-copy-bytes N]\n"
 	 "       [--allow-lost-donations] [--fail-on-new=error|warning|note|none]\n"

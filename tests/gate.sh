@@ -26,8 +26,8 @@ hasnt() {
 G=corpus/gate
 # --- a regressed HEAD: a copy protecting an in-place update, a lost donation
 expect 1 "$H" gate $G/base.hlo $G/head.hlo
-has "^$G/head.hlo:15:3: copy added: buf.old = copy\(buf\) in step, 4096 bytes, family "
-has "^$G/base.hlo:4:[0-9]+: donation lost: parameter 0 \{\}, 262144 bytes: may-alias to output \{0\}; in HEAD: no input_output_alias entry or buffer_donor names it"
+has "^$G/head.hlo:16:3: copy added: buf.old = copy\(buf\) in step, 4096 bytes, family donation, removal verdict given=necessary any=necessary$"
+has "^$G/base.hlo:4:[0-9]+: donation lost: parameter 0 \{\}, 262144 bytes: may-alias to output \{0\} \(verdict schedule-dependent\); in HEAD: no input_output_alias entry or buffer_donor names it$"
 has "copies: 1 added \(4096 bytes\), 0 removed \(0 bytes\), 1 unchanged; donations: 1 lost \(262144 bytes\), 0 gained"
 has "HEAD regresses: 4096 bytes of new copies .*; 1 donation lost"
 hasnt "wt\.[0-9]+ = copy"   # the layout copy is the same one, renumbered
@@ -43,6 +43,8 @@ expect 1 "$H" gate --max-new-copy-bytes=4095 --allow-lost-donations $G/base.hlo 
 # JSON
 expect 1 "$H" gate --format=json $G/base.hlo $G/head.hlo
 has '"name": "buf.old"'
+has '"family": "donation"'
+has '"given": "necessary"'
 has '"bytes": 4096'
 has '"copy_bytes_added": 4096'
 has '"param_index": "\{\}"'
@@ -52,6 +54,13 @@ has '"lost-donations"'
 if command -v python3 >/dev/null 2>&1; then
 	if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["pairs"][0]["copies_added"][0]["bytes"] == 4096 and d["pairs"][0]["donations_lost"][0]["head"] is None else 1)' $T/out; then ok; else bad "gate JSON content"; fi
 fi
+# --no-deciders: the IR facts only (no families for same-layout copies, no verdicts)
+expect 1 "$H" gate --no-deciders $G/base.hlo $G/head.hlo
+has "^$G/head.hlo:16:3: copy added: buf.old = copy\(buf\) in step, 4096 bytes, family not decided \(same layout as its operand\)$"
+has "^$G/base.hlo:4:[0-9]+: donation lost: parameter 0 \{\}, 262144 bytes: may-alias to output \{0\}; in HEAD"
+expect 1 "$H" gate --no-deciders --format=json $G/base.hlo $G/head.hlo
+has '"family": null'
+has '"copies": false'
 # -o: the report goes to the file, atomically
 expect 1 "$H" gate --format=json -o $T/gate.json $G/base.hlo $G/head.hlo
 if [ ! -s $T/out ] && grep -q '"regressed": true' $T/gate.json; then ok; else bad "gate -o"; fi
@@ -63,7 +72,7 @@ has "^gate: no regression"
 expect 0 "$H" gate $G/base.hlo $G/base.hlo
 # the other way round: the copy is removed and the donation gained, no regression
 expect 0 "$H" gate $G/head.hlo $G/base.hlo
-has "^$G/head.hlo:15:3: copy removed: buf.old"
+has "^$G/head.hlo:16:3: copy removed: buf.old"
 has "^$G/base.hlo:4:[0-9]+: donation gained: parameter 0 \{\}"
 # standard input for one side
 "$H" gate - $G/head.hlo < $G/base.hlo > $T/stdin.out 2>&1; st=$?
@@ -90,6 +99,10 @@ ENTRY %main (w: f32[16], b: f32[8]) -> f32[8] {
 }
 HLO
 expect 1 "$H" gate $T/donor_base.hlo $T/donor_head.hlo
+has "donation lost: parameter 0 \{\}, 64 bytes: buffer-donor to output \{\} \(verdict safe\); in HEAD: buffer-donor, not honored: no output of 64 bytes"
+has "donation gained: parameter 1 \{\}, 32 bytes: buffer-donor to output \{\} \(verdict safe\); in BASE: buffer-donor, not honored"
+has "new finding: warning: donated param 0 .*\[HP201 donation-not-honored\]"
+expect 1 "$H" gate --no-deciders $T/donor_base.hlo $T/donor_head.hlo
 has "donation lost: parameter 0 \{\}, 64 bytes: buffer-donor to output \{\}; in HEAD: buffer-donor, not honored: no unaliased output of 64 bytes"
 has "donation gained: parameter 1 \{\}, 32 bytes: buffer-donor to output \{\}; in BASE: buffer-donor, not honored"
 expect 0 "$H" gate --allow-lost-donations $T/donor_base.hlo $T/donor_head.hlo
@@ -134,7 +147,7 @@ sed 's/HloModule donate/HloModule donate2/' $T/donor_base.hlo > $T/dump/head/mod
 expect 1 "$H" gate $T/dump/base $T/dump/head
 has "^gate: $T/dump/base/module_0003.jit_step.before_optimizations.txt -> $T/dump/head/module_0007.jit_step.before_optimizations.txt \(module step\)"
 has "^gate: $T/dump/base/module_0003.jit_step.cpu_after_optimizations.txt -> $T/dump/head/module_0007.jit_step.cpu_after_optimizations.txt \(module step\)"
-has "^$T/dump/head/module_0007.jit_step.cpu_after_optimizations.txt:15:3: copy added: buf.old"
+has "^$T/dump/head/module_0007.jit_step.cpu_after_optimizations.txt:16:3: copy added: buf.old"
 has "donation lost: parameter 0"
 has "^gate: only in BASE: $T/dump/base/module_0001.jit_init.cpu_after_optimizations.txt \(module donate\)"
 has "^gate: only in HEAD: $T/dump/head/module_0002.jit_eval.cpu_after_optimizations.txt \(module donate2\)"

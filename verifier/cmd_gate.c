@@ -7,6 +7,7 @@
  * --max-new-copy-bytes, when a donation is lost (unless
  * --allow-lost-donations), or when a new finding is at or above
  * --fail-on-new. Modules present on one side only are listed, not gated. */
+#include "annotations.h"
 #include "cli.h"
 #include "config.h"
 #include "gate.h"
@@ -23,7 +24,8 @@
 
 struct gate_opts {
 	int json;
-	const char *output, *config;
+	const char *output, *config, *annotations;
+	int no_deciders;
 	uint64_t max_new_copy_bytes;
 	int allow_lost_donations;
 	const char *fail_on_new;   /* NULL: the configuration's fail-on */
@@ -42,6 +44,8 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 		{"fail-on-new", required_argument, 0, 'F'},
 		{"timeout-ms", required_argument, 0, 't'},
 		{"jobs", required_argument, 0, 'j'},
+		{"annotations", required_argument, 0, 'A'},
+		{"no-deciders", no_argument, 0, 'N'},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -73,6 +77,12 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 		}
 		case 'a':
 			o->allow_lost_donations = 1;
+			break;
+		case 'A':
+			o->annotations = optarg;
+			break;
+		case 'N':
+			o->no_deciders = 1;
 			break;
 		case 'F': {
 			enum fail_on f;
@@ -199,6 +209,7 @@ struct gate_job {
 
 struct gate_run {
 	const struct lint_config *cfg;
+	struct gate_build_options build;
 	struct gate_job *jobs;
 };
 
@@ -212,7 +223,7 @@ static void gate_one(void *arg, size_t i)
 	struct hlo_module *m = hlo_parse_file(j->file, &pd);
 	if (m) {
 		j->parsed = 1;
-		if (gate_module_build(m, run->cfg, &j->g) < 0) {
+		if (gate_module_build(m, run->cfg, &run->build, &j->g) < 0) {
 			fprintf(pd.out, "%s: error: internal error while summarising the module; results are incomplete\n",
 				j->file);
 			j->internal = 1;
@@ -268,7 +279,8 @@ static void text_copy(FILE *out, const char *what, const char *file, const struc
 	fprintf(out, "%s: %s = copy(%s) in %s, %" PRIu64 " bytes, family %s", what, c->name,
 		c->operand ? c->operand : "?", c->computation, c->bytes, family_text(c));
 	if (c->verdict)
-		fprintf(out, ", %s", c->verdict);
+		fprintf(out, ", removal verdict given=%s any=%s",
+			c->verdict_given ? c->verdict_given : "null", c->verdict);
 	fputc('\n', out);
 }
 
@@ -280,6 +292,8 @@ static void text_donation_state(FILE *out, const struct gate_donation *d)
 	}
 	if (d->honored) {
 		fprintf(out, "%s to output %s", d->kind, d->output_index ? d->output_index : "?");
+		if (d->verdict)
+			fprintf(out, " (verdict %s)", d->verdict);
 		if (d->copied)
 			fputs(", only through a copy", out);
 		return;
@@ -326,6 +340,8 @@ static int write_text(FILE *out, const struct gate_result *r, const struct verdi
 			text_donation(out, "donation lost", bf, d->lost[k], "HEAD", d->lost_head[k]);
 		for (int32_t k = 0; k < d->n_gained; k++)
 			text_donation(out, "donation gained", hf, d->gained[k], "BASE", d->gained_base[k]);
+		for (int32_t k = 0; k < d->n_copied; k++)
+			text_donation(out, "donation now copied", hf, d->copied[k], "BASE", d->copied_base[k]);
 		for (int32_t k = 0; k < d->n_new; k++)
 			text_finding(out, "new finding", d->new_findings[k]);
 		for (int32_t k = 0; k < d->n_fixed; k++)
@@ -382,7 +398,10 @@ static json_t *copy_json(const char *file, const struct gate_copy *c)
 	json_object_set_new(o, "operand", str_or_null(c->operand));
 	json_object_set_new(o, "operand_opcode", str_or_null(c->operand_opcode));
 	json_object_set_new(o, "family", str_or_null(c->family));
-	json_object_set_new(o, "verdict", str_or_null(c->verdict));
+	json_t *v = json_object();
+	json_object_set_new(v, "given", str_or_null(c->verdict_given));
+	json_object_set_new(v, "any", str_or_null(c->verdict));
+	json_object_set_new(o, "verdict", v);
 	json_object_set_new(o, "bytes", json_integer((json_int_t)c->bytes));
 	char key[20];
 	snprintf(key, sizeof(key), "%016" PRIx64, c->key);
@@ -489,6 +508,10 @@ static int write_json(FILE *out, const struct gate_result *r, const struct verdi
 			json_array_append_new(a, donation_json(d->gained[k], d->gained_base[k], d->gained[k]));
 		json_object_set_new(po, "donations_gained", a);
 		a = json_array();
+		for (int32_t k = 0; k < d->n_copied; k++)
+			json_array_append_new(a, donation_json(d->copied[k], d->copied_base[k], d->copied[k]));
+		json_object_set_new(po, "donations_now_copied", a);
+		a = json_array();
 		for (int32_t k = 0; k < d->n_new; k++)
 			json_array_append_new(a, finding_json(d->new_findings[k]));
 		json_object_set_new(po, "new_findings", a);
@@ -568,6 +591,7 @@ int cmd_gate(int argc, char **argv)
 	struct lint_config cfg;
 	config_init(&cfg);
 	struct side b = {0}, h = {0};
+	struct annotations ann = {0};
 	struct gate_job *jobs = NULL;
 	struct pair *pairs = NULL;
 	int32_t np = 0, *partner = NULL;
@@ -588,7 +612,9 @@ int cmd_gate(int argc, char **argv)
 		status = cli_usage_error("gate", "only one of BASE and HEAD can be standard input");
 		goto out;
 	}
-	if (setup_config(&cfg, &o, &d) < 0 || expand_side(barg, bdir, &b) < 0 ||
+	if (setup_config(&cfg, &o, &d) < 0 ||
+	    (o.annotations && annotations_load(&ann, o.annotations, &d) < 0) ||
+	    expand_side(barg, bdir, &b) < 0 ||
 	    expand_side(harg, hdir, &h) < 0) {
 		status = EXIT_INPUT;
 		goto out;
@@ -611,7 +637,7 @@ int cmd_gate(int argc, char **argv)
 		jobs[i].file = b.files[i];
 	for (int32_t j = 0; j < h.n; j++)
 		jobs[b.n + j].file = h.files[j];
-	struct gate_run run = {&cfg, jobs};
+	struct gate_run run = {&cfg, {o.annotations ? &ann : NULL, o.no_deciders}, jobs};
 	jobs_run(o.jobs, n, gate_one, &run);
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].diag_len)
@@ -717,5 +743,6 @@ out:
 	cli_free_inputs(b.files);
 	cli_free_inputs(h.files);
 	config_free(&cfg);
+	annotations_free(&ann);
 	return status;
 }

@@ -1,6 +1,9 @@
 /* gate.c - the gate's per-module summary, its comparison and dump-directory
  * pairing (gate.h). */
 #include "gate.h"
+#include "analysis.h"
+#include "copies.h"
+#include "donation.h"
 #include "lint.h"
 #include "report.h"
 #include <stdio.h>
@@ -420,25 +423,140 @@ static int donations_from_ir(const struct hlo_module *m, struct gate_module *g)
 	return match_donors(&view, g, first);
 }
 
+/* ---- the deciders ----------------------------------------------------- */
+
+static int copies_from_decider(struct analysis *an, struct gate_module *g)
+{
+	struct copy_report *r = NULL;
+	int32_t n = copies_analyse(an, &r);
+	if (n < 0)
+		return -1;
+	g->copies = arena_array(&g->arena, (size_t)n + 1, sizeof(*g->copies));
+	for (int32_t i = 0; i < n; i++) {
+		const struct hlo_instruction *x = r[i].copy;
+		struct gate_copy *c = &g->copies[g->n_copies++];
+		c->computation = arena_strdup(&g->arena, x->parent->name ? x->parent->name : "");
+		c->name = arena_strdup(&g->arena, x->name ? x->name : "");
+		if (x->n_operands > 0) {
+			c->operand = arena_strdup(&g->arena, x->operands[0]->name);
+			c->operand_opcode = op_text(x->operands[0]);
+		}
+		c->family = copy_family_name(r[i].family);
+		c->verdict = verdict_name(r[i].any);
+		c->verdict_given = verdict_name(r[i].given);
+		c->key = copy_identity(x);
+		c->bytes = r[i].bytes;
+		c->line = x->pos.line;
+		c->col = x->pos.col;
+		c->seq = i;
+	}
+	g->decided_copies = 1;
+	return 0;
+}
+
+static int donations_from_decider(struct donation_report *r, int32_t n, struct gate_module *g)
+{
+	g->donations = arena_array(&g->arena, (size_t)n + 1, sizeof(*g->donations));
+	for (int32_t i = 0; i < n; i++) {
+		struct gate_donation *d = &g->donations[g->n_donations++];
+		d->param = r[i].param;
+		d->param_index = index_text(&g->arena, &r[i].param_index);
+		d->output_index = r[i].output_index ? index_text(&g->arena, r[i].output_index) : NULL;
+		d->kind = donation_kind_name(r[i].kind);
+		d->honored = r[i].any != VERDICT_NOT_HONORED;
+		d->copied = r[i].copied;
+		d->verdict = verdict_name(r[i].any);
+		if (r[i].reason)
+			d->reason = arena_strdup(&g->arena, r[i].reason);
+		d->bytes = r[i].bytes;
+		d->line = r[i].pos.line;
+		d->col = r[i].pos.col;
+	}
+	g->decided_donations = 1;
+	return 0;
+}
+
+static int has_copy(const struct hlo_module *m)
+{
+	for (int32_t k = 0; k < m->n_comps; k++)
+		for (int32_t i = 0; i < m->comps[k]->n_instrs; i++)
+			if (m->comps[k]->instrs[i]->opcode == OP_COPY)
+				return 1;
+	return 0;
+}
+
 /* ---- the summary -------------------------------------------------------- */
 
-int gate_module_build(struct hlo_module *m, const struct lint_config *cfg, struct gate_module *g)
+int gate_module_build(struct hlo_module *m, const struct lint_config *cfg,
+		      const struct gate_build_options *opt, struct gate_module *g)
 {
+	struct gate_build_options none = {0};
+	if (!opt)
+		opt = &none;
 	memset(g, 0, sizeof(*g));
 	arena_init(&g->arena);
 	g->file = arena_strdup(&g->arena, m->file ? m->file : "-");
 	g->name = arena_strdup(&g->arena, m->name ? m->name : "");
 	findings_init(&g->findings, m);
 	int rc = 0;
-	if (lint_run(m, cfg, &g->findings) < 0) {
+	/* One analysis for both deciders and the rules, when there is anything
+	 * to decide; the IR facts when it cannot be run. */
+	int donations = m->entry && (m->n_aliases || m->n_donors);
+	struct analysis *an = NULL;
+	const char *why = NULL;
+	struct diag ad;
+	diag_init(&ad, NULL);
+	if (opt->no_deciders) {
+		why = "--no-deciders";
+	} else if (m->entry && (donations || has_copy(m))) {
+		struct analysis_options ao;
+		analysis_default_options(&ao);
+		if (cfg->timeout_ms > 0)
+			ao.timeout_ms = (int)cfg->timeout_ms;
+		an = analysis_run(m, &ao, &ad);
+		if (!an)
+			why = ad.errors ? ad.first : "the analysis could not be run";
+	}
+	struct donation_list dl = {0, NULL};
+	if (donations && opt->no_deciders) {
+		if (donations_from_ir(m, g) < 0)
+			rc = -1;
+	} else if (donations) {
+		dl.n = an ? donations_analyse(an, &dl.items) : donations_unanalysed(m, why, &dl.items);
+		if (dl.n < 0) {
+			dl.n = 0;
+			rc = -1;
+			if (donations_from_ir(m, g) < 0)
+				rc = -1;
+		} else {
+			donations_from_decider(dl.items, dl.n, g);
+		}
+	}
+	if (!an || copies_from_decider(an, g) < 0) {
+		if (an)
+			rc = -1; /* the decider failed: fall back to the IR facts */
+		g->n_copies = 0;
+		if (copies_from_ir(m, g) < 0)
+			rc = -1;
+	}
+	/* The rules see what `check` gives them (donation_stage.c): the
+	 * analysis and the donation verdicts when the module donates. */
+	struct rule_ctx stages;
+	memset(&stages, 0, sizeof(stages));
+	stages.annotations = opt->ann;
+	if (donations && !opt->no_deciders) {
+		stages.donation_verdicts = &dl;
+		if (an) {
+			stages.dataflow = an->df;
+			stages.buffers = an->bufs;
+			stages.ordering = an->dep;
+		}
+	}
+	if (lint_run_stages(m, cfg, &stages, &g->findings) < 0) {
 		g->lint_failed = 1;
 		rc = -1;
 	}
-	/* HOOK(copy decider): copies_analyse() gives family and verdict;
-	 * HOOK(donation decider): donations_analyse() gives honored, copied and
-	 * the verdict. Until they are built in, the IR facts. */
-	if (copies_from_ir(m, g) < 0 || (m->entry && donations_from_ir(m, g) < 0))
-		rc = -1;
+	analysis_free(an);
 	return rc;
 }
 
@@ -577,8 +695,11 @@ static int compare_donations(const struct gate_module *B, const struct gate_modu
 	d->lost_head = malloc(nb * sizeof(*d->lost_head));
 	d->gained = malloc(nh * sizeof(*d->gained));
 	d->gained_base = malloc(nh * sizeof(*d->gained_base));
+	d->copied = malloc(nh * sizeof(*d->copied));
+	d->copied_base = malloc(nh * sizeof(*d->copied_base));
 	int rc = -1;
-	if (!sb || !sh || !d->lost || !d->lost_head || !d->gained || !d->gained_base)
+	if (!sb || !sh || !d->lost || !d->lost_head || !d->gained || !d->gained_base ||
+	    !d->copied || !d->copied_base)
 		goto out;
 	/* Header order (g->donations), one verdict per leaf: the first entry
 	 * of its key in the sorted list (an honored one when there is one). */
@@ -598,8 +719,13 @@ static int compare_donations(const struct gate_module *B, const struct gate_modu
 		if (find_donation(sh, H->n_donations, h) != h || !h->honored)
 			continue;
 		const struct gate_donation *b = find_donation(sb, B->n_donations, h);
-		if (b && b->honored)
+		if (b && b->honored) {
+			if (h->copied && !b->copied) {
+				d->copied_base[d->n_copied] = b;
+				d->copied[d->n_copied++] = h;
+			}
 			continue;
+		}
 		d->gained_base[d->n_gained] = b;
 		d->gained[d->n_gained++] = h;
 	}
@@ -693,6 +819,8 @@ void gate_diff_free(struct gate_diff *d)
 	free(d->lost_head);
 	free(d->gained);
 	free(d->gained_base);
+	free(d->copied);
+	free(d->copied_base);
 	free(d->new_findings);
 	free(d->fixed_findings);
 	memset(d, 0, sizeof(*d));

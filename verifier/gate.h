@@ -15,11 +15,12 @@
  *    HEAD (absent, or a donor left unmatched) is lost; the reverse, gained.
  *  - A finding is new when its fingerprint (findings.h) is not in BASE.
  *
- * Family and verdicts come from the deciders when they are built in;
- * without them the gate decides from the IR alone (gate.c, the "IR facts"):
- * a copy's family is `layout` or `memory-space` when its operand's shape
- * differs from its own only in layout, and unknown (NULL) otherwise; an
- * alias entry is honored; a donor is honored when XLA's donor matching
+ * Family and verdicts come from the deciders (copies.h, donation.h) over one
+ * analysis of the module (analysis.h). When the analysis cannot be run (or a
+ * decider fails) the gate falls back to the IR alone (gate.c, the "IR
+ * facts"): a copy's family is `layout` or `memory-space` when its operand's
+ * shape differs from its own only in layout, and unknown (NULL) otherwise;
+ * an alias entry is honored; a donor is honored when XLA's donor matching
  * (hlo-semantics.md 7.3) would give it an output. */
 #ifndef HLOPROOF_GATE_H
 #define HLOPROOF_GATE_H
@@ -34,7 +35,8 @@ struct gate_copy {
 	const char *operand;          /* the operand's name */
 	const char *operand_opcode;
 	const char *family;           /* copy_family_name(), or NULL when not decided */
-	const char *verdict;          /* removal verdict (verdict_name), or NULL */
+	const char *verdict;          /* removal verdict over every schedule (verdict_name), or NULL */
+	const char *verdict_given;    /* in the printed schedule; NULL when unscheduled or undecided */
 	uint64_t key;                 /* identity */
 	uint64_t bytes;               /* of the copy's result */
 	int line, col;
@@ -66,9 +68,18 @@ struct gate_module {
 	int lint_failed;              /* a rule reported an internal error */
 };
 
-/* Summarise m (which it does not free) into g. Returns 0, or -1 on an
- * internal error (g is then still valid and may be freed). */
-int gate_module_build(struct hlo_module *m, const struct lint_config *cfg, struct gate_module *g);
+struct annotations;
+
+struct gate_build_options {
+	const struct annotations *ann; /* --annotations, or NULL */
+	int no_deciders;               /* the IR facts only (fast; no verdicts) */
+};
+
+/* Summarise m (which it does not free) into g, running the deciders and the
+ * lint rules. opt may be NULL. Returns 0, or -1 on an internal error (g is
+ * then still valid and may be freed). */
+int gate_module_build(struct hlo_module *m, const struct lint_config *cfg,
+		      const struct gate_build_options *opt, struct gate_module *g);
 void gate_module_free(struct gate_module *g);
 
 /* The differences between two versions; arrays are malloc'd and point into
@@ -84,6 +95,10 @@ struct gate_diff {
 	/* lost[i] is BASE's entry, lost_head[i] HEAD's (NULL when absent); gained likewise */
 	const struct gate_donation **lost, **lost_head, **gained, **gained_base;
 	uint64_t lost_bytes;
+	/* honored in both, but in HEAD only through a copy of the parameter
+	 * (no memory saved) where BASE needed none: copied[i] is HEAD's entry */
+	int32_t n_copied;
+	const struct gate_donation **copied, **copied_base;
 	int32_t n_new, n_fixed;
 	const struct finding **new_findings;   /* reported in HEAD, fingerprint not in BASE */
 	const struct finding **fixed_findings; /* reported in BASE, fingerprint not in HEAD */

@@ -187,6 +187,8 @@ expect 2 "$H" gate --max-new-copy-bytes=4k $G/base.hlo $G/head.hlo
 expect 2 "$H" gate --jobs 0x $G/base.hlo $G/head.hlo
 expect 2 "$H" gate $G/base.hlo $T/missing.hlo
 expect 2 "$H" gate $G/base.hlo $T/dump/head/module_0008.broken.txt
+has "^gate: 1 input could not be read or parsed$"
+hasnt "only in BASE"
 if grep -qE "module_0008.broken.txt:3:[0-9]+: error: " $T/err; then ok; else bad "broken HEAD: $(cat $T/err)"; fi
 expect 2 "$H" gate --config $T/missing.xml $G/base.hlo $G/head.hlo
 expect 2 "$H" gate -o $T/no/such/dir/r.json $G/base.hlo $G/head.hlo

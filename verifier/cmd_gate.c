@@ -252,6 +252,7 @@ struct gate_result {
 	const struct pair *pairs;
 	int32_t n_pairs;
 	int32_t failed, skipped;       /* inputs that did not parse; non-module .txt files */
+	int dirs;                      /* comparing directories (else two files) */
 };
 
 struct verdict {
@@ -348,10 +349,10 @@ static int write_text(FILE *out, const struct gate_result *r, const struct verdi
 			text_finding(out, "fixed finding", d->fixed_findings[k]);
 	}
 	const struct gate_job *jobs = r->jobs;
-	for (int32_t i = 0; i < r->n_base; i++)
+	for (int32_t i = 0; r->dirs && i < r->n_base; i++)
 		if (jobs[i].parsed && r->partner[i] < 0)
 			fprintf(out, "gate: only in BASE: %s (module %s)\n", jobs[i].file, jobs[i].g.name);
-	for (int32_t j = 0; j < r->n_head; j++)
+	for (int32_t j = 0; r->dirs && j < r->n_head; j++)
 		if (jobs[r->n_base + j].parsed && !r->head_paired[j])
 			fprintf(out, "gate: only in HEAD: %s (module %s)\n", jobs[r->n_base + j].file,
 				jobs[r->n_base + j].g.name);
@@ -376,9 +377,14 @@ static int write_text(FILE *out, const struct gate_result *r, const struct verdi
 			fprintf(out, "%s%d new finding%s at or above %s", sep, v->failing_findings,
 				v->failing_findings == 1 ? "" : "s", fail_on_name(r->fail_on_new));
 		fputc('\n', out);
+	} else if (r->failed) {
+		fputs("gate: no regression among the modules compared\n", out);
 	} else {
 		fputs("gate: no regression\n", out);
 	}
+	if (r->failed)
+		fprintf(out, "gate: %d input%s could not be read or parsed\n", r->failed,
+			r->failed == 1 ? "" : "s");
 	return ferror(out) ? -1 : 0;
 }
 
@@ -523,10 +529,10 @@ static int write_json(FILE *out, const struct gate_result *r, const struct verdi
 	}
 	json_object_set_new(root, "pairs", pairs);
 	json_t *ub = json_array(), *uh = json_array();
-	for (int32_t i = 0; i < r->n_base; i++)
+	for (int32_t i = 0; r->dirs && i < r->n_base; i++)
 		if (jobs[i].parsed && r->partner[i] < 0)
 			json_array_append_new(ub, module_ref(&jobs[i].g));
-	for (int32_t j = 0; j < r->n_head; j++)
+	for (int32_t j = 0; r->dirs && j < r->n_head; j++)
 		if (jobs[r->n_base + j].parsed && !r->head_paired[j])
 			json_array_append_new(uh, module_ref(&jobs[r->n_base + j].g));
 	json_object_set_new(root, "only_in_base", ub);
@@ -710,7 +716,7 @@ int cmd_gate(int argc, char **argv)
 		goto out;
 	}
 	struct gate_result res = {&o, fon, jobs, b.n, h.n, partner, head_paired, pairs, np,
-				  failed, b.skipped + h.skipped};
+				  failed, b.skipped + h.skipped, bdir};
 	int wrc = o.json ? write_json(of.f, &res, &v) : write_text(of.f, &res, &v);
 	if (wrc < 0) {
 		outfile_abort(&of);

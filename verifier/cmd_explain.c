@@ -25,8 +25,14 @@ void explain_print_copy(FILE *out, const struct copy_report *r)
 	fprintf(out, "  bytes: %llu\n", (unsigned long long)r->bytes);
 	fprintf(out, "  verdict.given: %s\n", verdict_or_null(r->given));
 	fprintf(out, "  verdict.any: %s\n", verdict_or_null(r->any));
-	if (r->edge_from && r->edge_to)
+	if (r->n_edges > 1) {
+		fprintf(out, "  control edges (all needed):");
+		for (int32_t i = 0; i < r->n_edges; i++)
+			fprintf(out, "%s %s -> %s", i ? "," : "", r->edges_from[i]->name, r->edges_to[i]->name);
+		fprintf(out, "\n");
+	} else if (r->edge_from && r->edge_to) {
 		fprintf(out, "  control edge: %s -> %s\n", r->edge_from->name, r->edge_to->name);
+	}
 	if (r->unknown_reason)
 		fprintf(out, "  unknown: %s\n", r->unknown_reason);
 	fprintf(out, "  evidence:\n");

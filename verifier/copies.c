@@ -661,6 +661,9 @@ int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
 	out->given = scheduled ? removal_verdict(r.bv.given) : VERDICT_NONE;
 	out->edge_from = r.bv.edge_from;
 	out->edge_to = r.bv.edge_to;
+	out->n_edges = r.bv.n_edges;
+	out->edges_from = r.bv.edges_from;
+	out->edges_to = r.bv.edges_to;
 	out->unknown_reason = r.bv.unknown_reason;
 	struct sbuf b = {0};
 	sb_printf(&b, "merged buffer of %s and %s after removal: %d value(s)", copy->operands[0]->name,

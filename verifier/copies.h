@@ -14,6 +14,9 @@ struct copy_report {
 	char *unknown_reason;        /* set when any (or given) is unknown */
 	/* repair control edge edge_from -> edge_to for schedule-dependent */
 	const struct hlo_instruction *edge_from, *edge_to;
+	/* all repair edges when one is not enough (edge_from/edge_to first); arena */
+	int32_t n_edges;
+	const struct hlo_instruction **edges_from, **edges_to;
 	uint64_t bytes;              /* size of the copy's result (what removal saves) */
 };
 

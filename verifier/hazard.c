@@ -15,6 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct hz_cache {
+	struct dv_scratch *dv;
+};
+
 /* ---- small string builder ---- */
 
 void sb_printf(struct sbuf *b, const char *fmt, ...)
@@ -310,6 +314,7 @@ struct hz_false {
 
 struct view {
 	struct analysis *an;
+	struct depview dv;
 	const struct hz_input *in;
 	int32_t n_m;
 	struct hz_member *m;
@@ -449,6 +454,48 @@ static int member_read_only(struct view *V, int32_t mi)
 
 /* ---- deciding ---- */
 
+static void record(struct view *V, int32_t vi, int32_t wi, int32_t ri, enum hazard_kind kind,
+		   const struct cond *c)
+{
+	struct analysis *an = V->an;
+	if (c->kind == COND_FALSE) {
+		V->n_false++;
+		add_sample(V, vi, wi, ri, 0, c, -1);
+		return;
+	}
+	an->n_graph_queries++;
+	if (c->kind == COND_ATOMS && !atoms_possible(&V->dv, c->a, c->n, NULL, 0)) {
+		V->n_false++;
+		int32_t bad = -1;
+		for (int32_t i = 0; i < c->n && bad < 0; i++)
+			if (must_precede(&V->dv, c->a[i].b, c->a[i].a) || c->a[i].a == c->a[i].b)
+				bad = i;
+		add_sample(V, vi, wi, ri, bad >= 0 ? 1 : 4, c, bad);
+		return;
+	}
+	struct hz_triple *t = add_triple(V);
+	t->v = vi;
+	t->w = wi;
+	t->r = ri;
+	t->kind = (uint8_t)kind;
+	t->c = *c;
+	if (c->kind == COND_UNKNOWN) {
+		V->n_unknown++;
+		if (!V->unknown_why)
+			V->unknown_why = c->why;
+		return;
+	}
+	t->possible = 1;
+	t->forced = 1;
+	t->given = 1;
+	for (int32_t i = 0; i < c->n; i++) {
+		if (!atom_forced(&V->dv, &c->a[i]))
+			t->forced = 0;
+		if (!atom_given(&V->dv, &c->a[i]))
+			t->given = 0;
+	}
+}
+
 static void decide_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri)
 {
 	struct analysis *an = V->an;
@@ -459,61 +506,24 @@ static void decide_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri)
 		add_sample(V, vi, wi, ri, 2, NULL, -1);
 		return;
 	}
+	/* t1 < t2 < t3 (also across loop iterations when two events coincide) */
 	struct cond c;
-	enum hazard_kind kind;
+	cond_overwrite(&v->path, &w->path, &r->path, &c);
+	record(V, vi, wi, ri, HAZARD_OVERWRITE, &c);
+	memset(&c, 0, sizeof(c));
+	c.kind = COND_ATOMS;
 	if (event_equal(&v->def, &w->def)) {
-		kind = HAZARD_SAME_TIME;
-		memset(&c, 0, sizeof(c));
-		c.kind = COND_ATOMS;
+		/* t1 == t2 < t3: the read of v always follows its definition */
+		record(V, vi, wi, ri, HAZARD_SAME_TIME, &c);
 	} else if (r->instr && event_equal(&w->def, &r->ev)) {
-		kind = HAZARD_SAME_INSTRUCTION;
-		memset(&c, 0, sizeof(c));
-		c.kind = COND_ATOMS;
+		/* t1 < t2 == t3 */
 		if (can_share_rw(an, V->in->copy, r->instr, r->operand, r->sub, w->val->sub)) {
 			V->n_canshare++;
 			V->n_false++;
 			add_sample(V, vi, wi, ri, 3, NULL, -1);
 			return;
 		}
-	} else {
-		kind = HAZARD_OVERWRITE;
-		cond_overwrite(&v->path, &w->path, &r->path, &c);
-	}
-	if (c.kind == COND_FALSE) {
-		V->n_false++;
-		add_sample(V, vi, wi, ri, 0, &c, -1);
-		return;
-	}
-	an->n_graph_queries++;
-	if (c.kind == COND_ATOMS && !atoms_possible(an->dep, c.a, c.n, NULL, 0)) {
-		V->n_false++;
-		int32_t bad = -1;
-		for (int32_t i = 0; i < c.n && bad < 0; i++)
-			if (must_precede(an->dep, c.a[i].b, c.a[i].a) || c.a[i].a == c.a[i].b)
-				bad = i;
-		add_sample(V, vi, wi, ri, bad >= 0 ? 1 : 4, &c, bad);
-		return;
-	}
-	struct hz_triple *t = add_triple(V);
-	t->v = vi;
-	t->w = wi;
-	t->r = ri;
-	t->kind = (uint8_t)kind;
-	t->c = c;
-	if (c.kind == COND_UNKNOWN) {
-		V->n_unknown++;
-		if (!V->unknown_why)
-			V->unknown_why = c.why;
-		return;
-	}
-	t->possible = 1;
-	t->forced = 1;
-	t->given = 1;
-	for (int32_t i = 0; i < c.n; i++) {
-		if (!atom_forced(an->dep, &c.a[i]))
-			t->forced = 0;
-		if (!atom_given(&c.a[i]))
-			t->given = 0;
+		record(V, vi, wi, ri, HAZARD_SAME_INSTRUCTION, &c);
 	}
 }
 
@@ -533,7 +543,7 @@ static int find_repair_edge(struct view *V, struct atom *edge)
 			continue;
 		for (int32_t a = 0; a < t->c.n; a++) {
 			struct atom e = {t->c.a[a].b, t->c.a[a].a}; /* run b before a */
-			if (atom_forced(an->dep, &t->c.a[a]) || e.a == e.a->parent->root)
+			if (atom_forced(&V->dv, &t->c.a[a]) || e.a == e.a->parent->root)
 				continue;
 			int ok = 1;
 			for (int32_t j = 0; j < V->n_t && ok; j++) {
@@ -541,7 +551,7 @@ static int find_repair_edge(struct view *V, struct atom *edge)
 				if (!u->possible || u->r < 0)
 					continue;
 				an->n_graph_queries++;
-				if (atoms_possible(an->dep, u->c.a, u->c.n, &e, 1))
+				if (atoms_possible(&V->dv, u->c.a, u->c.n, &e, 1))
 					ok = 0;
 			}
 			if (ok) {
@@ -636,10 +646,9 @@ static void witness(struct view *V, const struct hz_triple *t, struct sbuf *b)
 
 static void sample_proof(struct view *V, const struct hz_false *s, struct sbuf *b)
 {
-	struct analysis *an = V->an;
 	const struct hz_member *v = &V->m[s->v], *w = &V->m[s->w];
 	const struct hz_read *r = &V->r[s->r];
-	char du[160], path[1024];
+	char du[160], path[4096];
 	fmt_event(&r->ev, du, sizeof(du));
 	sb_printf(b, "  %s vs the read of %s at %s: ", w->val->def->name, v->val->def->name, du);
 	switch (s->why_kind) {
@@ -650,7 +659,7 @@ static void sample_proof(struct view *V, const struct hz_false *s, struct sbuf *
 	case 1: {
 		const struct atom *a = &s->c.a[s->atom];
 		sb_printf(b, "%s must run before %s: %s", a->b->name, a->a->name,
-			  dependency_path(an->dep, a->b, a->a, path, sizeof(path)));
+			  dependency_path(&V->dv, a->b, a->a, path, sizeof(path)));
 		break;
 	}
 	case 2: {
@@ -722,7 +731,7 @@ static void cross_check(struct view *V, const struct buffer_verdict *bv, const s
 {
 	struct analysis *an = V->an;
 	struct smt *s = analysis_smt(an);
-	struct smt_problem *p = smt_problem_new(s, an->dep, V->in->label ? V->in->label : "buffer");
+	struct smt_problem *p = smt_problem_new(s, &V->dv, V->in->label ? V->in->label : "buffer");
 	int32_t *idx = malloc(((size_t)V->n_t + 1) * sizeof(int32_t));
 	if (!idx)
 		die("out of memory");
@@ -768,7 +777,7 @@ static void cross_check(struct view *V, const struct buffer_verdict *bv, const s
 	}
 	smt_problem_free(p);
 	if (n_edges > 0 && n_edges < MAX_REPAIR_EDGES && n > 0) {
-		p = smt_problem_new(s, an->dep, V->in->label ? V->in->label : "buffer");
+		p = smt_problem_new(s, &V->dv, V->in->label ? V->in->label : "buffer");
 		for (int32_t j = 0; j < n; j++)
 			smt_add_triple(p, V->t[idx[j]].c.a, V->t[idx[j]].c.n);
 		for (int32_t j = 0; j < n_edges; j++)
@@ -782,6 +791,8 @@ static void cross_check(struct view *V, const struct buffer_verdict *bv, const s
 	free(idx);
 }
 
+static struct hz_cache *hz_cache_new(struct analysis *an);
+
 int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *out)
 {
 	struct arena *A = &an->m->arena;
@@ -792,6 +803,11 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	memset(&V, 0, sizeof(V));
 	V.an = an;
 	V.in = in;
+	if (!an->cache)
+		an->cache = hz_cache_new(an);
+	V.dv.dep = an->dep;
+	V.dv.removed = in->copy;
+	V.dv.scratch = an->cache->dv;
 	V.n_m = in->n_values;
 	V.m = calloc((size_t)V.n_m + 1, sizeof(*V.m));
 	if (!V.m)
@@ -889,10 +905,10 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		witness(&V, &V.t[forced], &ev);
 		sb_printf(&ev, "\n");
 		for (int32_t i = 0; i < V.t[forced].c.n; i++) {
-			char path[1024];
+			char path[4096];
 			const struct atom *a = &V.t[forced].c.a[i];
 			sb_printf(&ev, "  %s before %s: %s\n", a->a->name, a->b->name,
-				  dependency_path(an->dep, a->a, a->b, path, sizeof(path)));
+				  dependency_path(&V.dv, a->a, a->b, path, sizeof(path)));
 		}
 		out->predicted = triple_family(&V, &V.t[forced]);
 	} else if (n_possible == 0 && V.n_unknown == 0) {
@@ -911,7 +927,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 			sb_printf(&ev, "\nrepair: control edge %s -> %s (in %s) rules out all %d hazard(s)\n",
 				  edge.a->name, edge.b->name, edge.a->parent->name, n_possible);
 		} else {
-			struct smt_problem *p = smt_problem_new(analysis_smt(an), an->dep,
+			struct smt_problem *p = smt_problem_new(analysis_smt(an), &V.dv,
 								in->label ? in->label : "buffer");
 			for (int32_t i = 0; i < V.n_t; i++)
 				if (V.t[i].possible)
@@ -989,6 +1005,13 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	if (have_edge) {
 		bv->edge_from = edge.a;
 		bv->edge_to = edge.b;
+		bv->n_edges = n_edges;
+		bv->edges_from = arena_array(A, (size_t)n_edges + 1, sizeof(*bv->edges_from));
+		bv->edges_to = arena_array(A, (size_t)n_edges + 1, sizeof(*bv->edges_to));
+		for (int32_t i = 0; i < n_edges; i++) {
+			bv->edges_from[i] = edges[i].a;
+			bv->edges_to[i] = edges[i].b;
+		}
 	}
 	if (unknown_reason) {
 		bv->unknown_reason = arena_strdup(A, unknown_reason);
@@ -1023,7 +1046,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 			h->witness = sb_finish(&w, A);
 			if (!t->forced) {
 				for (int32_t j = 0; j < t->c.n; j++)
-					if (!atom_forced(an->dep, &t->c.a[j]) &&
+					if (!atom_forced(&V.dv, &t->c.a[j]) &&
 					    t->c.a[j].b != t->c.a[j].b->parent->root) {
 						h->edge_from = t->c.a[j].b;
 						h->edge_to = t->c.a[j].a;
@@ -1042,9 +1065,21 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	return 0;
 }
 
+static struct hz_cache *hz_cache_new(struct analysis *an)
+{
+	struct hz_cache *c = calloc(1, sizeof(*c));
+	if (!c)
+		die("out of memory");
+	c->dv = dv_scratch_new(an->m);
+	return c;
+}
+
 void hz_cache_free(struct hz_cache *c)
 {
-	(void)c;
+	if (!c)
+		return;
+	dv_scratch_free(c->dv);
+	free(c);
 }
 
 /* ---- public API ---- */

@@ -232,6 +232,33 @@ expect 0 "$H" gate $GB $GB
 expect 1 "$H" gate $GB $GH
 expect 2 "$H" gate $GB $T/missing.hlo
 expect_full 3 "$H" gate $GB $GH
+# --- explain / prove-removal / check with the copy decider (issue 4) ------------
+C=corpus/copies
+expect_out 0 'family in-place' "$H" explain $C/in_place.hlo c2
+expect_out 0 'control edge: r2 -> d2' "$H" explain --cross-check $C/in_place.hlo c2
+expect_out 0 'verdict.given: necessary' "$H" explain $C/scheduled.hlo c1
+expect 2 "$H" explain $C/in_place.hlo d1
+expect 2 "$H" explain $C/in_place.hlo no_such
+expect 2 "$H" explain $C/in_place.hlo
+expect 2 "$H" explain --timeout-ms=0 $C/in_place.hlo c1
+expect_out 0 'proven safe' "$H" prove-removal $C/in_place.hlo c3
+expect_out 1 'overwrites x' "$H" prove-removal $C/in_place.hlo c1
+expect_out 1 'safe with the control edge r2 -> d2' "$H" prove-removal --schedule=any $C/in_place.hlo c2
+expect 1 "$H" prove-removal --schedule=given $C/scheduled.hlo c1
+expect 0 "$H" prove-removal --schedule=given $C/scheduled.hlo c2
+expect 1 "$H" prove-removal --schedule=any $C/scheduled.hlo c2
+expect 2 "$H" prove-removal --schedule=given $C/in_place.hlo c1
+expect 2 "$H" prove-removal --schedule=sometimes $C/in_place.hlo c1
+expect_out 3 'unknown: .*not flattened' "$H" prove-removal $C/unknown_not_flat.hlo cc
+expect 2 "$H" prove-removal $C/in_place.hlo x
+mkdir -p $T/smt && rm -f $T/smt/*.smt2
+expect 0 "$H" explain --smt-dump $T/smt $C/smt_unsat.hlo c1
+if ls $T/smt/*.smt2 >/dev/null 2>&1 && grep -q '(check-sat)' $T/smt/*.smt2; then ok; else bad "--smt-dump wrote no query"; fi
+AH=$R/aliasing-hazard
+expect_out 1 'fires_scheduled.hlo:8:[0-9]+: error: the printed schedule reads corrupted data' "$H" check --cross-check $AH/fires_scheduled.hlo
+expect_out 0 'warning: .*XLA will insert a copy \(family in-place, 32 bytes\); every schedule has it' "$H" check $AH/fires_in_place_before_read.hlo
+expect_out 0 '"any": "schedule-dependent"' "$H" check --format=json $C/in_place.hlo
+expect_out 0 'note: copy c .*control edge r -> d' "$H" check $R/schedule-dependent-copy/fires_unordered_read.hlo
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

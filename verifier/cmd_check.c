@@ -2,6 +2,7 @@
 #include "annotations.h"
 #include "baseline.h"
 #include "cli.h"
+#include "copies.h"
 #include "config.h"
 #include "donation.h"
 #include "donation_stage.h"
@@ -26,6 +27,8 @@ struct check_opts {
 	int n_toggles;
 	const char **toggle_rule; /* --enable / --disable in order */
 	int *toggle_on;
+	const char *smt_dump;     /* copy decider (issue 4): --smt-dump DIR */
+	int cross_check;          /* --cross-check: exit 3 when the deciders disagree */
 };
 
 static int parse_opts(int argc, char **argv, struct check_opts *o)
@@ -41,6 +44,8 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{"write-baseline", required_argument, 0, 'w'},
 		{"timeout-ms", required_argument, 0, 't'},
 		{"strict-donation", no_argument, 0, 's'},
+		{"smt-dump", required_argument, 0, 'S'},
+		{"cross-check", no_argument, 0, 'X'},
 		{"annotations", required_argument, 0, 'A'},
 		{"jobs", required_argument, 0, 'j'},
 		{0, 0, 0, 0},
@@ -90,6 +95,12 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		}
 		case 's':
 			o->strict_donation = 1;
+			break;
+		case 'S':
+			o->smt_dump = optarg;
+			break;
+		case 'X':
+			o->cross_check = 1;
 			break;
 		case 'A':
 			o->annotations = optarg;
@@ -176,6 +187,7 @@ struct check_job {
 
 struct check_run {
 	const struct lint_config *cfg;
+	const struct check_opts *o;
 	const struct annotations *ann;    /* --annotations, or NULL */
 	struct check_job *jobs;
 	struct module_report *slots;
@@ -189,18 +201,48 @@ static void check_one(void *arg, size_t i)
 	struct diag pd;
 	diag_init(&pd, err ? err : stderr);
 	struct hlo_module *m = hlo_parse_file(j->file, &pd);
-	if (m) {
-		j->parsed = 1;
-		j->slot = &run->slots[i];
-		findings_init(&j->slot->findings, m);
-		if (lint_run_with_donations(m, run->cfg, run->ann, &j->slot->findings,
-					    &j->slot->donation_verdicts) < 0) {
-			fprintf(pd.out, "%s: error: internal error in a rule; results are incomplete\n",
-				j->file);
-			j->internal = 1;
-		}
-		hlo_module_free(m);
+	if (!m)
+		goto done;
+	j->parsed = 1;
+	j->slot = &run->slots[i];
+	/* the copy decider (issue 4): verdicts for the rules and the report */
+	struct analysis_options aopt;
+	analysis_default_options(&aopt);
+	if (run->cfg->timeout_ms > 0)
+		aopt.timeout_ms = (int)run->cfg->timeout_ms;
+	aopt.smt_dump_dir = run->o->smt_dump;
+	aopt.cross_check = run->o->cross_check;
+	struct diag ad;
+	diag_init(&ad, NULL);
+	struct copy_verdicts *cv = copy_verdicts_run(m, &aopt, &ad);
+	struct copy_verdicts none = {0}; /* "analysis failed", no verdicts */
+	if (!cv)
+		fprintf(pd.out, "%s: warning: no copy verdicts: %s\n", j->file,
+			ad.errors ? ad.first : "the module cannot be analysed");
+	struct rule_ctx stages = {0};
+	if (cv) {
+		stages.dataflow = cv->an->df;
+		stages.buffers = cv->an->bufs;
+		stages.ordering = cv->an->dep;
 	}
+	stages.copy_verdicts = cv ? cv : &none;
+	struct module_report *mr = j->slot;
+	findings_init(&mr->findings, m);
+	if (lint_run_with_deciders(m, run->cfg, run->ann, &stages, cv ? cv->an : NULL,
+				   &mr->findings, &mr->donation_verdicts) < 0) {
+		fprintf(pd.out, "%s: error: internal error in a rule; results are incomplete\n",
+			j->file);
+		j->internal = 1;
+	}
+	mr->copy_verdicts = copy_summaries_build(cv, &mr->findings.arena);
+	if (cv && cv->an->cross_check_failed) {
+		fprintf(pd.out, "%s: error: the graph decider and z3 disagree (--cross-check)\n",
+			j->file);
+		j->internal = 1;
+	}
+	copy_verdicts_free(cv);
+	hlo_module_free(m);
+done:
 	if (err)
 		fclose(err);
 }
@@ -249,7 +291,7 @@ int cmd_check(int argc, char **argv)
 	}
 	for (size_t i = 0; i < n_files; i++)
 		jobs[i].file = files[i];
-	struct check_run run = {&cfg, o.annotations ? &ann : NULL, jobs, rep.modules};
+	struct check_run run = {&cfg, &o, o.annotations ? &ann : NULL, jobs, rep.modules};
 	jobs_run(o.jobs, n_files, check_one, &run);
 	/* In input order: the messages, then the parsed modules packed to the front. */
 	for (size_t i = 0; i < n_files; i++) {

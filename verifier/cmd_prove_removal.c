@@ -78,7 +78,7 @@ int cmd_prove_removal(int argc, char **argv)
 			break;
 		default:
 			printf("%s: removal refuted under %s: %s\n", c->name, sname, verdict_name(v));
-			for (int32_t i = 0; i < r.n_edges; i++)
+			for (int32_t i = 0; !use_given && i < r.n_edges; i++)
 				printf("  safe with the control edge %s -> %s%s\n", r.edges_from[i]->name,
 				       r.edges_to[i]->name, r.n_edges > 1 ? " (all listed edges together)" : "");
 			status = EXIT_FINDINGS;

@@ -42,4 +42,46 @@ enum copy_family copy_family_of(struct analysis *an, const struct hlo_instructio
 int32_t copy_merged_buffer(struct analysis *an, const struct hlo_instruction *copy,
 			   int32_t **values);
 
+/* ---- what the rules and reporters get (lint.h copy_verdicts) ---- */
+
+struct hazard_report;
+
+struct copy_verdicts {
+	struct analysis *an;
+	int32_t n_copies;
+	struct copy_report *copies;    /* copies_analyse */
+	int32_t n_hazards;
+	struct hazard_report *hazards; /* hazards_analyse */
+};
+
+/* Run the analysis, every copy and the module hazards. Returns NULL after an
+ * error through d. Free with copy_verdicts_free (the module must outlive it). */
+struct copy_verdicts *copy_verdicts_run(struct hlo_module *m, const struct analysis_options *opt,
+					struct diag *d);
+void copy_verdicts_free(struct copy_verdicts *cv);
+
+/* For a rule: the verdicts the command computed (`given`, may be NULL), or
+ * computed now for module m (then *owned = 1: free them when done). NULL
+ * when the module cannot be analysed. */
+const struct copy_verdicts *copy_verdicts_for_rule(const void *given, const struct hlo_module *m,
+						   long timeout_ms, int *owned);
+
+/* A copy as the JSON report keeps it once the module is gone. */
+struct copy_summary {
+	const char *name, *computation;
+	int line;
+	enum copy_family family;
+	enum verdict given, any;
+	const char *evidence;
+	uint64_t bytes;
+};
+
+struct copy_summaries {
+	int32_t n;
+	struct copy_summary *v;
+};
+
+/* Copy the reports into `a` (a findings list's arena, say). */
+struct copy_summaries *copy_summaries_build(const struct copy_verdicts *cv, struct arena *a);
+
 #endif

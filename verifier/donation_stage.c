@@ -9,10 +9,20 @@ int lint_run_with_donations(struct hlo_module *m, const struct lint_config *cfg,
 			    const struct annotations *ann, struct findings *out,
 			    struct donation_summaries **summaries)
 {
+	return lint_run_with_deciders(m, cfg, ann, NULL, NULL, out, summaries);
+}
+
+int lint_run_with_deciders(struct hlo_module *m, const struct lint_config *cfg,
+			   const struct annotations *ann, const struct rule_ctx *base,
+			   struct analysis *given, struct findings *out,
+			   struct donation_summaries **summaries)
+{
 	struct rule_ctx stages;
 	memset(&stages, 0, sizeof(stages));
+	if (base)
+		stages = *base;
 	struct donation_list dl = {0, NULL};
-	struct analysis *an = NULL;
+	struct analysis *an = given;
 	int rc = 0;
 	stages.annotations = ann;
 	if (summaries)
@@ -24,7 +34,8 @@ int lint_run_with_donations(struct hlo_module *m, const struct lint_config *cfg,
 			ao.timeout_ms = (int)cfg->timeout_ms;
 		struct diag ad;
 		diag_init(&ad, NULL);
-		an = analysis_run(m, &ao, &ad);
+		if (!an)
+			an = analysis_run(m, &ao, &ad);
 		dl.n = an ? donations_analyse(an, &dl.items)
 			  : donations_unanalysed(m, ad.errors ? ad.first : NULL, &dl.items);
 		if (dl.n < 0) {
@@ -42,6 +53,7 @@ int lint_run_with_donations(struct hlo_module *m, const struct lint_config *cfg,
 	}
 	if (lint_run_stages(m, cfg, &stages, out) < 0)
 		rc = -1;
-	analysis_free(an);
+	if (an != given)
+		analysis_free(an);
 	return rc;
 }

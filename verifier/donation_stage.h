@@ -21,4 +21,14 @@ int lint_run_with_donations(struct hlo_module *m, const struct lint_config *cfg,
 			    const struct annotations *ann, struct findings *out,
 			    struct donation_summaries **summaries);
 
+/* Same, on top of stages already computed (`base`: the copy decider's
+ * verdicts, may be NULL) and with the analysis `an` (may be NULL: computed
+ * here when needed; not freed when given). */
+struct rule_ctx;
+struct analysis;
+int lint_run_with_deciders(struct hlo_module *m, const struct lint_config *cfg,
+			   const struct annotations *ann, const struct rule_ctx *base,
+			   struct analysis *an, struct findings *out,
+			   struct donation_summaries **summaries);
+
 #endif

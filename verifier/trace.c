@@ -43,7 +43,10 @@ const char *event_format(const struct event *e, char *buf, size_t cap)
 		snprintf(buf, cap, "the end of %s", e->x->name);
 		break;
 	default:
-		snprintf(buf, cap, "%s", e->x ? e->x->name : "?");
+		if (e->x && !e->x->parent->is_entry)
+			snprintf(buf, cap, "%s@%s", e->x->name, e->x->parent->name);
+		else
+			snprintf(buf, cap, "%s", e->x ? e->x->name : "?");
 		break;
 	}
 	return buf;
@@ -368,12 +371,46 @@ void cond_overwrite(const struct path *D, const struct path *W, const struct pat
 
 /* ---- dependency order with the root last ---- */
 
+#define REACH_CACHE_BITS 16
+#define PATH_CACHE_BITS 12
+
+struct reach_slot {
+	uint64_t key; /* (a gid + 1) << 32 | (b gid + 1); 0 = empty */
+	uint8_t val;
+};
+
+struct path_slot {
+	const struct hlo_instruction *a, *b, *removed;
+	char *text; /* malloc'd */
+};
+
 struct dv_scratch {
 	uint32_t *stamp; /* [gid] */
 	uint32_t gen;
 	const struct hlo_instruction **stack;
 	int32_t cap;
+	struct reach_slot reach[1u << REACH_CACHE_BITS]; /* direct-mapped cache of ordering_reaches */
+	struct path_slot path[1u << PATH_CACHE_BITS];    /* of dependency_path texts */
 };
+
+/* ordering_reaches through a direct-mapped cache: the deciders ask the same
+ * pairs again and again (every copy of one buffer, every triple of a read) */
+static int reaches(const struct depview *dv, const struct hlo_instruction *a,
+		   const struct hlo_instruction *b)
+{
+	struct dv_scratch *S = dv->scratch;
+	if (!S)
+		return ordering_reaches(dv->dep, a, b);
+	uint64_t key = ((uint64_t)(uint32_t)(a->gid + 1) << 32) | (uint32_t)(b->gid + 1);
+	uint64_t h = key * 0x9E3779B97F4A7C15ull;
+	struct reach_slot *e = &S->reach[h >> (64 - REACH_CACHE_BITS)];
+	if (e->key == key)
+		return e->val;
+	int r = ordering_reaches(dv->dep, a, b);
+	e->key = key;
+	e->val = (uint8_t)r;
+	return r;
+}
 
 struct dv_scratch *dv_scratch_new(const struct hlo_module *m)
 {
@@ -392,6 +429,8 @@ void dv_scratch_free(struct dv_scratch *s)
 {
 	if (!s)
 		return;
+	for (size_t i = 0; i < (1u << PATH_CACHE_BITS); i++)
+		free(s->path[i].text);
 	free(s->stamp);
 	free(s->stack);
 	free(s);
@@ -466,7 +505,7 @@ int must_precede(struct depview *dv, const struct hlo_instruction *a,
 		return 1;
 	if (a == root || a == dv->removed || b == dv->removed)
 		return 0;
-	if (!ordering_reaches(dv->dep, a, b))
+	if (!reaches(dv, a, b))
 		return 0;
 	if (!view_needs_search(dv, a->parent, root) || !dv->scratch)
 		return 1;
@@ -486,7 +525,7 @@ int must_precede(struct depview *dv, const struct hlo_instruction *a,
 			if (y == b)
 				found = 1;
 			else if (!found && y != root && S->stamp[y->gid] != S->gen &&
-				 ordering_reaches(dv->dep, y, b) && n < S->cap) {
+				 reaches(dv, y, b) && n < S->cap) {
 				S->stamp[y->gid] = S->gen;
 				S->stack[n++] = y;
 			}
@@ -576,8 +615,39 @@ int atoms_possible(struct depview *dv, const struct atom *a, int32_t n, const st
 	return 1;
 }
 
+static const char *dependency_path_uncached(struct depview *dv, const struct hlo_instruction *a,
+					   const struct hlo_instruction *b, char *buf, size_t cap);
+
 const char *dependency_path(struct depview *dv, const struct hlo_instruction *a,
 			    const struct hlo_instruction *b, char *buf, size_t cap)
+{
+	struct dv_scratch *S = dv->scratch;
+	if (!S || a->parent != b->parent)
+		return dependency_path_uncached(dv, a, b, buf, cap);
+	/* the removed copy matters only where the view differs from the module */
+	const struct hlo_instruction *removed =
+		view_needs_search(dv, a->parent, dv_root(dv, a->parent)) ||
+				dv_root(dv, a->parent) != a->parent->root
+			? dv->removed
+			: NULL;
+	uint64_t h = (((uint64_t)(uint32_t)a->gid << 32) ^ (uint32_t)b->gid ^
+		      ((uint64_t)(uintptr_t)removed << 7)) * 0x9E3779B97F4A7C15ull;
+	struct path_slot *e = &S->path[h >> (64 - PATH_CACHE_BITS)];
+	if (e->text && e->a == a && e->b == b && e->removed == removed) {
+		snprintf(buf, cap, "%s", e->text);
+		return buf;
+	}
+	dependency_path_uncached(dv, a, b, buf, cap);
+	free(e->text);
+	e->text = strdup(buf);
+	e->a = a;
+	e->b = b;
+	e->removed = removed;
+	return buf;
+}
+
+static const char *dependency_path_uncached(struct depview *dv, const struct hlo_instruction *a,
+					   const struct hlo_instruction *b, char *buf, size_t cap)
 {
 	buf[0] = 0;
 	const struct hlo_instruction *root = dv_root(dv, b->parent);
@@ -597,7 +667,7 @@ const char *dependency_path(struct depview *dv, const struct hlo_instruction *a,
 	for (int32_t guard = 0; x != b && guard <= a->parent->n_instrs; guard++) {
 		const struct hlo_instruction *next = NULL;
 		FOR_VIEW_SUCCESSORS(dv, x, root, y, {
-			if (!next && (y == b || (y != root && (b == root ? ordering_reaches(dv->dep, y, b)
+			if (!next && (y == b || (y != root && (b == root ? reaches(dv, y, b)
 									  : must_precede(dv, y, b)))))
 				next = y;
 		});
@@ -638,5 +708,5 @@ const char *dependency_path(struct depview *dv, const struct hlo_instruction *a,
 static int must_precede_plain_path(struct depview *dv, const struct hlo_instruction *a,
 				   const struct hlo_instruction *b)
 {
-	return ordering_reaches(dv->dep, a, b);
+	return reaches(dv, a, b);
 }

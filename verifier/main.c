@@ -15,6 +15,9 @@ const struct command commands[] = {
 	 "parse modules and print one summary line per module"},
 	{"print", cmd_print, "print FILE", "print a module back as canonical HLO text"},
 	{"rules", cmd_rules, "rules", "list the lint rules"},
+	{"buffers", cmd_buffers,
+	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential] FILE...",
+	 "list alias-analysis buffers, their values and live ranges"},
 	{0, 0, 0, 0},
 };
 

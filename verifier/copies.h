@@ -1,0 +1,42 @@
+/* copies.h - prove or refute every copy: its family (why it is there) and
+ * the removal verdicts of docs/hazards.md section 4, with evidence. */
+#ifndef HLOPROOF_COPIES_H
+#define HLOPROOF_COPIES_H
+#include "analysis.h"
+
+struct copy_report {
+	const struct hlo_instruction *copy;
+	enum copy_family family;
+	char *family_evidence;       /* names the instructions that explain the family */
+	enum verdict given;          /* VERDICT_NONE when the module is not scheduled */
+	enum verdict any;            /* removable / necessary / schedule-dependent / unknown */
+	char *evidence;              /* witness (necessary) or proof (removable), multi-line */
+	char *unknown_reason;        /* set when any (or given) is unknown */
+	/* repair control edge edge_from -> edge_to for schedule-dependent */
+	const struct hlo_instruction *edge_from, *edge_to;
+	uint64_t bytes;              /* size of the copy's result (what removal saves) */
+};
+
+/* Analyse one copy instruction (opcode copy, in a non-fusion computation).
+ * Strings are allocated in the module arena. Returns 0, or -1 when `copy` is
+ * not a copy (or an internal error, reported through an->d). */
+int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
+		     struct copy_report *out);
+/* Every `copy` opcode in non-fusion computations, in text order (computations
+ * in text order, then instructions). *out is arena memory. Returns the count,
+ * or -1 on error. */
+int32_t copies_analyse(struct analysis *an, struct copy_report **out);
+
+/* Family only (cheap; no verdicts). */
+enum copy_family copy_family_of(struct analysis *an, const struct hlo_instruction *copy,
+				char **evidence);
+
+/* The merged buffer of removing `copy` (hazards.md section 4), as value ids of
+ * the module as given: buffer(operand value) U buffer(copy value) minus the
+ * copy's value, with loop/branch phis that collapse after the rewrite replaced
+ * by what they collapse to. *values is arena memory; returns the count or -1
+ * when the copy's operand has no unique value. */
+int32_t copy_merged_buffer(struct analysis *an, const struct hlo_instruction *copy,
+			   int32_t **values);
+
+#endif

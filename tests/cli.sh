@@ -2,6 +2,8 @@
 # End-to-end tests of the hloproof binary: exit codes, messages, the bad corpus.
 # HLOPROOF names the binary; HLOPROOF_SHARED the shared folder.
 H=${HLOPROOF:-build/hloproof}
+T=$(mktemp -d "${TMPDIR:-/tmp}/hloproof-cli.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT
 pass=0; fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
@@ -9,9 +11,9 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 # expect STATUS CMD...: the command exits with STATUS
 expect() {
 	want=$1; shift
-	"$@" >/tmp/hloproof-cli.out 2>/tmp/hloproof-cli.err </dev/null
+	"$@" >$T/out 2>$T/err </dev/null
 	got=$?
-	if [ "$got" = "$want" ]; then ok; else bad "$* exited $got, want $want"; sed 's/^/  /' /tmp/hloproof-cli.err | head -5; fi
+	if [ "$got" = "$want" ]; then ok; else bad "$* exited $got, want $want"; sed 's/^/  /' $T/err | head -5; fi
 }
 
 expect 0 "$H" --help
@@ -26,11 +28,11 @@ for f in corpus/bad/*.hlo; do
 	exp=$(head -n 1 "$f" | sed -n 's|^// expect: ||p')
 	if [ -z "$exp" ]; then bad "$f: no '// expect:' first line"; continue; fi
 	loc=${exp%%: *}; msg=${exp#*: }
-	"$H" parse "$f" >/dev/null 2>/tmp/hloproof-bad.err </dev/null
+	"$H" parse "$f" >/dev/null 2>$T/bad.err </dev/null
 	st=$?
 	if [ "$st" != 2 ]; then bad "$f: exit $st, want 2"; continue; fi
-	if ! grep -qF "$f:$loc: error: $msg" /tmp/hloproof-bad.err; then
-		bad "$f: want '$f:$loc: error: $msg', got: $(head -n 1 /tmp/hloproof-bad.err)"; continue
+	if ! grep -qF "$f:$loc: error: $msg" $T/bad.err; then
+		bad "$f: want '$f:$loc: error: $msg', got: $(head -n 1 $T/bad.err)"; continue
 	fi
 	ok
 done

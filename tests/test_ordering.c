@@ -1209,6 +1209,64 @@ static void bench_corpus(const struct reach_options *opt)
 	free(dir);
 }
 
+/* A whole module (HLOPROOF_BENCH_FILE): both orderings, reaches() on random
+ * pairs of its biggest computation, constraints on random pairs anywhere. */
+static void bench_module(const char *path)
+{
+	struct diag d;
+	diag_init(&d, stderr);
+	double t0 = now();
+	struct hlo_module *m = hlo_parse_file(path, &d);
+	double t1 = now();
+	if (!m)
+		return;
+	const struct hlo_computation *big = m->comps[0];
+	for (int32_t c = 0; c < m->n_comps; c++)
+		if (m->comps[c]->n_instrs > big->n_instrs)
+			big = m->comps[c];
+	struct arena a;
+	arena_init(&a);
+	double t2 = now();
+	struct ordering *dep = ordering_build(m, ORDER_DEPENDENCY, &a);
+	double t3 = now();
+	struct ordering *seq = ordering_build_from(dep, ORDER_SEQUENTIAL, &a);
+	printf("%s: %d computations, %d instructions, biggest %d (%s); parse %.0f ms; "
+	       "orderings %.0f ms, %.1f MB (%.0f B/instruction)\n",
+	       path, m->n_comps, m->n_instrs, big->n_instrs, big->name, (t1 - t0) * 1e3,
+	       (t3 - t2) * 1e3, a.total / 1e6, (double)a.total / m->n_instrs);
+	struct rng r = { 5 };
+	long yes = 0, n = 2000000;
+	double q0 = now();
+	for (long i = 0; i < n; i++)
+		yes += ordering_reaches(dep, big->instrs[rnd_below(&r, big->n_instrs)],
+					big->instrs[rnd_below(&r, big->n_instrs)]);
+	double q1 = now();
+	const struct reach_stats *st = reach_get_stats(ordering_reach_index(dep, big));
+	printf("  reaches() in %s: %.1f M/s, yes %.1f%%, searched %.2f%% (avg %.0f, max %llu visited)\n",
+	       big->name, n / (q1 - q0) / 1e6, 100.0 * yes / n,
+	       100.0 * st->by_search / st->queries,
+	       st->by_search ? (double)st->visited / st->by_search : 0.0,
+	       (unsigned long long)st->max_visited);
+	long count[EXEC_UNORDERED + 1] = { 0 };
+	n = 1000000;
+	q0 = now();
+	for (long i = 0; i < n; i++) {
+		const struct hlo_computation *ca = m->comps[rnd_below(&r, m->n_comps)];
+		const struct hlo_computation *cb = m->comps[rnd_below(&r, m->n_comps)];
+		if (!ca->n_instrs || !cb->n_instrs)
+			continue;
+		count[ordering_constraint(seq, ca->instrs[rnd_below(&r, ca->n_instrs)],
+					  cb->instrs[rnd_below(&r, cb->n_instrs)])]++;
+	}
+	q1 = now();
+	printf("  constraint() on random pairs anywhere (sequential): %.1f M/s;", n / (q1 - q0) / 1e6);
+	for (int k = 0; k <= EXEC_UNORDERED; k++)
+		printf(" %s %ld", exec_constraint_name((enum exec_constraint)k), count[k]);
+	printf("\n");
+	arena_free(&a);
+	hlo_module_free(m);
+}
+
 static void bench(void)
 {
 	struct reach_options def;
@@ -1216,6 +1274,11 @@ static void bench(void)
 	const char *o = getenv("HLOPROOF_BENCH_OPT"); /* "window_words,n_grail,lm_words" */
 	if (o)
 		sscanf(o, "%d,%d,%d", &def.window_words, &def.n_grail, &def.lm_words);
+	const char *file = getenv("HLOPROOF_BENCH_FILE");
+	if (file && *file) {
+		bench_module(file);
+		return;
+	}
 	bench_corpus(&def);
 	const char *b = getenv("HLOPROOF_BENCH");
 	if (!strcmp(b, "corpus"))

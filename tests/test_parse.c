@@ -500,6 +500,31 @@ static void test_async_sugar_and_constants(void **state)
 	hlo_module_free(m);
 }
 
+static void test_async_done_inherits_calls(void **state)
+{
+	struct hlo_module *m = parse_text(
+		"HloModule a\n"
+		"wrapped {\n"
+		"  wp = f32[4] parameter(0)\n"
+		"  ROOT wn = f32[4] negate(wp)\n"
+		"}\n"
+		"ENTRY main {\n"
+		"  x = f32[4] parameter(0)\n"
+		"  as = ((f32[4]), f32[4], u32[]) async-start(x), calls=wrapped\n"
+		"  au = ((f32[4]), f32[4], u32[]) async-update(as)\n"
+		"  ROOT ad = f32[4] async-done(au)\n"
+		"}\n");
+	const struct hlo_computation *w = hlo_find_computation(m, "wrapped");
+	assert_ptr_equal(I(m, "ad")->calls, w);
+	assert_int_equal(I(m, "ad")->n_called, 1);
+	assert_ptr_equal(I(m, "au")->calls, w);
+	assert_int_equal(w->n_callers, 3);
+	assert_int_equal(w->context, CALL_CONTROL_FLOW);
+	hlo_module_free(m);
+	want_error("ENTRY main {\n  x = f32[4] parameter(0)\n  ROOT d = f32[4] async-done(x, x)\n}\n", 3, 19,
+		   "async-done takes one operand, not 2");
+}
+
 static void test_inferred_shapes(void **state)
 {
 	struct hlo_module *m = parse_text(
@@ -704,6 +729,7 @@ int main(void)
 		cmocka_unit_test(test_control_flow_and_call_graph),
 		cmocka_unit_test(test_both_contexts),
 		cmocka_unit_test(test_async_sugar_and_constants),
+		cmocka_unit_test(test_async_done_inherits_calls),
 		cmocka_unit_test(test_inferred_shapes),
 		cmocka_unit_test(test_stack_frames),
 		cmocka_unit_test(test_alias_validation),

@@ -1,8 +1,8 @@
 /* arena.c - chunked bump allocator.
  *
  * Small arenas live in malloc'd chunks that double from 256 KiB. From 2 MiB
- * on, chunks are 2 MiB-aligned anonymous mappings advised as transparent huge
- * pages: on virtual machines a 4 KiB page fault costs microseconds, and a
+ * on, chunks are 2 MiB-aligned anonymous mappings of whole 2 MiB pages,
+ * advised as transparent huge pages: on virtual machines a 4 KiB page fault costs microseconds, and a
  * large module touches tens of MiB, so this is most of the parse time
  * otherwise. Mapped memory is zero already, so it is not cleared again. */
 #include "arena.h"
@@ -62,31 +62,32 @@ static void *map_huge(size_t len)
 
 static struct arena_chunk *new_chunk(struct arena *a, size_t need)
 {
-	size_t sz = a->reserved ? a->reserved : ARENA_MIN_CHUNK; /* double up to 2 MiB */
-	if (sz > ARENA_HUGE)
-		sz = ARENA_HUGE;
+	struct arena_chunk *c;
+	size_t hdr = sizeof(*c);
+	if (need > SIZE_MAX - hdr - ARENA_HUGE)
+		die("arena: allocation of %zu bytes overflows", need);
+	/* malloc'd chunks double from 256 KiB while the arena is under 2 MiB;
+	 * after that every chunk is a whole number of 2 MiB huge pages */
+	size_t sz = a->reserved ? a->reserved : ARENA_MIN_CHUNK;
 	if (sz < need)
 		sz = need;
-	struct arena_chunk *c;
-	size_t total = sizeof(*c) + sz;
-	if (total < sz)
-		die("arena: allocation of %zu bytes overflows", need);
-	if (sz >= ARENA_HUGE) {
-		size_t len = (total + ARENA_HUGE - 1) & ~(ARENA_HUGE - 1);
-		if (len < total || !(c = map_huge(len)))
-			die("out of memory (arena chunk of %zu bytes)", total);
-		c->map_len = len;
-		c->size = len - sizeof(*c);
-	} else {
-		if (!(c = malloc(total)))
+	if (a->reserved + hdr + sz < ARENA_HUGE) {
+		if (!(c = malloc(hdr + sz)))
 			die("out of memory (arena chunk of %zu bytes)", sz);
 		c->map_len = 0;
 		c->size = sz;
+		a->reserved += hdr + sz;
+	} else {
+		size_t len = (hdr + need + ARENA_HUGE - 1) & ~(ARENA_HUGE - 1);
+		if (!(c = map_huge(len)))
+			die("out of memory (arena chunk of %zu bytes)", len);
+		c->map_len = len;
+		c->size = len - hdr;
+		a->reserved += len;
 	}
 	c->used = 0;
 	c->next = a->head;
 	a->head = c;
-	a->reserved += c->map_len ? c->map_len : total;
 	return c;
 }
 

@@ -4,6 +4,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#define ID (LEX_IDENT_START | LEX_IDENT_CHAR)
+const unsigned char lex_class[256] = {
+	['a' ... 'z'] = ID, ['A' ... 'Z'] = ID, ['_'] = ID,
+	['0' ... '9'] = LEX_IDENT_CHAR | LEX_DIGIT, ['.'] = LEX_IDENT_CHAR, ['-'] = LEX_IDENT_CHAR,
+	[' '] = LEX_SPACE, ['\t'] = LEX_SPACE, ['\r'] = LEX_SPACE, ['\f'] = LEX_SPACE,
+	['\v'] = LEX_SPACE,
+};
+#undef ID
+
 void lex_init(struct lexer *lx, const char *file, const char *text, size_t len, struct diag *d)
 {
 	lx->cur = text;
@@ -93,7 +102,7 @@ static int skip_space(struct lexer *lx)
 	const char *p = lx->cur, *e = lx->end;
 	while (p < e) {
 		char c = *p;
-		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+		if (lex_class[(unsigned char)c] & LEX_SPACE) {
 			p++;
 		} else if (c == '\n') {
 			p++;
@@ -114,7 +123,7 @@ static int skip_space(struct lexer *lx)
 
 static inline int is_digit(unsigned char c)
 {
-	return c >= '0' && c <= '9';
+	return lex_class[c] & LEX_DIGIT;
 }
 
 enum tok lex_next(struct lexer *lx, struct token *t)
@@ -135,8 +144,9 @@ enum tok lex_next(struct lexer *lx, struct token *t)
 	unsigned char c = (unsigned char)*p;
 	enum tok k;
 	if (lex_is_ident_start(c)) {
+		/* no bound check: *end is never an identifier byte (see lex_init) */
 		p++;
-		while (p < e && lex_is_ident_char((unsigned char)*p))
+		while (lex_is_ident_char((unsigned char)*p))
 			p++;
 		/* "name->" : the '-' belongs to the arrow */
 		if (p < e && *p == '>' && p[-1] == '-')
@@ -150,7 +160,7 @@ enum tok lex_next(struct lexer *lx, struct token *t)
 	} else if (c == '%' && p + 1 < e && lex_is_ident_char((unsigned char)p[1])) {
 		p++;
 		s = p;
-		while (p < e && lex_is_ident_char((unsigned char)*p))
+		while (lex_is_ident_char((unsigned char)*p))
 			p++;
 		k = TOK_NAME;
 	} else if (is_digit(c) || (c == '-' && p + 1 < e && is_digit((unsigned char)p[1]))) {

@@ -42,6 +42,8 @@ struct lexer {
 	struct diag *d;
 };
 
+/* text[len] must be readable and not an identifier byte (a NUL, or the byte
+ * a raw value stopped at): identifier scans use it as their sentinel. */
 void lex_init(struct lexer *lx, const char *file, const char *text, size_t len, struct diag *d);
 /* Lex the next token into *t; returns t->kind. Errors (unterminated comment
  * or string, stray byte) are reported and yield TOK_ERROR. */
@@ -63,13 +65,20 @@ void lex_skip_to(struct lexer *lx, const char *p);
 void tok_describe(const struct token *t, char *buf, size_t cap);
 const char *tok_kind_name(enum tok k);
 
+/* Character classes, one table lookup per byte on the hot paths. */
+#define LEX_IDENT_START 1u
+#define LEX_IDENT_CHAR 2u
+#define LEX_DIGIT 4u
+#define LEX_SPACE 8u
+extern const unsigned char lex_class[256];
+
 static inline int lex_is_ident_start(unsigned char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+	return lex_class[c] & LEX_IDENT_START;
 }
 static inline int lex_is_ident_char(unsigned char c)
 {
-	return lex_is_ident_start(c) || (c >= '0' && c <= '9') || c == '.' || c == '-';
+	return lex_class[c] & LEX_IDENT_CHAR;
 }
 static inline int tok_is(const struct token *t, const char *s, size_t n)
 {

@@ -125,10 +125,20 @@ static uint64_t hash_bytes(const char *p, size_t n)
 		p += 8;
 		n -= 8;
 	}
+	/* the last 0..7 bytes, read without a byte loop or reading past p + n */
 	uint64_t w = 0;
-	for (size_t i = 0; i < n; i++)
-		w |= (uint64_t)(unsigned char)p[i] << (8 * i);
+	if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, p, 4);
+		memcpy(&b, p + n - 4, 4);
+		w = a | (uint64_t)b << 32;
+	} else if (n) {
+		w = (uint64_t)(unsigned char)p[0] | (uint64_t)(unsigned char)p[n / 2] << 8 |
+		    (uint64_t)(unsigned char)p[n - 1] << 16;
+	}
 	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
 	h ^= h >> 29;
 	return h;
 }
@@ -289,6 +299,18 @@ struct fixup {              /* resolved after the whole file is read */
 	struct srcpos pos;
 };
 
+struct async_refs {         /* where an async op's computation refs are */
+	int32_t gid;
+	uint32_t first, n;      /* in pctx.fixups */
+};
+
+struct pending {            /* an operand read but not yet resolved */
+	struct token tok;
+	uint64_t h;
+	struct shape *shape;
+	struct srcpos shape_pos;
+};
+
 struct pctx {
 	struct hlo_module *m;
 	struct diag *d;
@@ -307,6 +329,8 @@ struct pctx {
 	struct vec comp_list;   /* struct hlo_computation * */
 	struct vec ptrs;        /* operand / control-predecessor stack */
 	struct vec oshapes;     /* struct shape * per operand */
+	struct vec pending;     /* struct pending */
+	struct vec async;       /* struct async_refs, in gid order */
 	struct vec shape_stack; /* struct shape, tuple elements under construction */
 	struct vec ints;        /* int64_t lists */
 	struct vec attr_list;   /* struct hlo_attr of the current instruction */
@@ -1119,6 +1143,13 @@ static void nt_put(struct pctx *c, uint64_t *slot, uint64_t h, const struct hlo_
 	}
 }
 
+/* Name lookups miss the cache on big computations; the parser prefetches a
+ * name's slot when it lexes the name and looks it up a few tokens later. */
+static inline void nt_prefetch(const struct pctx *c, uint64_t h)
+{
+	__builtin_prefetch(&c->names.s[(uint32_t)h & c->names.mask]);
+}
+
 static struct hlo_instruction *lookup_instr(struct pctx *c, const struct token *t)
 {
 	uint64_t *slot;
@@ -1466,6 +1497,38 @@ static void finish_refs(struct pctx *c, struct hlo_instruction *in)
 	c->refs.n = 0;
 }
 
+/* async-update / async-done take the previous async op as their only operand
+ * and call its wrapped computation; printed without calls=, they inherit it
+ * (semantics doc 1.3, item 9). */
+static int inherit_calls(struct parser *P, struct hlo_instruction *in, struct srcpos at)
+{
+	struct pctx *c = P->c;
+	if (in->n_operands != 1)
+		return perr(P, at, "%s takes one operand, not %d", in->opcode_text, in->n_operands);
+	const struct hlo_instruction *src = in->operands[0];
+	if (c->refs.n || (src->opcode != OP_ASYNC_START && src->opcode != OP_ASYNC_UPDATE))
+		return 0;
+	/* c->async is in gid order: binary search the operand's refs */
+	size_t lo = 0, hi = c->async.n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct async_refs *a = &VEC_AT(&c->async, struct async_refs, mid);
+		if (a->gid == src->gid) {
+			for (uint32_t i = 0; i < a->n; i++) {
+				const struct fixup *f = &VEC_AT(&c->fixups, struct fixup, a->first + i);
+				*(struct ref *)vec_push(&c->refs) =
+					(struct ref){f->kind, f->name, f->len, f->pos};
+			}
+			return 0;
+		}
+		if (a->gid < src->gid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
 static enum opcode lookup_opcode(struct pctx *c, const char *s, size_t n)
 {
 	return (enum opcode)(uintptr_t)ht_get(&c->ops, s, (uint32_t)n, hash_bytes(s, n));
@@ -1511,9 +1574,7 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 		return -1;
 	struct srcpos npos = tok_pos(&P->lx, &name);
 	uint64_t nh = hash_bytes(name.p, name.len), *slot;
-	if (nt_get(c, name.p, name.len, nh, &slot))
-		return perr(P, npos, "duplicate instruction name '%.*s' in computation '%s'",
-			    (int)name.len, name.p, comp->name);
+	nt_prefetch(c, nh); /* checked for duplicates once the instruction is read */
 	if (c->n_instrs >= HLO_MAX_INSTRUCTIONS)
 		return perr(P, npos, "more than %d instructions", HLO_MAX_INSTRUCTIONS);
 
@@ -1582,35 +1643,27 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 			return -1;
 	} else {
 		next(P);
-		size_t base = c->ptrs.n, sbase = c->oshapes.n;
+		/* operands are read first, with their name slots prefetched, and
+		 * resolved after the ')' */
+		size_t base = c->ptrs.n, sbase = c->oshapes.n, pbase = c->pending.n;
 		int any_shape = 0;
 		while (P->tok.kind != TOK_RPAREN) {
-			struct shape *osh = NULL;
-			struct srcpos spos = here(P);
+			struct pending *pd = vec_push(&c->pending);
+			pd->shape = NULL;
+			pd->shape_pos = here(P);
 			if (shape_starts(P)) {
-				if (!(osh = parse_shape(P, 0)))
+				if (!(pd->shape = parse_shape(P, 0)))
 					return -1;
 				any_shape = 1;
 			}
 			if (!is_name_tok(&P->tok))
 				return expected(P, "an operand name");
-			struct hlo_instruction *o = lookup_instr(c, &P->tok);
-			if (!o) {
-				if (P->lx.cur < P->lx.end && *P->lx.cur == '(')
-					return perr(P, here(P), "nested instruction '%.*s' as an operand is not supported",
-						    (int)P->tok.len, P->tok.p);
-				return perr(P, here(P), "use of undefined instruction '%.*s'",
+			pd->tok = P->tok;
+			if (P->lx.cur < P->lx.end && *P->lx.cur == '(')
+				return perr(P, here(P), "nested instruction '%.*s' as an operand is not supported",
 					    (int)P->tok.len, P->tok.p);
-			}
-			if (osh && o->shape && !shape_compatible(osh, o->shape)) {
-				char a[128], b[128];
-				shape_to_string(osh, a, sizeof(a));
-				shape_to_string(o->shape, b, sizeof(b));
-				return perr(P, spos, "operand shape %s does not match the shape %s of '%s'",
-					    a, b, o->name);
-			}
-			*(struct hlo_instruction **)vec_push(&c->ptrs) = o;
-			*(struct shape **)vec_push(&c->oshapes) = osh;
+			pd->h = hash_bytes(P->tok.p, P->tok.len);
+			nt_prefetch(c, pd->h);
 			next(P);
 			if (P->tok.kind == TOK_COMMA)
 				next(P);
@@ -1618,6 +1671,24 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 				return expected(P, "',' or ')' in the operand list");
 		}
 		next(P);
+		for (size_t i = pbase; i < c->pending.n; i++) {
+			struct pending *pd = &VEC_AT(&c->pending, struct pending, i);
+			uint64_t *osl;
+			struct hlo_instruction *o = nt_get(c, pd->tok.p, pd->tok.len, pd->h, &osl);
+			if (!o)
+				return perr(P, tok_pos(&P->lx, &pd->tok), "use of undefined instruction '%.*s'",
+					    (int)pd->tok.len, pd->tok.p);
+			if (pd->shape && !shape_compatible(pd->shape, o->shape)) {
+				char a[128], b[128];
+				shape_to_string(pd->shape, a, sizeof(a));
+				shape_to_string(o->shape, b, sizeof(b));
+				return perr(P, pd->shape_pos, "operand shape %s does not match the shape %s of '%s'",
+					    a, b, o->name);
+			}
+			*(struct hlo_instruction **)vec_push(&c->ptrs) = o;
+			*(struct shape **)vec_push(&c->oshapes) = pd->shape;
+		}
+		c->pending.n = pbase;
 		size_t n = c->ptrs.n - base;
 		in->n_operands = (int32_t)n;
 		in->operands = vec_copy(&c->pool, &c->ptrs, base);
@@ -1629,6 +1700,11 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 	c->refs.n = 0;
 	if (parse_attributes(P, in) < 0)
 		return -1;
+	if ((op == OP_ASYNC_UPDATE || op == OP_ASYNC_DONE) && inherit_calls(P, in, oppos) < 0)
+		return -1;
+	if ((op == OP_ASYNC_START || op == OP_ASYNC_UPDATE) && c->refs.n)
+		*(struct async_refs *)vec_push(&c->async) =
+			(struct async_refs){in->gid, (uint32_t)c->fixups.n, (uint32_t)c->refs.n};
 	finish_refs(c, in);
 	if (op == OP_GET_TUPLE_ELEMENT) {
 		if (in->n_operands != 1)
@@ -1642,6 +1718,9 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 	}
 	if (!in->shape && !(in->shape = infer_shape(P, in, shape_pos)))
 		return -1;
+	if (nt_get(c, name.p, name.len, nh, &slot))
+		return perr(P, npos, "duplicate instruction name '%.*s' in computation '%s'",
+			    (int)name.len, name.p, comp->name);
 	if (is_root) {
 		if (comp->root)
 			return perr(P, root_pos, "second ROOT instruction in computation '%s' (first is '%s')",
@@ -1856,6 +1935,8 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	c->comp_list.size = sizeof(void *);
 	c->ptrs.size = sizeof(void *);
 	c->oshapes.size = sizeof(void *);
+	c->pending.size = sizeof(struct pending);
+	c->async.size = sizeof(struct async_refs);
 	c->shape_stack.size = sizeof(struct shape);
 	c->ints.size = sizeof(int64_t);
 	c->attr_list.size = sizeof(struct hlo_attr);
@@ -1873,7 +1954,7 @@ static void pctx_free(struct pctx *c)
 	ht_free(&c->ops);
 	ht_free(&c->types);
 	ht_free(&c->attrs);
-	struct vec *v[] = {&c->stamp, &c->callers, &c->instrs, &c->comp_list, &c->ptrs, &c->oshapes, &c->shape_stack,
+	struct vec *v[] = {&c->async, &c->pending, &c->stamp, &c->callers, &c->instrs, &c->comp_list, &c->ptrs, &c->oshapes, &c->shape_stack,
 			   &c->ints, &c->attr_list, &c->refs, &c->fixups, &c->misc};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		free(v[i]->v);
@@ -1939,13 +2020,21 @@ static int parse_module(struct pctx *c)
 	return 0;
 }
 
-static struct hlo_module *module_new(const char *file)
+/* A module whose arena starts with a buffer for the source text (len bytes
+ * and a NUL) followed by the file name, so small inputs need one chunk and
+ * large ones no extra malloc'd chunk. */
+static struct hlo_module *module_new(const char *file, size_t len, char **buf)
 {
 	struct hlo_module *m = calloc(1, sizeof(*m));
 	if (!m)
 		die("out of memory");
 	arena_init(&m->arena);
-	m->file = arena_strdup(&m->arena, file ? file : "<input>");
+	if (!file)
+		file = "<input>";
+	size_t fl = strlen(file);
+	*buf = arena_alloc(&m->arena, len + 1 + fl + 1);
+	memcpy(*buf + len + 1, file, fl + 1);
+	m->file = *buf + len + 1;
 	return m;
 }
 
@@ -1971,86 +2060,96 @@ static struct hlo_module *parse_loaded(struct hlo_module *m, struct diag *d)
 
 struct hlo_module *hlo_parse(const char *file, const char *text, size_t len, struct diag *d)
 {
-	struct hlo_module *m = module_new(file);
 	if (len > HLO_MAX_FILE_BYTES) {
-		error_at(d, (struct srcpos){m->file, 0, 0}, "input is larger than %zu bytes",
+		error_at(d, (struct srcpos){file, 0, 0}, "input is larger than %zu bytes",
 			 (size_t)HLO_MAX_FILE_BYTES);
-		hlo_module_free(m);
 		return NULL;
 	}
-	char *src = arena_alloc(&m->arena, len + 1);
+	char *src;
+	struct hlo_module *m = module_new(file, len, &src);
 	memcpy(src, text, len);
 	m->source = src;
 	m->source_len = len;
 	return parse_loaded(m, d);
 }
 
+/* Read a stream of unknown size (stdin, pipes) into a malloc'd buffer. */
+static char *read_stream(FILE *f, size_t *len, struct diag *d, struct srcpos at)
+{
+	size_t cap = 1 << 16, n = 0, r;
+	char *buf = malloc(cap);
+	if (!buf)
+		die("out of memory");
+	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n > HLO_MAX_FILE_BYTES) {
+			free(buf);
+			error_at(d, at, "input is larger than %zu bytes", (size_t)HLO_MAX_FILE_BYTES);
+			return NULL;
+		}
+		if (n == cap) {
+			char *b2 = realloc(buf, cap *= 2);
+			if (!b2)
+				die("out of memory");
+			buf = b2;
+		}
+	}
+	if (ferror(f)) {
+		free(buf);
+		error_at(d, at, "read error: %s", strerror(errno));
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
 struct hlo_module *hlo_parse_file(const char *path, struct diag *d)
 {
 	int is_stdin = strcmp(path, "-") == 0;
+	const char *name = is_stdin ? "<stdin>" : path;
+	struct srcpos at = {name, 0, 0};
 	FILE *f = is_stdin ? stdin : fopen(path, "rb");
-	struct srcpos at = {is_stdin ? "<stdin>" : path, 0, 0};
 	if (!f) {
 		error_at(d, at, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
-	struct hlo_module *m = module_new(is_stdin ? "<stdin>" : path);
-	at.file = m->file;
 	struct stat st;
-	char *buf = NULL;
-	size_t len = 0;
+	struct hlo_module *m = NULL;
 	if (!is_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
 		/* regular file: read straight into the arena, one copy */
 		if ((uint64_t)st.st_size > HLO_MAX_FILE_BYTES) {
 			error_at(d, at, "file is larger than %zu bytes", (size_t)HLO_MAX_FILE_BYTES);
-			goto fail;
+			fclose(f);
+			return NULL;
 		}
 		size_t want = (size_t)st.st_size;
-		buf = arena_alloc(&m->arena, want + 1);
-		len = fread(buf, 1, want, f);
-		if (len != want || ferror(f)) {
-			error_at(d, at, "read error: %s", ferror(f) ? strerror(errno) : "file changed size");
-			goto fail;
+		char *buf;
+		m = module_new(name, want, &buf);
+		size_t got = fread(buf, 1, want, f);
+		int bad = got != want || ferror(f);
+		fclose(f);
+		if (bad) {
+			error_at(d, at, "read error: %s", got != want ? "file changed size" : strerror(errno));
+			hlo_module_free(m);
+			return NULL;
 		}
+		m->source = buf;
+		m->source_len = want;
 	} else {
-		size_t cap = 1 << 16;
-		char *tmp = malloc(cap);
-		size_t r;
+		size_t len = 0;
+		char *tmp = read_stream(f, &len, d, at);
+		if (!is_stdin)
+			fclose(f);
 		if (!tmp)
-			die("out of memory");
-		while ((r = fread(tmp + len, 1, cap - len, f)) > 0) {
-			len += r;
-			if (len > HLO_MAX_FILE_BYTES) {
-				free(tmp);
-				error_at(d, at, "input is larger than %zu bytes", (size_t)HLO_MAX_FILE_BYTES);
-				goto fail;
-			}
-			if (len == cap) {
-				char *t2 = realloc(tmp, cap *= 2);
-				if (!t2)
-					die("out of memory");
-				tmp = t2;
-			}
-		}
-		if (ferror(f)) {
-			free(tmp);
-			error_at(d, at, "read error: %s", strerror(errno));
-			goto fail;
-		}
-		buf = arena_alloc(&m->arena, len + 1);
+			return NULL;
+		char *buf;
+		m = module_new(name, len, &buf);
 		memcpy(buf, tmp, len);
 		free(tmp);
+		m->source = buf;
+		m->source_len = len;
 	}
-	if (!is_stdin)
-		fclose(f);
-	m->source = buf;
-	m->source_len = len;
 	return parse_loaded(m, d);
-fail:
-	if (!is_stdin)
-		fclose(f);
-	hlo_module_free(m);
-	return NULL;
 }
 
 void hlo_module_free(struct hlo_module *m)

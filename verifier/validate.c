@@ -142,6 +142,13 @@ static int check_alias(struct vctx *v, const struct io_alias *a)
 		return error_at(v->d, a->pos, "input_output_alias size mismatch: output %s is %llu bytes but parameter %d at %s is %llu bytes",
 				ix, (unsigned long long)out->bytes, a->param, pix,
 				(unsigned long long)in->bytes);
+	/* Without layouts XLA's verifier compares nothing (its own copy-insertion
+	 * tests alias pred[] to s32[]); say so rather than stay silent. */
+	if (!compare && out->bytes != in->bytes)
+		warning_at(v->d, a->pos, "input_output_alias output %s is %llu bytes but parameter %d at %s is %llu bytes; "
+			   "XLA rejects this once layouts are assigned",
+			   ix, (unsigned long long)out->bytes, a->param, pix,
+			   (unsigned long long)in->bytes);
 	return 0;
 }
 

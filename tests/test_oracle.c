@@ -871,6 +871,73 @@ static void test_generator(void **state)
 	assert_true(ctrl > 10);
 }
 
+static void answer_invariants(const struct oracle_answer *a, const char *what, uint64_t seed)
+{
+	if ((a->every && !a->some) || (a->given == 1 && !a->some) || (a->given == 0 && a->every) ||
+	    (a->witness != NULL) != a->some || (a->clean != NULL) != !a->every)
+		fail_msg("seed %llu, %s: given %d some %d every %d witness %d clean %d",
+			 (unsigned long long)seed, what, a->given, a->some, a->every, a->witness != NULL,
+			 a->clean != NULL);
+}
+
+/* Consistency of every answer on generated modules: every => some, the
+ * given schedule is one of them, witnesses and clean schedules exactly
+ * when claimed, copy verdicts consistent between given and any. */
+static void test_oracle_invariants(void **state)
+{
+	(void)state;
+	int64_t copies = 0, sd = 0;
+	for (uint64_t s = 1; s <= 300; s++) {
+		char *t = gen_small(s, 1000, NULL);
+		assert_non_null(t);
+		struct fx f;
+		load(&f, t);
+		answer_invariants(&f.r.module, "module", s);
+		int any_buf = 0;
+		for (int32_t b = 0; b < f.r.n_buffers; b++) {
+			answer_invariants(&f.r.buffer[b], "buffer", s);
+			any_buf |= f.r.buffer[b].some;
+		}
+		assert_int_equal(any_buf, f.r.module.some);
+		for (int32_t c = 0; c < f.m->n_comps; c++)
+			for (int32_t i = 0; i < f.m->comps[c]->n_instrs; i++) {
+				const struct hlo_instruction *x = f.m->comps[c]->instrs[i];
+				if (x->opcode != OP_COPY)
+					continue;
+				struct oracle_copy_result cr;
+				oracle_copy(f.m, x, NULL, &cr);
+				assert_int_equal(cr.status, ORACLE_OK);
+				copies++;
+				if (f.m->is_scheduled)
+					assert_true(cr.given == VERDICT_REMOVABLE || cr.given == VERDICT_NECESSARY);
+				else
+					assert_int_equal(cr.given, VERDICT_NONE);
+				if (cr.given == VERDICT_NECESSARY)
+					assert_int_not_equal(cr.any, VERDICT_REMOVABLE);
+				if (cr.given == VERDICT_REMOVABLE)
+					assert_int_not_equal(cr.any, VERDICT_NECESSARY);
+				if (cr.any == VERDICT_SCHEDULE_DEPENDENT) {
+					sd++;
+					assert_non_null(cr.witness);
+					assert_non_null(cr.clean);
+				}
+				if (!cr.layout) {
+					/* the rewritten module no longer defines the copy */
+					char def[64];
+					snprintf(def, sizeof(def), "%%%s = ", x->name);
+					assert_non_null(cr.rewritten);
+					assert_null(strstr(cr.rewritten, def));
+				}
+				oracle_copy_result_free(&cr);
+			}
+		unload(&f);
+		free(t);
+	}
+	printf("  invariants: 300 modules, %lld copies (%lld schedule-dependent)\n", (long long)copies,
+	       (long long)sd);
+	assert_true(sd > 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -890,6 +957,7 @@ int main(void)
 		cmocka_unit_test(test_corpus_table),
 		cmocka_unit_test(test_corpus_survey),
 		cmocka_unit_test(test_generator),
+		cmocka_unit_test(test_oracle_invariants),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,13 @@ const struct command commands[] = {
 	{"buffers", cmd_buffers,
 	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential] FILE...",
 	 "list alias-analysis buffers, their values and live ranges"},
+	/* copies (issue 4) */
+	{"explain", cmd_explain,
+	 "explain [--timeout-ms N] [--smt-dump DIR] [--cross-check] FILE COPY | FILE --all | FILE --hazards",
+	 "the family, removal verdicts and evidence of a copy"},
+	{"prove-removal", cmd_prove_removal,
+	 "prove-removal [--schedule=given|any] [--timeout-ms N] [--smt-dump DIR] [--cross-check] FILE COPY",
+	 "exit 0 when removing COPY is proven safe, 1 when refuted, 3 when unknown"},
 	{0, 0, 0, 0},
 };
 

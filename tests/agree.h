@@ -15,13 +15,24 @@ struct agree_stats {
 	int64_t copies, buffers, donations;   /* questions compared */
 	int64_t unknown;        /* decider answers `unknown` (each is a failure here) */
 	int64_t edges_checked;  /* schedule-dependent repair edges re-checked by the oracle */
+	int64_t multi_edge_repairs; /* repairs that needed several edges (listed in the evidence;
+				     * the API and hazards.md section 4 speak of one edge) */
 	int64_t triples, triple_mismatch; /* hazard triples compared (module level) */
 	double oracle_s, decider_s;
+	double decider_copies_s, decider_buffers_s, decider_module_s; /* parts of decider_s */
+};
+
+/* What agree_module compares besides copies, donations and the module. */
+enum {
+	AGREE_CROSS_CHECK = 1, /* both deciders (graph and Z3) on every question; their
+				* disagreement is a failure (slow: Z3 on everything) */
+	AGREE_ALL_BUFFERS = 2, /* every buffer, not only those with two values or a hazard */
 };
 
 /* Compare on one module text (label names it in messages, e.g. "seed 17").
- * Disagreements are dumped to err (module text, the question, both answers,
+ * flags: AGREE_*. Disagreements are dumped to err (module text, the question, both answers,
  * the oracle's witness schedule). Returns the number of disagreements. */
-int agree_module(const char *text, const char *label, struct agree_stats *st, FILE *err);
+int agree_module(const char *text, const char *label, unsigned flags, struct agree_stats *st,
+		 FILE *err);
 
 #endif

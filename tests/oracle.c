@@ -342,6 +342,8 @@ struct oracle {
 	struct ilist time0;          /* constants and entry parameter values */
 	uint8_t *read_only;          /* [value] */
 	uint8_t *executed_value;     /* [value]: defined in an executed computation */
+	uint8_t *static_value;       /* [value]: takes part in the static hazards (not
+				      * defined inside an embedded computation) */
 	/* static hazards */
 	int32_t n_static;
 	struct oracle_static *statics;
@@ -439,13 +441,13 @@ static void find_statics(struct oracle *o)
 	/* read-only written: a read-only value shares its buffer with another
 	 * value (of an executed computation) */
 	for (int32_t v = 0; v < o->n_values; v++) {
-		if (!o->read_only[v] || !o->executed_value[v])
+		if (!o->read_only[v] || !o->static_value[v])
 			continue;
 		int32_t b = bf->buffer_of[v];
 		const struct hlo_buffer *hb = &bf->buffers[b];
 		for (int32_t k = 0; k < hb->n_values; k++) {
 			int32_t w = hb->values[k];
-			if (w != v && o->executed_value[w]) {
+			if (w != v && o->static_value[w]) {
 				add_static(o, OK_READ_ONLY_WRITTEN, b, v, w);
 				break;
 			}
@@ -537,13 +539,15 @@ struct oracle *oracle_new(struct hlo_module *m, const struct oracle_limits *lim,
 	o->wreg = xcalloc((size_t)o->n_values, sizeof(struct oregion));
 	o->read_only = xcalloc((size_t)o->n_values, 1);
 	o->executed_value = xcalloc((size_t)o->n_values, 1);
+	o->static_value = xcalloc((size_t)o->n_values, 1);
 	for (int32_t v = 0; v < o->n_values; v++) {
 		const struct hlo_value *hv = &o->df->values[v];
 		const struct hlo_instruction *d0 = hv->def;
 		write_region(d0, hv->sub, &o->wreg[v]);
 		int executed = d0->parent && o->sc_of[d0->parent->index] >= 0;
 		o->executed_value[v] = (uint8_t)executed;
-		o->read_only[v] = (uint8_t)(executed && is_read_only(o, hv));
+		o->static_value[v] = (uint8_t)(d0->parent && !(d0->parent->context & CALL_EMBEDDED));
+		o->read_only[v] = (uint8_t)(o->static_value[v] && is_read_only(o, hv));
 		if (!executed)
 			continue;
 		if (d0->opcode == OP_CONSTANT || (d0->opcode == OP_PARAMETER && d0->parent == m->entry))
@@ -593,6 +597,7 @@ void oracle_free(struct oracle *o)
 	free(o->time0.v);
 	free(o->read_only);
 	free(o->executed_value);
+	free(o->static_value);
 	free(o->statics);
 	free(o->static_buf);
 	free(o->sc);
@@ -602,6 +607,12 @@ void oracle_free(struct oracle *o)
 }
 
 /* ---- schedules ------------------------------------------------------------ */
+
+/* Control edges added for a repair check. */
+struct edge_list {
+	int32_t n;
+	const struct hlo_instruction *const *from, *const *to;
+};
 
 struct comp_space {
 	struct hlo_computation *c;
@@ -686,8 +697,8 @@ static void extend(struct enum_state *es, int32_t depth)
  * order) of its effective instructions under data + control edges, the extra
  * edge, and root last. */
 static int comp_space_build(struct comp_space *cs, struct hlo_computation *c,
-			    const struct hlo_instruction *xf, const struct hlo_instruction *xt,
-			    int given_only, int64_t cap, char *why, size_t wcap)
+			    const struct edge_list *extra, int given_only, int64_t cap, char *why,
+			    size_t wcap)
 {
 	int32_t n = c->n_instrs, words = (n + 63) / 64;
 	const struct hlo_instruction *root = c->root;
@@ -708,8 +719,11 @@ static int comp_space_build(struct comp_space *cs, struct hlo_computation *c,
 		if (root && i != root)
 			SET(ADJ(k), root->index);
 	}
-	if (xf && xt && xf->parent == c && xt->parent == c && xf != root)
-		SET(ADJ(xf->index), xt->index);
+	for (int32_t e = 0; extra && e < extra->n; e++) {
+		const struct hlo_instruction *xf = extra->from[e], *xt = extra->to[e];
+		if (xf->parent == c && xt->parent == c && xf != root)
+			SET(ADJ(xf->index), xt->index);
+	}
 	/* Kahn, then closure in reverse topological order */
 	int32_t *indeg = xcalloc((size_t)n, sizeof(int32_t)), *topo = xcalloc((size_t)n, sizeof(int32_t));
 	for (int32_t x = 0; x < n; x++)
@@ -805,8 +819,8 @@ out:
 }
 
 /* The schedule space of the module (given_only: the printed schedule). */
-static void space_build(struct oracle *o, struct space *sp, const struct hlo_instruction *xf,
-			const struct hlo_instruction *xt, int given_only)
+static void space_build(struct oracle *o, struct space *sp, const struct edge_list *extra,
+			int given_only)
 {
 	memset(sp, 0, sizeof(*sp));
 	sp->n = o->n_sc;
@@ -815,7 +829,7 @@ static void space_build(struct oracle *o, struct space *sp, const struct hlo_ins
 	int64_t cap = o->lim.max_schedules;
 	for (int32_t k = 0; k < sp->n; k++) {
 		struct comp_space *cs = &sp->cs[k];
-		if (comp_space_build(cs, o->sc[k], xf, xt, given_only, cap, sp->why, sizeof(sp->why)) < 0) {
+		if (comp_space_build(cs, o->sc[k], extra, given_only, cap, sp->why, sizeof(sp->why)) < 0) {
 			sp->status = ORACLE_BAD_INPUT;
 			return;
 		}
@@ -843,7 +857,7 @@ static void space_build(struct oracle *o, struct space *sp, const struct hlo_ins
 int64_t oracle_count_schedules(struct oracle *o)
 {
 	struct space sp;
-	space_build(o, &sp, NULL, NULL, 0);
+	space_build(o, &sp, NULL, 0);
 	int64_t n = sp.status == ORACLE_BAD_INPUT ? -1 : sp.total;
 	space_free(&sp);
 	return n;
@@ -1330,7 +1344,7 @@ int oracle_module(struct oracle *o, struct oracle_module_result *r)
 		r->buffer[b].given = given ? 0 : -1;
 
 	struct space sp;
-	space_build(o, &sp, NULL, NULL, 0);
+	space_build(o, &sp, NULL, 0);
 	r->n_schedules = sp.total;
 	if (sp.status != ORACLE_OK) {
 		r->status = sp.status;
@@ -1417,7 +1431,7 @@ int oracle_module(struct oracle *o, struct oracle_module_result *r)
 
 	/* the given schedule */
 	if (given && r->status == ORACLE_OK) {
-		space_build(o, &sp, NULL, NULL, 1);
+		space_build(o, &sp, NULL, 1);
 		if (sp.status != ORACLE_OK) {
 			r->status = sp.status;
 			snprintf(r->why, sizeof(r->why), "%s", sp.why);
@@ -1512,8 +1526,8 @@ struct set_answer {
 
 /* Hazards on the buffers marked in want. Stops early once the answer is
  * known to be "some but not every". */
-static void eval_set(struct oracle *o, const uint8_t *want, const struct hlo_instruction *xf,
-		     const struct hlo_instruction *xt, int given_only, struct set_answer *out)
+static void eval_set(struct oracle *o, const uint8_t *want, const struct edge_list *extra,
+		     int given_only, struct set_answer *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->given = -1;
@@ -1522,7 +1536,7 @@ static void eval_set(struct oracle *o, const uint8_t *want, const struct hlo_ins
 		if (want[b] && o->static_buf[b])
 			stat = 1;
 	struct space sp;
-	space_build(o, &sp, xf, xt, given_only);
+	space_build(o, &sp, extra, given_only);
 	out->n_schedules = sp.total;
 	if (sp.status != ORACLE_OK) {
 		out->status = sp.status;
@@ -1576,23 +1590,33 @@ static void eval_set(struct oracle *o, const uint8_t *want, const struct hlo_ins
 	free(pick);
 }
 
-int oracle_buffer_edge_ok(struct oracle *o, int32_t buffer, const struct hlo_instruction *from,
-			  const struct hlo_instruction *to)
+int oracle_buffer_edges_ok(struct oracle *o, int32_t buffer, const struct hlo_instruction *const *from,
+			   const struct hlo_instruction *const *to, int32_t n)
 {
-	if (buffer < 0 || buffer >= o->n_buffers || !from || !to || from->parent != to->parent)
+	if (buffer < 0 || buffer >= o->n_buffers || n < 1)
 		return 0;
+	for (int32_t k = 0; k < n; k++)
+		if (!from[k] || !to[k] || from[k]->parent != to[k]->parent)
+			return 0;
 	uint8_t *want = xcalloc((size_t)o->n_buffers, 1);
 	want[buffer] = 1;
+	struct edge_list el = {n, from, to};
 	struct set_answer a;
-	eval_set(o, want, from, to, 0, &a);
+	eval_set(o, want, &el, 0, &a);
 	free(want);
 	free(a.witness);
 	free(a.clean);
 	if (a.status == ORACLE_TOO_MANY)
 		return -1;
 	if (a.status != ORACLE_OK || a.n_schedules == 0)
-		return 0; /* the edge closes a cycle */
+		return 0; /* the edges close a cycle */
 	return !a.some;
+}
+
+int oracle_buffer_edge_ok(struct oracle *o, int32_t buffer, const struct hlo_instruction *from,
+			  const struct hlo_instruction *to)
+{
+	return oracle_buffer_edges_ok(o, buffer, &from, &to, 1);
 }
 
 /* ---- copy removal by text ------------------------------------------------- */
@@ -1932,7 +1956,7 @@ int oracle_copy(struct hlo_module *m, const struct hlo_instruction *copy,
 		return 0;
 	}
 	struct set_answer a;
-	eval_set(o, want, NULL, NULL, 0, &a);
+	eval_set(o, want, NULL, 0, &a);
 	out->status = a.status;
 	out->n_schedules = a.n_schedules;
 	snprintf(out->why, sizeof(out->why), "%s", a.why);
@@ -1943,7 +1967,7 @@ int oracle_copy(struct hlo_module *m, const struct hlo_instruction *copy,
 								 : VERDICT_SCHEDULE_DEPENDENT;
 	if (m2->is_scheduled && a.status == ORACLE_OK) {
 		struct set_answer g;
-		eval_set(o, want, NULL, NULL, 1, &g);
+		eval_set(o, want, NULL, 1, &g);
 		if (g.status != ORACLE_OK) {
 			out->status = g.status;
 			snprintf(out->why, sizeof(out->why), "given schedule: %.200s", g.why);
@@ -1972,11 +1996,15 @@ void oracle_copy_result_free(struct oracle_copy_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int oracle_copy_edge_ok(struct hlo_module *m, const struct hlo_instruction *copy,
-			const struct oracle_limits *lim, const char *from, const char *to)
+int oracle_copy_edges_ok(struct hlo_module *m, const struct hlo_instruction *copy,
+			 const struct oracle_limits *lim, const char *const *from, const char *const *to,
+			 int32_t n)
 {
-	if (!strcmp(from, copy->name) || !strcmp(to, copy->name))
-		return 0; /* an edge on the removed copy means nothing */
+	if (n < 1)
+		return 0;
+	for (int32_t k = 0; k < n; k++)
+		if (!strcmp(from[k], copy->name) || !strcmp(to[k], copy->name))
+			return 0; /* an edge on the removed copy means nothing */
 	char *text = NULL, why[256];
 	struct hlo_module *m2 = rewritten_module(m, copy, &text, why, sizeof(why));
 	free(text);
@@ -1985,26 +2013,39 @@ int oracle_copy_edge_ok(struct hlo_module *m, const struct hlo_instruction *copy
 	struct oracle *o = oracle_new(m2, lim, why, sizeof(why));
 	uint8_t *want = o ? merged_want(o, copy) : NULL;
 	int rc = 0;
-	if (want) {
-		const struct hlo_computation *c2 = hlo_find_computation(m2, copy->parent->name);
-		const struct hlo_instruction *f = c2 ? hlo_find_instruction(c2, from) : NULL;
-		const struct hlo_instruction *t = c2 ? hlo_find_instruction(c2, to) : NULL;
-		if (!f || !t) {
-			/* the edge may be in another computation of the module */
-			f = hlo_find_instruction_any(m2, from);
-			t = hlo_find_instruction_any(m2, to);
+	const struct hlo_instruction **f = xcalloc((size_t)n, sizeof(*f)), **t = xcalloc((size_t)n, sizeof(*t));
+	const struct hlo_computation *c2 = hlo_find_computation(m2, copy->parent->name);
+	int ok = want != NULL;
+	for (int32_t k = 0; ok && k < n; k++) {
+		/* both names in the copy's computation, else in the first
+		 * computation that has both (names may repeat across computations) */
+		f[k] = c2 ? hlo_find_instruction(c2, from[k]) : NULL;
+		t[k] = c2 ? hlo_find_instruction(c2, to[k]) : NULL;
+		for (int32_t q = 0; (!f[k] || !t[k]) && q < m2->n_comps; q++) {
+			f[k] = hlo_find_instruction(m2->comps[q], from[k]);
+			t[k] = hlo_find_instruction(m2->comps[q], to[k]);
 		}
-		if (f && t && f->parent == t->parent) {
-			struct set_answer a;
-			eval_set(o, want, f, t, 0, &a);
-			rc = a.status == ORACLE_TOO_MANY ? -1
-			     : (a.status == ORACLE_OK && a.n_schedules > 0 && !a.some);
-			free(a.witness);
-			free(a.clean);
-		}
+		ok = f[k] && t[k];
 	}
+	if (ok) {
+		struct edge_list el = {n, f, t};
+		struct set_answer a;
+		eval_set(o, want, &el, 0, &a);
+		rc = a.status == ORACLE_TOO_MANY ? -1
+		     : (a.status == ORACLE_OK && a.n_schedules > 0 && !a.some);
+		free(a.witness);
+		free(a.clean);
+	}
+	free(f);
+	free(t);
 	free(want);
 	oracle_free(o);
 	hlo_module_free(m2);
 	return rc;
+}
+
+int oracle_copy_edge_ok(struct hlo_module *m, const struct hlo_instruction *copy,
+			const struct oracle_limits *lim, const char *from, const char *to)
+{
+	return oracle_copy_edges_ok(m, copy, lim, &from, &to, 1);
 }

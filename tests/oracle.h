@@ -22,7 +22,9 @@
  * - a removed copy's control edges are dropped, not transferred (XLA's
  *   StripControlDependenciesFrom);
  * - values defined inside embedded computations (fusions, to_apply) take no
- *   part in traces nor in the static hazards. */
+ *   part in traces nor in the static hazards; async-wrapped computations do
+ *   not run in traces (the async op is one event) but their values count
+ *   for the static hazards. */
 #ifndef HLOPROOF_TESTS_ORACLE_H
 #define HLOPROOF_TESTS_ORACLE_H
 #include <stdint.h>
@@ -120,6 +122,11 @@ int32_t oracle_param_buffer(const struct oracle *o, int32_t param, const struct 
 int oracle_buffer_edge_ok(struct oracle *o, int32_t buffer, const struct hlo_instruction *from,
 			  const struct hlo_instruction *to);
 
+/* The same with several edges from[k] -> to[k] (a repair may need more
+ * than one). */
+int oracle_buffer_edges_ok(struct oracle *o, int32_t buffer, const struct hlo_instruction *const *from,
+			   const struct hlo_instruction *const *to, int32_t n);
+
 /* Verdict of a donation (input_output_alias entry number `alias`) from a
  * module result: safe / unsafe / schedule-dependent (given: safe / unsafe,
  * or VERDICT_NONE when unscheduled). */
@@ -146,6 +153,10 @@ void oracle_copy_result_free(struct oracle_copy_result *r);
  * computation) before `to`? Same return values as oracle_buffer_edge_ok. */
 int oracle_copy_edge_ok(struct hlo_module *m, const struct hlo_instruction *copy,
 			const struct oracle_limits *lim, const char *from, const char *to);
+
+int oracle_copy_edges_ok(struct hlo_module *m, const struct hlo_instruction *copy,
+			 const struct oracle_limits *lim, const char *const *from, const char *const *to,
+			 int32_t n);
 
 /* The text of m with `copy` removed (its uses read its operand; its control
  * edges dropped). malloc'd; NULL when the printed text cannot be edited. */

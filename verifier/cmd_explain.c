@@ -25,8 +25,14 @@ void explain_print_copy(FILE *out, const struct copy_report *r)
 	fprintf(out, "  bytes: %llu\n", (unsigned long long)r->bytes);
 	fprintf(out, "  verdict.given: %s\n", verdict_or_null(r->given));
 	fprintf(out, "  verdict.any: %s\n", verdict_or_null(r->any));
-	if (r->edge_from && r->edge_to)
+	if (r->n_edges > 1) {
+		fprintf(out, "  control edges (all needed):");
+		for (int32_t i = 0; i < r->n_edges; i++)
+			fprintf(out, "%s %s -> %s", i ? "," : "", r->edges_from[i]->name, r->edges_to[i]->name);
+		fprintf(out, "\n");
+	} else if (r->edge_from && r->edge_to) {
 		fprintf(out, "  control edge: %s -> %s\n", r->edge_from->name, r->edge_to->name);
+	}
 	if (r->unknown_reason)
 		fprintf(out, "  unknown: %s\n", r->unknown_reason);
 	fprintf(out, "  evidence:\n");
@@ -56,7 +62,7 @@ int cmd_explain(int argc, char **argv)
 	struct analysis_options opt;
 	analysis_default_options(&opt);
 	const char *file = NULL, *name = NULL;
-	int all = 0, hazards = 0;
+	int all = 0, hazards = 0, summary = 0;
 	for (int i = 1; i < argc;) {
 		int r = analysis_parse_option(&opt, argc, argv, &i);
 		if (r < 0)
@@ -67,6 +73,8 @@ int cmd_explain(int argc, char **argv)
 			all = 1;
 		} else if (!strcmp(argv[i], "--hazards")) {
 			hazards = 1;
+		} else if (!strcmp(argv[i], "--summary")) {
+			summary = 1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return cli_usage_error("explain", "unknown option '%s'", argv[i]);
 		} else if (!file) {
@@ -78,7 +86,7 @@ int cmd_explain(int argc, char **argv)
 		}
 		i++;
 	}
-	if (!file || (!name && !all && !hazards))
+	if (!file || (!name && !all && !hazards && !summary))
 		return cli_usage_error("explain", "need FILE and COPY (or --all / --hazards)");
 	struct diag d;
 	diag_init(&d, stderr);
@@ -130,6 +138,24 @@ int cmd_explain(int argc, char **argv)
 			print_hazard(stdout, &hs[i]);
 		if (n == 0)
 			printf("no hazards\n");
+	}
+	if (summary) {
+		/* one line per copy and per hazard, for scripts (tests/conformance.sh) */
+		struct copy_report *rs;
+		int32_t n = copies_analyse(an, &rs);
+		for (int32_t i = 0; i < n; i++)
+			printf("copy %s %s %s %s %s\n", rs[i].copy->name, rs[i].copy->parent->name,
+			       copy_family_name(rs[i].family), verdict_or_null(rs[i].given),
+			       verdict_or_null(rs[i].any));
+		struct hazard_report *hs;
+		n = hazards_analyse(an, &hs);
+		for (int32_t i = 0; i < n; i++) {
+			const struct hazard_report *h = &hs[i];
+			printf("hazard %s %s %s %s %s %s %s\n", hazard_kind_name(h->kind), h->def_v->name,
+			       h->def_w ? h->def_w->name : "-", h->use ? h->use->name : "-",
+			       h->in_every ? "every" : "some", copy_family_name(h->predicted_family),
+			       h->def_v->parent->name);
+		}
 	}
 	if (an->cross_check_failed) {
 		fprintf(stderr, "hloproof: the graph decider and z3 disagree (see above)\n");

@@ -78,9 +78,9 @@ int cmd_prove_removal(int argc, char **argv)
 			break;
 		default:
 			printf("%s: removal refuted under %s: %s\n", c->name, sname, verdict_name(v));
-			if (r.edge_from && r.edge_to)
-				printf("  safe with the control edge %s -> %s\n", r.edge_from->name,
-				       r.edge_to->name);
+			for (int32_t i = 0; !use_given && i < r.n_edges; i++)
+				printf("  safe with the control edge %s -> %s%s\n", r.edges_from[i]->name,
+				       r.edges_to[i]->name, r.n_edges > 1 ? " (all listed edges together)" : "");
 			status = EXIT_FINDINGS;
 			break;
 		}

@@ -8,6 +8,7 @@
  * to. tests/test_copies.c checks this against a re-parse of the rewritten
  * text on the corpus. */
 #include "copies.h"
+#include "hazard.h"
 #include "hzview.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -661,6 +662,9 @@ int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
 	out->given = scheduled ? removal_verdict(r.bv.given) : VERDICT_NONE;
 	out->edge_from = r.bv.edge_from;
 	out->edge_to = r.bv.edge_to;
+	out->n_edges = r.bv.n_edges;
+	out->edges_from = r.bv.edges_from;
+	out->edges_to = r.bv.edges_to;
 	out->unknown_reason = r.bv.unknown_reason;
 	struct sbuf b = {0};
 	sb_printf(&b, "merged buffer of %s and %s after removal: %d value(s)", copy->operands[0]->name,
@@ -700,4 +704,76 @@ int32_t copies_analyse(struct analysis *an, struct copy_report **out)
 		}
 	}
 	return j;
+}
+
+/* ---- for the rules and reporters ---- */
+
+struct copy_verdicts *copy_verdicts_run(struct hlo_module *m, const struct analysis_options *opt,
+					struct diag *d)
+{
+	struct analysis *an = analysis_run(m, opt, d);
+	if (!an)
+		return NULL;
+	struct copy_verdicts *cv = calloc(1, sizeof(*cv));
+	if (!cv)
+		die("out of memory");
+	cv->an = an;
+	cv->n_copies = copies_analyse(an, &cv->copies);
+	cv->n_hazards = hazards_analyse(an, &cv->hazards);
+	if (cv->n_copies < 0 || cv->n_hazards < 0) {
+		copy_verdicts_free(cv);
+		return NULL;
+	}
+	return cv;
+}
+
+void copy_verdicts_free(struct copy_verdicts *cv)
+{
+	if (!cv)
+		return;
+	analysis_free(cv->an);
+	free(cv);
+}
+
+struct copy_summaries *copy_summaries_build(const struct copy_verdicts *cv, struct arena *a)
+{
+	struct copy_summaries *s = arena_alloc(a, sizeof(*s));
+	s->n = cv ? cv->n_copies : 0;
+	s->v = arena_array(a, (size_t)s->n + 1, sizeof(*s->v));
+	for (int32_t i = 0; i < s->n; i++) {
+		const struct copy_report *r = &cv->copies[i];
+		struct copy_summary *o = &s->v[i];
+		o->name = arena_strdup(a, r->copy->name);
+		o->computation = arena_strdup(a, r->copy->parent->name);
+		o->line = r->copy->pos.line;
+		o->family = r->family;
+		o->given = r->given;
+		o->any = r->any;
+		size_t n = strlen(r->family_evidence ? r->family_evidence : "") +
+			   strlen(r->evidence ? r->evidence : "") + 16;
+		char *e = arena_alloc(a, n);
+		snprintf(e, n, "%s: %s\n%s", copy_family_name(r->family),
+			 r->family_evidence ? r->family_evidence : "", r->evidence ? r->evidence : "");
+		o->evidence = e;
+		o->bytes = r->bytes;
+	}
+	return s;
+}
+
+const struct copy_verdicts *copy_verdicts_for_rule(const void *given, const struct hlo_module *m,
+						   long timeout_ms, int *owned)
+{
+	*owned = 0;
+	if (given)
+		return given;
+	struct analysis_options opt;
+	analysis_default_options(&opt);
+	if (timeout_ms > 0)
+		opt.timeout_ms = (int)timeout_ms;
+	struct diag d;
+	diag_init(&d, NULL);
+	/* the analyses allocate in the module's arena; the IR itself is not touched */
+	struct copy_verdicts *cv = copy_verdicts_run((struct hlo_module *)m, &opt, &d);
+	*owned = cv != NULL;
+	return cv;
 }

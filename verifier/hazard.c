@@ -15,6 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct hz_cache {
+	struct dv_scratch *dv;
+};
+
 /* ---- small string builder ---- */
 
 void sb_printf(struct sbuf *b, const char *fmt, ...)
@@ -87,6 +91,24 @@ int value_is_embedded(const struct hlo_value *v)
 		k = cs->instr->parent;
 	}
 	return 0;
+}
+
+void value_name(const struct dataflow *df, const struct hlo_value *v, char *buf, size_t cap)
+{
+	/* names repeat across computations: say which, outside the entry */
+	int where = !v->def->parent->is_entry;
+	size_t k = (size_t)snprintf(buf, cap, "%s", v->def->name);
+	if (v->sub != 0 && k < cap) {
+		int32_t idx[SHAPE_MAX_DEPTH + 1];
+		int32_t n = dataflow_value_index(df, v, idx);
+		k += (size_t)snprintf(buf + k, cap - k, "{");
+		for (int32_t i = 0; i < n && k < cap; i++)
+			k += (size_t)snprintf(buf + k, cap - k, "%s%d", i ? "," : "", idx[i]);
+		if (k < cap)
+			k += (size_t)snprintf(buf + k, cap - k, "}");
+	}
+	if (where && k < cap)
+		snprintf(buf + k, cap - k, "@%s", v->def->parent->name);
 }
 
 static int comp_is_while_body(const struct hlo_computation *k)
@@ -281,6 +303,7 @@ struct hz_read {
 
 struct hz_member {
 	int32_t id;
+	char name[96];       /* "x" or "s{1}" (a value below the top of its instruction) */
 	const struct hlo_value *val;
 	struct event def;
 	struct path path;
@@ -310,6 +333,7 @@ struct hz_false {
 
 struct view {
 	struct analysis *an;
+	struct depview dv;
 	const struct hz_input *in;
 	int32_t n_m;
 	struct hz_member *m;
@@ -322,6 +346,7 @@ struct view {
 	struct hz_false samples[FALSE_SAMPLES];
 	int32_t n_unknown;
 	const char *unknown_why;
+	int forced_found; /* a triple every schedule has: the verdict is settled */
 };
 
 static void add_read(struct view *V, int32_t member, const struct event *ev,
@@ -449,6 +474,49 @@ static int member_read_only(struct view *V, int32_t mi)
 
 /* ---- deciding ---- */
 
+static void record(struct view *V, int32_t vi, int32_t wi, int32_t ri, enum hazard_kind kind,
+		   const struct cond *c)
+{
+	struct analysis *an = V->an;
+	if (c->kind == COND_FALSE) {
+		V->n_false++;
+		add_sample(V, vi, wi, ri, 0, c, -1);
+		return;
+	}
+	an->n_graph_queries++;
+	if (c->kind == COND_ATOMS && !atoms_possible(&V->dv, c->a, c->n, NULL, 0)) {
+		V->n_false++;
+		int32_t bad = -1;
+		for (int32_t i = 0; i < c->n && bad < 0; i++)
+			if (must_precede(&V->dv, c->a[i].b, c->a[i].a) || c->a[i].a == c->a[i].b)
+				bad = i;
+		add_sample(V, vi, wi, ri, bad >= 0 ? 1 : 4, c, bad);
+		return;
+	}
+	struct hz_triple *t = add_triple(V);
+	t->v = vi;
+	t->w = wi;
+	t->r = ri;
+	t->kind = (uint8_t)kind;
+	t->c = *c;
+	if (c->kind == COND_UNKNOWN) {
+		V->n_unknown++;
+		if (!V->unknown_why)
+			V->unknown_why = c->why;
+		return;
+	}
+	t->possible = 1;
+	t->forced = 1;
+	t->given = 1;
+	for (int32_t i = 0; i < c->n; i++) {
+		if (!atom_forced(&V->dv, &c->a[i]))
+			t->forced = 0;
+		if (!atom_given(&V->dv, &c->a[i]))
+			t->given = 0;
+	}
+	V->forced_found |= t->forced;
+}
+
 static void decide_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri)
 {
 	struct analysis *an = V->an;
@@ -459,61 +527,29 @@ static void decide_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri)
 		add_sample(V, vi, wi, ri, 2, NULL, -1);
 		return;
 	}
+	/* t1 < t2 < t3 (also across loop iterations when two events coincide) */
 	struct cond c;
-	enum hazard_kind kind;
-	if (event_equal(&v->def, &w->def)) {
-		kind = HAZARD_SAME_TIME;
-		memset(&c, 0, sizeof(c));
-		c.kind = COND_ATOMS;
-	} else if (r->instr && event_equal(&w->def, &r->ev)) {
-		kind = HAZARD_SAME_INSTRUCTION;
-		memset(&c, 0, sizeof(c));
-		c.kind = COND_ATOMS;
+	int same_dw = event_equal(&v->def, &w->def);
+	int same_wu = r->instr && event_equal(&w->def, &r->ev);
+	cond_overwrite(&v->path, &w->path, &r->path, &c);
+	if (c.kind == COND_FALSE && (same_dw || same_wu))
+		V->n_false++; /* the same-event hazard below explains this triple */
+	else
+		record(V, vi, wi, ri, HAZARD_OVERWRITE, &c);
+	memset(&c, 0, sizeof(c));
+	c.kind = COND_ATOMS;
+	if (same_dw) {
+		/* t1 == t2 < t3: the read of v always follows its definition */
+		record(V, vi, wi, ri, HAZARD_SAME_TIME, &c);
+	} else if (same_wu) {
+		/* t1 < t2 == t3 */
 		if (can_share_rw(an, V->in->copy, r->instr, r->operand, r->sub, w->val->sub)) {
 			V->n_canshare++;
 			V->n_false++;
 			add_sample(V, vi, wi, ri, 3, NULL, -1);
 			return;
 		}
-	} else {
-		kind = HAZARD_OVERWRITE;
-		cond_overwrite(&v->path, &w->path, &r->path, &c);
-	}
-	if (c.kind == COND_FALSE) {
-		V->n_false++;
-		add_sample(V, vi, wi, ri, 0, &c, -1);
-		return;
-	}
-	an->n_graph_queries++;
-	if (c.kind == COND_ATOMS && !atoms_possible(an->dep, c.a, c.n, NULL, 0)) {
-		V->n_false++;
-		int32_t bad = -1;
-		for (int32_t i = 0; i < c.n && bad < 0; i++)
-			if (must_precede(an->dep, c.a[i].b, c.a[i].a) || c.a[i].a == c.a[i].b)
-				bad = i;
-		add_sample(V, vi, wi, ri, bad >= 0 ? 1 : 4, &c, bad);
-		return;
-	}
-	struct hz_triple *t = add_triple(V);
-	t->v = vi;
-	t->w = wi;
-	t->r = ri;
-	t->kind = (uint8_t)kind;
-	t->c = c;
-	if (c.kind == COND_UNKNOWN) {
-		V->n_unknown++;
-		if (!V->unknown_why)
-			V->unknown_why = c.why;
-		return;
-	}
-	t->possible = 1;
-	t->forced = 1;
-	t->given = 1;
-	for (int32_t i = 0; i < c.n; i++) {
-		if (!atom_forced(an->dep, &c.a[i]))
-			t->forced = 0;
-		if (!atom_given(&c.a[i]))
-			t->given = 0;
+		record(V, vi, wi, ri, HAZARD_SAME_INSTRUCTION, &c);
 	}
 }
 
@@ -533,7 +569,7 @@ static int find_repair_edge(struct view *V, struct atom *edge)
 			continue;
 		for (int32_t a = 0; a < t->c.n; a++) {
 			struct atom e = {t->c.a[a].b, t->c.a[a].a}; /* run b before a */
-			if (atom_forced(an->dep, &t->c.a[a]) || e.a == e.a->parent->root)
+			if (atom_forced(&V->dv, &t->c.a[a]) || e.a == e.a->parent->root)
 				continue;
 			int ok = 1;
 			for (int32_t j = 0; j < V->n_t && ok; j++) {
@@ -541,7 +577,7 @@ static int find_repair_edge(struct view *V, struct atom *edge)
 				if (!u->possible || u->r < 0)
 					continue;
 				an->n_graph_queries++;
-				if (atoms_possible(an->dep, u->c.a, u->c.n, &e, 1))
+				if (atoms_possible(&V->dv, u->c.a, u->c.n, &e, 1))
 					ok = 0;
 			}
 			if (ok) {
@@ -585,20 +621,20 @@ static void witness(struct view *V, const struct hz_triple *t, struct sbuf *b)
 		const struct hz_member *w = &V->m[t->w];
 		fmt_event(&w->def, dw, sizeof(dw));
 		sb_printf(b, "read-only value %s (%s %s) shares its buffer with %s defined at %s, which writes it",
-			  v->val->def->name, v->val->def->opcode == OP_CONSTANT ? "constant" : "entry parameter",
-			  v->val->def->name, w->val->def->name, dw);
+			  v->name, v->val->def->opcode == OP_CONSTANT ? "constant" : "entry parameter",
+			  v->name, w->name, dw);
 		return;
 	}
 	case HAZARD_READ_ONLY_OUTPUT:
 		sb_printf(b, "read-only value %s (%s) is an entry output: the caller would get its buffer back",
-			  v->val->def->name, v->val->def->opcode == OP_CONSTANT ? "constant" : "non-donated entry parameter");
+			  v->name, v->val->def->opcode == OP_CONSTANT ? "constant" : "non-donated entry parameter");
 		return;
 	case HAZARD_OUTPUTS_NOT_DISTINCT: {
 		int32_t i0[SHAPE_MAX_DEPTH + 1], i1[SHAPE_MAX_DEPTH + 1];
 		const struct hlo_instruction *root = df->module->entry->root;
 		int32_t n0 = shape_tree_index(dataflow_tree(df, root), v->root_sub[0], i0);
 		int32_t n1 = shape_tree_index(dataflow_tree(df, root), v->root_sub[1], i1);
-		sb_printf(b, "one buffer (holding %s) appears at two entry outputs {", v->val->def->name);
+		sb_printf(b, "one buffer (holding %s) appears at two entry outputs {", v->name);
 		for (int32_t i = 0; i < n0; i++)
 			sb_printf(b, "%s%d", i ? "," : "", i0[i]);
 		sb_printf(b, "} and {");
@@ -616,13 +652,13 @@ static void witness(struct view *V, const struct hz_triple *t, struct sbuf *b)
 	fmt_event(&r->ev, du, sizeof(du));
 	if (t->kind == HAZARD_SAME_TIME) {
 		sb_printf(b, "%s and %s are defined into one buffer at once (at %s) and %s is read later at %s",
-			  v->val->def->name, w->val->def->name, dv, v->val->def->name, du);
+			  v->name, w->name, dv, v->name, du);
 	} else if (t->kind == HAZARD_SAME_INSTRUCTION) {
 		sb_printf(b, "%s reads %s (defined at %s) and writes %s into the same buffer, and may not reuse that operand's buffer for its output",
-			  r->instr->name, v->val->def->name, dv, w->val->def->name);
+			  r->instr->name, v->name, dv, w->name);
 	} else {
 		sb_printf(b, "%s (defined at %s) overwrites %s (defined at %s) before the read at %s",
-			  w->val->def->name, dw, v->val->def->name, dv, du);
+			  w->name, dw, v->name, dv, du);
 		if (t->c.n == 0 && t->c.why)
 			sb_printf(b, "; %s %s", t->c.why, instr_or(t->c.why_at, ""));
 		if (t->c.n) {
@@ -636,12 +672,11 @@ static void witness(struct view *V, const struct hz_triple *t, struct sbuf *b)
 
 static void sample_proof(struct view *V, const struct hz_false *s, struct sbuf *b)
 {
-	struct analysis *an = V->an;
 	const struct hz_member *v = &V->m[s->v], *w = &V->m[s->w];
 	const struct hz_read *r = &V->r[s->r];
-	char du[160], path[1024];
+	char du[160], path[4096];
 	fmt_event(&r->ev, du, sizeof(du));
-	sb_printf(b, "  %s vs the read of %s at %s: ", w->val->def->name, v->val->def->name, du);
+	sb_printf(b, "  %s vs the read of %s at %s: ", w->name, v->name, du);
 	switch (s->why_kind) {
 	case 0:
 		sb_printf(b, "%s%s%s", s->c.why ? s->c.why : "impossible",
@@ -650,12 +685,12 @@ static void sample_proof(struct view *V, const struct hz_false *s, struct sbuf *
 	case 1: {
 		const struct atom *a = &s->c.a[s->atom];
 		sb_printf(b, "%s must run before %s: %s", a->b->name, a->a->name,
-			  dependency_path(an->dep, a->b, a->a, path, sizeof(path)));
+			  dependency_path(&V->dv, a->b, a->a, path, sizeof(path)));
 		break;
 	}
 	case 2: {
 		char rw[256], rr[256];
-		sb_printf(b, "disjoint regions: %s writes %s, the read covers %s", w->val->def->name,
+		sb_printf(b, "disjoint regions: %s writes %s, the read covers %s", w->name,
 			  region_format(&w->wr, rw, sizeof(rw)), region_format(&r->rg, rr, sizeof(rr)));
 		break;
 	}
@@ -672,25 +707,61 @@ static void sample_proof(struct view *V, const struct hz_false *s, struct sbuf *
 	sb_printf(b, "\n");
 }
 
+/* The control-flow instruction (while or conditional) x runs under, if any. */
+static const struct hlo_instruction *enclosing(const struct hlo_instruction *x, enum opcode op)
+{
+	const struct hlo_computation *k = x->parent;
+	for (int32_t g = 0; !k->is_entry && k->n_callers > 0 && g <= k->module->n_comps; g++) {
+		const struct hlo_instruction *c = k->callers[0].instr;
+		if (c->opcode == op)
+			return c;
+		k = c->parent;
+	}
+	return NULL;
+}
+
+static int member_is(const struct hz_member *m, enum opcode op)
+{
+	const struct hlo_value *x = m->val;
+	if (x->is_phi && x->def->opcode == op)
+		return 1;
+	if (op == OP_WHILE && x->is_phi && x->def->opcode == OP_PARAMETER)
+		return 1;
+	return enclosing(x->def, op) != NULL;
+}
+
+/* The family of the copy XLA would insert for a hazard: what the values and
+ * the read have to do with loops, branches, in-place ops and donation. */
 static enum copy_family triple_family(struct view *V, const struct hz_triple *t)
 {
 	const struct hz_member *v = &V->m[t->v];
 	if (t->kind == HAZARD_READ_ONLY_OUTPUT || t->kind == HAZARD_OUTPUTS_NOT_DISTINCT)
 		return FAMILY_OUTPUT;
 	const struct hz_member *w = t->w >= 0 ? &V->m[t->w] : NULL;
-	const struct hz_member *both[2] = {v, w};
-	for (int i = 0; i < 2; i++) {
-		if (!both[i])
-			continue;
-		const struct hlo_value *x = both[i]->val;
-		if (x->is_phi && (x->def->opcode == OP_WHILE || x->def->opcode == OP_PARAMETER))
-			return FAMILY_LOOP_CARRY;
+	if (t->kind == HAZARD_READ_ONLY_WRITTEN) {
+		/* the read-only value shares a buffer with the others: why */
+		for (int32_t i = 0; i < V->n_m; i++)
+			if (!V->m[i].excluded && member_is(&V->m[i], OP_WHILE))
+				return FAMILY_LOOP_CARRY;
+		for (int32_t i = 0; i < V->n_m; i++)
+			if (!V->m[i].excluded && member_is(&V->m[i], OP_CONDITIONAL))
+				return FAMILY_BRANCH;
+		for (int32_t i = 0; i < V->n_m; i++) {
+			const struct inplace_pair *pr;
+			if (!V->m[i].excluded && inplace_pairs(V->an->ip, V->m[i].val->def, &pr) > 0)
+				return FAMILY_IN_PLACE;
+		}
+		return FAMILY_OUTPUT;
 	}
-	if (t->r >= 0 && V->r[t->r].ev.phase == EV_KEND && !V->r[t->r].ev.k->is_entry)
+	const struct hz_read *r = t->r >= 0 ? &V->r[t->r] : NULL;
+	int read_at_loop = r && ((r->ev.phase == EV_KEND && !r->ev.k->is_entry) ||
+				 (r->instr && (r->instr->opcode == OP_WHILE ||
+					       enclosing(r->instr, OP_WHILE))));
+	if (member_is(v, OP_WHILE) || (w && member_is(w, OP_WHILE)) || read_at_loop)
 		return FAMILY_LOOP_CARRY;
-	for (int i = 0; i < 2; i++)
-		if (both[i] && both[i]->val->is_phi && both[i]->val->def->opcode == OP_CONDITIONAL)
-			return FAMILY_BRANCH;
+	if (member_is(v, OP_CONDITIONAL) || (w && member_is(w, OP_CONDITIONAL)) ||
+	    (r && r->instr && r->instr->opcode == OP_CONDITIONAL))
+		return FAMILY_BRANCH;
 	if (w) {
 		const struct inplace_pair *pr;
 		if (inplace_pairs(V->an->ip, w->val->def, &pr) > 0)
@@ -698,8 +769,6 @@ static enum copy_family triple_family(struct view *V, const struct hz_triple *t)
 	}
 	if (is_entry_param(v->val->def) && !V->an->bufs->value_read_only[v->id])
 		return FAMILY_DONATION;
-	if (t->kind == HAZARD_READ_ONLY_WRITTEN)
-		return FAMILY_IN_PLACE;
 	return FAMILY_UNEXPLAINED;
 }
 
@@ -722,7 +791,7 @@ static void cross_check(struct view *V, const struct buffer_verdict *bv, const s
 {
 	struct analysis *an = V->an;
 	struct smt *s = analysis_smt(an);
-	struct smt_problem *p = smt_problem_new(s, an->dep, V->in->label ? V->in->label : "buffer");
+	struct smt_problem *p = smt_problem_new(s, &V->dv, V->in->label ? V->in->label : "buffer");
 	int32_t *idx = malloc(((size_t)V->n_t + 1) * sizeof(int32_t));
 	if (!idx)
 		die("out of memory");
@@ -768,7 +837,7 @@ static void cross_check(struct view *V, const struct buffer_verdict *bv, const s
 	}
 	smt_problem_free(p);
 	if (n_edges > 0 && n_edges < MAX_REPAIR_EDGES && n > 0) {
-		p = smt_problem_new(s, an->dep, V->in->label ? V->in->label : "buffer");
+		p = smt_problem_new(s, &V->dv, V->in->label ? V->in->label : "buffer");
 		for (int32_t j = 0; j < n; j++)
 			smt_add_triple(p, V->t[idx[j]].c.a, V->t[idx[j]].c.n);
 		for (int32_t j = 0; j < n_edges; j++)
@@ -782,6 +851,8 @@ static void cross_check(struct view *V, const struct buffer_verdict *bv, const s
 	free(idx);
 }
 
+static struct hz_cache *hz_cache_new(struct analysis *an);
+
 int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *out)
 {
 	struct arena *A = &an->m->arena;
@@ -792,6 +863,11 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	memset(&V, 0, sizeof(V));
 	V.an = an;
 	V.in = in;
+	if (!an->cache)
+		an->cache = hz_cache_new(an);
+	V.dv.dep = an->dep;
+	V.dv.removed = in->copy;
+	V.dv.scratch = an->cache->dv;
 	V.n_m = in->n_values;
 	V.m = calloc((size_t)V.n_m + 1, sizeof(*V.m));
 	if (!V.m)
@@ -800,6 +876,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		struct hz_member *M = &V.m[i];
 		M->id = in->values[i];
 		M->val = &df->values[M->id];
+		value_name(df, M->val, M->name, sizeof(M->name));
 		value_def_event(M->val, &M->def);
 		trace_path(&M->def, &M->path);
 		M->excluded = value_is_embedded(M->val);
@@ -850,12 +927,17 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 			add_static(&V, HAZARD_OUTPUTS_NOT_DISTINCT, who, -1);
 		}
 	}
-	/* triples */
-	for (int32_t vi = 0; vi < V.n_m; vi++) {
+	/* triples; without reports, one forced triple settles every verdict
+	 * (a forced triple also happens in the given schedule) */
+	for (int i = 0; i < V.n_t; i++)
+		V.forced_found |= V.t[i].forced;
+	int stop_early = !in->want_reports;
+	for (int32_t vi = 0; vi < V.n_m && !(stop_early && V.forced_found); vi++) {
 		if (V.m[vi].excluded)
 			continue;
-		for (int32_t ri = V.m[vi].first_read; ri < V.m[vi].first_read + V.m[vi].n_reads; ri++)
-			for (int32_t wi = 0; wi < V.n_m; wi++)
+		for (int32_t ri = V.m[vi].first_read;
+		     ri < V.m[vi].first_read + V.m[vi].n_reads && !(stop_early && V.forced_found); ri++)
+			for (int32_t wi = 0; wi < V.n_m && !(stop_early && V.forced_found); wi++)
 				if (wi != vi && !V.m[wi].excluded)
 					decide_triple(&V, vi, wi, ri);
 	}
@@ -888,11 +970,11 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		sb_printf(&ev, "hazard in every schedule: ");
 		witness(&V, &V.t[forced], &ev);
 		sb_printf(&ev, "\n");
-		for (int32_t i = 0; i < V.t[forced].c.n; i++) {
-			char path[1024];
+		for (int32_t i = 0; i < V.t[forced].c.n && !in->no_evidence; i++) {
+			char path[4096];
 			const struct atom *a = &V.t[forced].c.a[i];
 			sb_printf(&ev, "  %s before %s: %s\n", a->a->name, a->b->name,
-				  dependency_path(an->dep, a->a, a->b, path, sizeof(path)));
+				  dependency_path(&V.dv, a->a, a->b, path, sizeof(path)));
 		}
 		out->predicted = triple_family(&V, &V.t[forced]);
 	} else if (n_possible == 0 && V.n_unknown == 0) {
@@ -911,7 +993,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 			sb_printf(&ev, "\nrepair: control edge %s -> %s (in %s) rules out all %d hazard(s)\n",
 				  edge.a->name, edge.b->name, edge.a->parent->name, n_possible);
 		} else {
-			struct smt_problem *p = smt_problem_new(analysis_smt(an), an->dep,
+			struct smt_problem *p = smt_problem_new(analysis_smt(an), &V.dv,
 								in->label ? in->label : "buffer");
 			for (int32_t i = 0; i < V.n_t; i++)
 				if (V.t[i].possible)
@@ -975,7 +1057,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 			sb_printf(&ev, "\n");
 		}
 	}
-	if (bv->any == VERDICT_SAFE || (scheduled && bv->given == VERDICT_SAFE)) {
+	if (!in->no_evidence && (bv->any == VERDICT_SAFE || (scheduled && bv->given == VERDICT_SAFE))) {
 		int32_t n_ruled = V.n_false + V.n_disjoint;
 		sb_printf(&ev, "%s: %d conflicting (value, write, read) triple(s) ruled out\n",
 			  bv->any == VERDICT_SAFE ? "proof" : "proof for the given schedule", n_ruled);
@@ -989,6 +1071,13 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	if (have_edge) {
 		bv->edge_from = edge.a;
 		bv->edge_to = edge.b;
+		bv->n_edges = n_edges;
+		bv->edges_from = arena_array(A, (size_t)n_edges + 1, sizeof(*bv->edges_from));
+		bv->edges_to = arena_array(A, (size_t)n_edges + 1, sizeof(*bv->edges_to));
+		for (int32_t i = 0; i < n_edges; i++) {
+			bv->edges_from[i] = edges[i].a;
+			bv->edges_to[i] = edges[i].b;
+		}
 	}
 	if (unknown_reason) {
 		bv->unknown_reason = arena_strdup(A, unknown_reason);
@@ -1023,7 +1112,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 			h->witness = sb_finish(&w, A);
 			if (!t->forced) {
 				for (int32_t j = 0; j < t->c.n; j++)
-					if (!atom_forced(an->dep, &t->c.a[j]) &&
+					if (!atom_forced(&V.dv, &t->c.a[j]) &&
 					    t->c.a[j].b != t->c.a[j].b->parent->root) {
 						h->edge_from = t->c.a[j].b;
 						h->edge_to = t->c.a[j].a;
@@ -1042,9 +1131,21 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	return 0;
 }
 
+static struct hz_cache *hz_cache_new(struct analysis *an)
+{
+	struct hz_cache *c = calloc(1, sizeof(*c));
+	if (!c)
+		die("out of memory");
+	c->dv = dv_scratch_new(an->m);
+	return c;
+}
+
 void hz_cache_free(struct hz_cache *c)
 {
-	(void)c;
+	if (!c)
+		return;
+	dv_scratch_free(c->dv);
+	free(c);
 }
 
 /* ---- public API ---- */
@@ -1122,6 +1223,7 @@ int32_t hazards_in_buffer(struct analysis *an, int32_t buffer, struct hazard_rep
 	char label[64];
 	buffer_input(an, buffer, &in, label, sizeof(label));
 	in.want_reports = 1;
+	in.no_evidence = 1;
 	struct hz_result r;
 	if (hz_decide(an, &in, &r) < 0)
 		return -1;

@@ -41,6 +41,10 @@ struct buffer_verdict {
 	enum verdict any;            /* SAFE (no schedule has a hazard), UNSAFE (every schedule),
 				      * SCHEDULE_DEPENDENT (edge below), UNKNOWN (reason) */
 	const struct hlo_instruction *edge_from, *edge_to;
+	/* every repair edge: when no single edge rules out all hazards, several
+	 * are needed together (edge_from/edge_to is the first of them) */
+	int32_t n_edges;
+	const struct hlo_instruction **edges_from, **edges_to; /* arena */
 	char *evidence;              /* witness or proof, multi-line */
 	char *unknown_reason;
 	int32_t n_hazards;           /* hazard triples (and static hazards) that some schedule has */

@@ -18,6 +18,7 @@ struct hz_input {
 	const char *label;       /* names the SMT queries */
 	uint64_t bytes;          /* for reports */
 	int want_reports;        /* fill hazard reports */
+	int no_evidence;         /* skip the verdict's evidence text (reports only) */
 };
 
 /* Result of one decision: the verdict plus, on request, hazard reports. */
@@ -44,6 +45,8 @@ char *sb_finish(struct sbuf *b, struct arena *a); /* arena copy; frees b */
 
 /* The definition event of a value (hazards.md 2). */
 void value_def_event(const struct hlo_value *v, struct event *e);
+/* "x", or "s{1}" for a value below the top of its instruction. */
+void value_name(const struct dataflow *df, const struct hlo_value *v, char *buf, size_t cap);
 /* The value is defined inside an embedded computation (fusion, to_apply, ...). */
 int value_is_embedded(const struct hlo_value *v);
 

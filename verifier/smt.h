@@ -26,7 +26,7 @@ uint64_t smt_queries(const struct smt *s);
 /* Size of the last problem checked (constraints asserted). */
 int32_t smt_last_size(const struct smt *s);
 
-struct smt_problem *smt_problem_new(struct smt *s, struct ordering *dep, const char *label);
+struct smt_problem *smt_problem_new(struct smt *s, struct depview *dv, const char *label);
 void smt_problem_free(struct smt_problem *p);
 /* A triple (conjunction of atoms); returns its number. */
 int32_t smt_add_triple(struct smt_problem *p, const struct atom *a, int32_t n);

@@ -3,6 +3,7 @@
 #include "trace.h"
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int event_equal(const struct event *a, const struct event *b)
@@ -42,7 +43,10 @@ const char *event_format(const struct event *e, char *buf, size_t cap)
 		snprintf(buf, cap, "the end of %s", e->x->name);
 		break;
 	default:
-		snprintf(buf, cap, "%s", e->x ? e->x->name : "?");
+		if (e->x && !e->x->parent->is_entry)
+			snprintf(buf, cap, "%s@%s", e->x->name, e->x->parent->name);
+		else
+			snprintf(buf, cap, "%s", e->x ? e->x->name : "?");
 		break;
 	}
 	return buf;
@@ -326,7 +330,7 @@ void cond_overwrite(const struct path *D, const struct path *W, const struct pat
 			add_atom(c, d->x, w->x);
 			break;
 		case R_DESCEND:
-			before_inside(D, W, i + 1, c);
+			before_inside(D, W, i, c);
 			break;
 		}
 		/* W < U */
@@ -341,7 +345,7 @@ void cond_overwrite(const struct path *D, const struct path *W, const struct pat
 			add_atom(c, w->x, u->x);
 			break;
 		case R_DESCEND:
-			after_from(W, U, i + 1, c);
+			after_from(W, U, i, c);
 			break;
 		}
 		/* D < U */
@@ -367,36 +371,195 @@ void cond_overwrite(const struct path *D, const struct path *W, const struct pat
 
 /* ---- dependency order with the root last ---- */
 
-int must_precede(struct ordering *dep, const struct hlo_instruction *a,
+#define REACH_CACHE_BITS 16
+#define PATH_CACHE_BITS 12
+
+struct reach_slot {
+	uint64_t key; /* (a gid + 1) << 32 | (b gid + 1); 0 = empty */
+	uint8_t val;
+};
+
+struct path_slot {
+	const struct hlo_instruction *a, *b, *removed;
+	char *text; /* malloc'd */
+};
+
+struct dv_scratch {
+	uint32_t *stamp; /* [gid] */
+	uint32_t gen;
+	const struct hlo_instruction **stack;
+	int32_t cap;
+	struct reach_slot reach[1u << REACH_CACHE_BITS]; /* direct-mapped cache of ordering_reaches */
+	struct path_slot path[1u << PATH_CACHE_BITS];    /* of dependency_path texts */
+};
+
+/* ordering_reaches through a direct-mapped cache: the deciders ask the same
+ * pairs again and again (every copy of one buffer, every triple of a read) */
+static int reaches(const struct depview *dv, const struct hlo_instruction *a,
+		   const struct hlo_instruction *b)
+{
+	struct dv_scratch *S = dv->scratch;
+	if (!S)
+		return ordering_reaches(dv->dep, a, b);
+	uint64_t key = ((uint64_t)(uint32_t)(a->gid + 1) << 32) | (uint32_t)(b->gid + 1);
+	uint64_t h = key * 0x9E3779B97F4A7C15ull;
+	struct reach_slot *e = &S->reach[h >> (64 - REACH_CACHE_BITS)];
+	if (e->key == key)
+		return e->val;
+	int r = ordering_reaches(dv->dep, a, b);
+	e->key = key;
+	e->val = (uint8_t)r;
+	return r;
+}
+
+struct dv_scratch *dv_scratch_new(const struct hlo_module *m)
+{
+	struct dv_scratch *s = calloc(1, sizeof(*s));
+	if (!s)
+		die("out of memory");
+	s->cap = m->n_instrs + 1;
+	s->stamp = calloc((size_t)s->cap, sizeof(uint32_t));
+	s->stack = malloc((size_t)s->cap * sizeof(*s->stack));
+	if (!s->stamp || !s->stack)
+		die("out of memory");
+	return s;
+}
+
+void dv_scratch_free(struct dv_scratch *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < (1u << PATH_CACHE_BITS); i++)
+		free(s->path[i].text);
+	free(s->stamp);
+	free(s->stack);
+	free(s);
+}
+
+const struct hlo_instruction *dv_root(const struct depview *dv, const struct hlo_computation *k)
+{
+	if (dv->removed && dv->removed->parent == k && k->root == dv->removed)
+		return dv->removed->operands[0];
+	return k->root;
+}
+
+static int has_successor_in(const struct hlo_instruction *x)
+{
+	for (int32_t i = 0; i < x->n_users; i++)
+		if (x->users[i]->parent == x->parent)
+			return 1;
+	for (int32_t i = 0; i < x->n_ctrl_succs; i++)
+		if (x->ctrl_succs[i]->parent == x->parent)
+			return 1;
+	return 0;
+}
+
+/* Does the view differ from the plain dependency relation in k? */
+static int view_needs_search(const struct depview *dv, const struct hlo_computation *k,
+			     const struct hlo_instruction *root)
+{
+	if (has_successor_in(root))
+		return 1;
+	const struct hlo_instruction *c = dv->removed;
+	return c && c->parent == k && (c->n_ctrl_preds > 0 || c->n_ctrl_succs > 0);
+}
+
+/* Successor y of x in the view (NULL entries skipped by the caller). Calls
+ * f for every successor: data users and control successors in x's
+ * computation, the removed copy replaced by its data users when x is its
+ * operand and dropped otherwise; nothing leaves the root. */
+#define FOR_VIEW_SUCCESSORS(dv, x, root, y, BODY)                                               \
+	do {                                                                                   \
+		if ((x) != (root)) {                                                           \
+			for (int32_t i_ = 0; i_ < (x)->n_users + (x)->n_ctrl_succs; i_++) {    \
+				const struct hlo_instruction *s_ = i_ < (x)->n_users                \
+					? (x)->users[i_] : (x)->ctrl_succs[i_ - (x)->n_users];       \
+				if (s_->parent != (x)->parent)                                 \
+					continue;                                              \
+				if (s_ == (dv)->removed) {                                     \
+					if (i_ >= (x)->n_users || (x) != (dv)->removed->operands[0]) \
+						continue;                                      \
+					for (int32_t j_ = 0; j_ < s_->n_users; j_++) {         \
+						const struct hlo_instruction *y = s_->users[j_]; \
+						if (y->parent == (x)->parent) {               \
+							BODY;                                 \
+						}                                             \
+					}                                                      \
+					continue;                                              \
+				}                                                              \
+				{                                                              \
+					const struct hlo_instruction *y = s_;                  \
+					BODY;                                                  \
+				}                                                              \
+			}                                                                      \
+		}                                                                              \
+	} while (0)
+
+int must_precede(struct depview *dv, const struct hlo_instruction *a,
 		 const struct hlo_instruction *b)
 {
 	if (a == b || a->parent != b->parent)
 		return 0;
-	if (b == b->parent->root)
+	const struct hlo_instruction *root = dv_root(dv, a->parent);
+	if (b == root)
 		return 1;
-	if (a == a->parent->root)
+	if (a == root || a == dv->removed || b == dv->removed)
 		return 0;
-	return ordering_reaches(dep, a, b);
+	if (!reaches(dv, a, b))
+		return 0;
+	if (!view_needs_search(dv, a->parent, root) || !dv->scratch)
+		return 1;
+	/* depth-first search in the view, pruned by the plain relation */
+	struct dv_scratch *S = dv->scratch;
+	if (++S->gen == 0) {
+		memset(S->stamp, 0, (size_t)S->cap * sizeof(uint32_t));
+		S->gen = 1;
+	}
+	int32_t n = 0;
+	S->stack[n++] = a;
+	S->stamp[a->gid] = S->gen;
+	while (n > 0) {
+		const struct hlo_instruction *x = S->stack[--n];
+		int found = 0;
+		FOR_VIEW_SUCCESSORS(dv, x, root, y, {
+			if (y == b)
+				found = 1;
+			else if (!found && y != root && S->stamp[y->gid] != S->gen &&
+				 reaches(dv, y, b) && n < S->cap) {
+				S->stamp[y->gid] = S->gen;
+				S->stack[n++] = y;
+			}
+		});
+		if (found)
+			return 1;
+	}
+	return 0;
 }
 
-int32_t given_position(const struct hlo_instruction *x)
+int32_t given_position(const struct depview *dv, const struct hlo_instruction *x)
 {
-	return x == x->parent->root ? INT32_MAX : x->index;
+	return x == dv_root(dv, x->parent) ? INT32_MAX : x->index;
 }
 
-int atom_forced(struct ordering *dep, const struct atom *a)
+int atom_forced(struct depview *dv, const struct atom *a)
 {
-	return must_precede(dep, a->a, a->b);
+	return must_precede(dv, a->a, a->b);
 }
 
-int atom_given(const struct atom *a)
+int atom_given(const struct depview *dv, const struct atom *a)
 {
-	return given_position(a->a) < given_position(a->b);
+	return given_position(dv, a->a) < given_position(dv, a->b);
 }
+
+#define DEP_PATH_MAX 24
+
+/* b is reachable from a without the root-last rule */
+static int must_precede_plain_path(struct depview *dv, const struct hlo_instruction *a,
+				   const struct hlo_instruction *b);
 
 #define POSSIBLE_MAX_NODES (2 * (COND_MAX_ATOMS + 8))
 
-int atoms_possible(struct ordering *dep, const struct atom *a, int32_t n, const struct atom *extra,
+int atoms_possible(struct depview *dv, const struct atom *a, int32_t n, const struct atom *extra,
 		   int32_t n_extra)
 {
 	const struct hlo_instruction *node[POSSIBLE_MAX_NODES];
@@ -420,7 +583,7 @@ int atoms_possible(struct ordering *dep, const struct atom *a, int32_t n, const 
 	memset(adj, 0, sizeof(adj));
 	for (int32_t i = 0; i < nn; i++)
 		for (int32_t j = 0; j < nn; j++)
-			if (i != j && must_precede(dep, node[i], node[j]))
+			if (i != j && must_precede(dv, node[i], node[j]))
 				adj[i][j] = 1;
 	for (int32_t i = 0; i < n + n_extra; i++) {
 		const struct atom *t = i < n ? &a[i] : &extra[i - n];
@@ -452,45 +615,98 @@ int atoms_possible(struct ordering *dep, const struct atom *a, int32_t n, const 
 	return 1;
 }
 
-const char *dependency_path(struct ordering *dep, const struct hlo_instruction *a,
+static const char *dependency_path_uncached(struct depview *dv, const struct hlo_instruction *a,
+					   const struct hlo_instruction *b, char *buf, size_t cap);
+
+const char *dependency_path(struct depview *dv, const struct hlo_instruction *a,
 			    const struct hlo_instruction *b, char *buf, size_t cap)
 {
-	size_t n = 0;
-	buf[0] = 0;
-	if (!ordering_reaches(dep, a, b)) {
-		if (b == b->parent->root)
-			snprintf(buf, cap, "%s is the root of %s and runs last", b->name, b->parent->name);
-		else
-			snprintf(buf, cap, "(no path %s ->* %s)", a->name, b->name);
+	struct dv_scratch *S = dv->scratch;
+	if (!S || a->parent != b->parent)
+		return dependency_path_uncached(dv, a, b, buf, cap);
+	/* the removed copy matters only where the view differs from the module */
+	const struct hlo_instruction *removed =
+		view_needs_search(dv, a->parent, dv_root(dv, a->parent)) ||
+				dv_root(dv, a->parent) != a->parent->root
+			? dv->removed
+			: NULL;
+	uint64_t h = (((uint64_t)(uint32_t)a->gid << 32) ^ (uint32_t)b->gid ^
+		      ((uint64_t)(uintptr_t)removed << 7)) * 0x9E3779B97F4A7C15ull;
+	struct path_slot *e = &S->path[h >> (64 - PATH_CACHE_BITS)];
+	if (e->text && e->a == a && e->b == b && e->removed == removed) {
+		snprintf(buf, cap, "%s", e->text);
 		return buf;
 	}
-	const struct hlo_instruction *x = a;
-	int w = snprintf(buf, cap, "%s", a->name);
-	n = w > 0 ? (size_t)w : 0;
+	dependency_path_uncached(dv, a, b, buf, cap);
+	free(e->text);
+	e->text = strdup(buf);
+	e->a = a;
+	e->b = b;
+	e->removed = removed;
+	return buf;
+}
+
+static const char *dependency_path_uncached(struct depview *dv, const struct hlo_instruction *a,
+					   const struct hlo_instruction *b, char *buf, size_t cap)
+{
+	buf[0] = 0;
+	const struct hlo_instruction *root = dv_root(dv, b->parent);
+	if (b == root && (a == root || !must_precede_plain_path(dv, a, b))) {
+		snprintf(buf, cap, "%s is the root of %s and runs last", b->name, b->parent->name);
+		return buf;
+	}
+	if (!must_precede(dv, a, b)) {
+		snprintf(buf, cap, "(no path %s ->* %s)", a->name, b->name);
+		return buf;
+	}
 	/* walk successors that still reach b; bounded by the computation size */
+	const struct hlo_instruction *hop[DEP_PATH_MAX + 1];
+	uint8_t ctrl[DEP_PATH_MAX + 1];
+	int32_t nh = 0, total = 0;
+	const struct hlo_instruction *x = a;
 	for (int32_t guard = 0; x != b && guard <= a->parent->n_instrs; guard++) {
 		const struct hlo_instruction *next = NULL;
-		for (int32_t i = 0; i < x->n_users && !next; i++) {
-			const struct hlo_instruction *s = x->users[i];
-			if (s->parent == a->parent && (s == b || ordering_reaches(dep, s, b)))
-				next = s;
-		}
-		for (int32_t i = 0; i < x->n_ctrl_succs && !next; i++) {
-			const struct hlo_instruction *s = x->ctrl_succs[i];
-			if (s->parent == a->parent && (s == b || ordering_reaches(dep, s, b)))
-				next = s;
-		}
+		FOR_VIEW_SUCCESSORS(dv, x, root, y, {
+			if (!next && (y == b || (y != root && (b == root ? reaches(dv, y, b)
+									  : must_precede(dv, y, b)))))
+				next = y;
+		});
 		if (!next)
 			break;
-		int ctrl = 1;
+		int is_ctrl = 1;
 		for (int32_t i = 0; i < next->n_operands; i++)
-			if (next->operands[i] == x)
-				ctrl = 0;
-		if (n < cap) {
-			w = snprintf(buf + n, cap - n, " %s %s", ctrl ? "=>" : "->", next->name);
-			n += w > 0 ? (size_t)w : 0;
+			if (next->operands[i] == x ||
+			    (dv->removed && next->operands[i] == dv->removed && x == dv->removed->operands[0]))
+				is_ctrl = 0;
+		total++;
+		if (nh < DEP_PATH_MAX) {
+			hop[nh] = next;
+			ctrl[nh] = (uint8_t)is_ctrl;
+			nh++;
+		} else {
+			hop[DEP_PATH_MAX - 1] = next; /* keep the last one */
+			ctrl[DEP_PATH_MAX - 1] = (uint8_t)is_ctrl;
 		}
 		x = next;
 	}
+	size_t n = 0;
+	int w = snprintf(buf, cap, "%s", a->name);
+	n = w > 0 ? (size_t)w : 0;
+	for (int32_t i = 0; i < nh && n < cap; i++) {
+		if (i == DEP_PATH_MAX - 1 && total > DEP_PATH_MAX) {
+			w = snprintf(buf + n, cap - n, " -> ... (%d more) ...", total - DEP_PATH_MAX);
+			n += w > 0 ? (size_t)w : 0;
+			if (n >= cap)
+				break;
+		}
+		w = snprintf(buf + n, cap - n, " %s %s", ctrl[i] ? "=>" : "->", hop[i]->name);
+		n += w > 0 ? (size_t)w : 0;
+	}
 	return buf;
+}
+
+static int must_precede_plain_path(struct depview *dv, const struct hlo_instruction *a,
+				   const struct hlo_instruction *b)
+{
+	return reaches(dv, a, b);
 }

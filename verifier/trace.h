@@ -81,21 +81,38 @@ void cond_overwrite(const struct path *D, const struct path *W, const struct pat
 
 /* ---- the dependency relation with the root last ---- */
 
-/* b must run after a in every schedule of their computation: a path of
- * operand / control edges, or b is the root. Same computation, a != b. */
-int must_precede(struct ordering *dep, const struct hlo_instruction *a,
+/* The dependency order a decision runs on: the module's (operand and
+ * control edges, each computation's root after everything, edges out of a
+ * root dropped), or the module after a copy removal (the copy gone, its
+ * users reading its operand, its control edges dropped, its operand the new
+ * root when the copy was one). */
+struct dv_scratch;
+struct depview {
+	struct ordering *dep;
+	const struct hlo_instruction *removed; /* the removed copy, or NULL */
+	struct dv_scratch *scratch;            /* search state (one per analysis) */
+};
+
+struct dv_scratch *dv_scratch_new(const struct hlo_module *m);
+void dv_scratch_free(struct dv_scratch *s);
+/* The root of computation k in the view. */
+const struct hlo_instruction *dv_root(const struct depview *dv, const struct hlo_computation *k);
+
+/* b runs after a in every schedule of their computation (same computation,
+ * a != b): a path of operand / control edges, or b is the root. */
+int must_precede(struct depview *dv, const struct hlo_instruction *a,
 		 const struct hlo_instruction *b);
 /* Position in the given (printed) schedule, the root last. */
-int32_t given_position(const struct hlo_instruction *x);
+int32_t given_position(const struct depview *dv, const struct hlo_instruction *x);
 /* The atoms of a conjunction can all hold in one schedule (together with
  * the extra edges, which may be NULL). */
-int atoms_possible(struct ordering *dep, const struct atom *a, int32_t n, const struct atom *extra,
+int atoms_possible(struct depview *dv, const struct atom *a, int32_t n, const struct atom *extra,
 		   int32_t n_extra);
-int atom_forced(struct ordering *dep, const struct atom *a);
-int atom_given(const struct atom *a);
-/* A dependency path a ->* b written as "a -> x -> ... -> b" (or "b is the
- * root of C") into buf. */
-const char *dependency_path(struct ordering *dep, const struct hlo_instruction *a,
+int atom_forced(struct depview *dv, const struct atom *a);
+int atom_given(const struct depview *dv, const struct atom *a);
+/* A dependency path a ->* b written as "a -> x => y -> b" (=> a control
+ * edge), or "b is the root of C", into buf. */
+const char *dependency_path(struct depview *dv, const struct hlo_instruction *a,
 			    const struct hlo_instruction *b, char *buf, size_t cap);
 
 #endif

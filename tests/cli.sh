@@ -156,6 +156,83 @@ if grep -q "^$A/invalid_no_reason.xml:3: error: does not match the schema" $T/er
 head -c 1100000 /dev/zero | tr '\0' ' ' > $T/big.xml
 expect 2 "$H" check --annotations $T/big.xml $D/safe_elementwise.hlo
 if grep -q "over the 1048576-byte limit" $T/err; then ok; else bad "oversized annotations: $(cat $T/err)"; fi
+# --jobs: modules checked in parallel, the output byte for byte that of --jobs 1
+# (stdout and stderr, every format, exit status) on the shared corpus.
+SC=${HLOPROOF_SHARED:-../shared}/corpus
+if [ -d "$SC" ]; then
+	for fmt in text json sarif; do
+		"$H" check --fail-on=note --format=$fmt --jobs 1 $SC $RT > $T/j1.out 2> $T/j1.err; s1=$?
+		"$H" check --fail-on=note --format=$fmt --jobs 2 $SC $RT > $T/j2.out 2> $T/j2.err; s2=$?
+		"$H" check --fail-on=note --format=$fmt -j 7 $SC $RT > $T/j7.out 2> $T/j7.err; s7=$?
+		if [ -s $T/j1.out ] && [ -s $T/j1.err ] && [ $s1 = 2 ] && [ $s2 = $s1 ] && [ $s7 = $s1 ] &&
+		   cmp -s $T/j1.out $T/j2.out && cmp -s $T/j1.err $T/j2.err &&
+		   cmp -s $T/j1.out $T/j7.out && cmp -s $T/j1.err $T/j7.err; then ok
+		else bad "check --jobs 2/7 --format=$fmt differs from --jobs 1 (status $s1 $s2 $s7)"; fi
+	done
+else
+	bad "no shared corpus at $SC"
+fi
+expect 0 "$H" check --jobs 0 $RT/clean_needed_relayout.hlo
+expect 2 "$H" check --jobs two $RT/clean_needed_relayout.hlo
+expect 2 "$H" check --jobs 257 $RT/clean_needed_relayout.hlo
+expect 2 "$H" check --jobs=-1 $RT/clean_needed_relayout.hlo
+
+# --- exit status of every command (issue 6): 0 clean, 1 findings/regression,
+# 2 input or usage, 3 internal (here: the report cannot be written) ---------
+# expect_full STATUS CMD...: the command, its standard output on a full disk
+expect_full() {
+	want=$1; shift
+	"$@" >/dev/full 2>$T/err </dev/null
+	got=$?
+	if [ "$got" = "$want" ]; then ok; else bad "$* >/dev/full exited $got, want $want"; fi
+}
+DEMO=corpus/demo/step.hlo
+GB=corpus/gate/base.hlo
+GH=corpus/gate/head.hlo
+printf 'HloModule m\nENTRY e {\n  a = f32[4]{0} parameter(0)\n  c.1 = f32[4]{0} copy(a)\n  ROOT n = f32[4]{0} negate(c.1)\n}\n' > $T/removable.hlo
+# every command in `hloproof --help`, with its usage; COMMAND --help exits 0
+"$H" --help > $T/help.out
+for c in parse print rules check buffers donation explain prove-removal gate; do
+	if grep -qE "^  $c +[a-z]" $T/help.out && grep -qE "^    hloproof $c( |$)" $T/help.out; then ok; else bad "--help: no $c"; fi
+	expect_out 0 "^usage: hloproof $c" "$H" $c --help
+	expect 2 "$H" $c --no-such-option $DEMO
+	expect_full 3 "$H" $c --help
+done
+for o in --jobs --max-new-copy-bytes --allow-lost-donations --fail-on-new --no-deciders --annotations --strict-donation \
+	 --smt-dump --cross-check --baseline --write-baseline --enable --disable --fail-on= --timeout-ms --evidence --schedule= --stats --at --ordering=; do
+	if grep -qe "$o" $T/help.out; then ok; else bad "--help: no $o"; fi
+done
+expect_full 3 "$H" --help
+expect 0 "$H" parse $DEMO
+expect 2 "$H" parse $T/missing.hlo
+expect_full 3 "$H" parse $DEMO
+expect 0 "$H" print $DEMO
+expect 2 "$H" print $T/missing.hlo
+expect_full 3 "$H" print $DEMO
+expect 0 "$H" rules
+expect_full 3 "$H" rules
+expect 0 "$H" buffers $DEMO
+expect 2 "$H" buffers $T/missing.hlo
+expect_full 3 "$H" buffers $DEMO
+expect 0 "$H" check $DEMO
+expect 1 "$H" check --fail-on=warning $RT/fires_copy_pair.hlo
+expect 2 "$H" check $T/missing.hlo
+expect_full 3 "$H" check $DEMO
+expect 0 "$H" donation corpus/donation/safe_elementwise.hlo
+expect 1 "$H" donation corpus/donation/donor_matched_and_unmatched.hlo
+expect 2 "$H" donation $T/missing.hlo
+expect_full 3 "$H" donation corpus/donation/safe_elementwise.hlo
+expect 0 "$H" explain $GH buf.old
+expect 2 "$H" explain $GH no-such-copy
+expect_full 3 "$H" explain $GH buf.old
+expect 0 "$H" prove-removal $T/removable.hlo c.1
+expect 1 "$H" prove-removal $GH buf.old
+expect 2 "$H" prove-removal $GH no-such-copy
+expect_full 3 "$H" prove-removal $T/removable.hlo c.1
+expect 0 "$H" gate $GB $GB
+expect 1 "$H" gate $GB $GH
+expect 2 "$H" gate $GB $T/missing.hlo
+expect_full 3 "$H" gate $GB $GH
 # --- explain / prove-removal / check with the copy decider (issue 4) ------------
 C=corpus/copies
 expect_out 0 'family in-place' "$H" explain $C/in_place.hlo c2

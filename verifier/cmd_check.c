@@ -6,6 +6,7 @@
 #include "config.h"
 #include "donation.h"
 #include "donation_stage.h"
+#include "jobs.h"
 #include "lint.h"
 #include "outfile.h"
 #include "report.h"
@@ -22,6 +23,7 @@ struct check_opts {
 	const char *fail_on;
 	long timeout_ms;          /* -1: from the configuration */
 	int strict_donation;
+	int jobs;                 /* --jobs: modules checked at once */
 	int n_toggles;
 	const char **toggle_rule; /* --enable / --disable in order */
 	int *toggle_on;
@@ -45,11 +47,12 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{"smt-dump", required_argument, 0, 'S'},
 		{"cross-check", no_argument, 0, 'X'},
 		{"annotations", required_argument, 0, 'A'},
+		{"jobs", required_argument, 0, 'j'},
 		{0, 0, 0, 0},
 	};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:j:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (report_format_parse(optarg, &o->format) < 0)
@@ -101,6 +104,11 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 			break;
 		case 'A':
 			o->annotations = optarg;
+			break;
+		case 'j':
+			if (jobs_parse(optarg, &o->jobs) < 0)
+				return cli_usage_error("check", "--jobs takes a number of threads from 0 (one per CPU) to %d, not '%s'",
+						       JOBS_MAX, optarg);
 			break;
 		default:
 			return cli_usage_error("check", "bad option");
@@ -166,10 +174,84 @@ static int write_report(const struct check_opts *o, const struct report *r, stru
 	return outfile_commit(&of, d) < 0 ? EXIT_INTERNAL : EXIT_CLEAN;
 }
 
+/* One input file, checked on whichever thread picks it up: it reads only the
+ * shared configuration and writes only its own slot; what it would print on
+ * stderr is kept in `diag` and printed in input order. */
+struct check_job {
+	const char *file;
+	struct module_report *slot;
+	int parsed, internal;
+	char *diag;
+	size_t diag_len;
+};
+
+struct check_run {
+	const struct lint_config *cfg;
+	const struct check_opts *o;
+	const struct annotations *ann;    /* --annotations, or NULL */
+	struct check_job *jobs;
+	struct module_report *slots;
+};
+
+static void check_one(void *arg, size_t i)
+{
+	struct check_run *run = arg;
+	struct check_job *j = &run->jobs[i];
+	FILE *err = open_memstream(&j->diag, &j->diag_len);
+	struct diag pd;
+	diag_init(&pd, err ? err : stderr);
+	struct hlo_module *m = hlo_parse_file(j->file, &pd);
+	if (!m)
+		goto done;
+	j->parsed = 1;
+	j->slot = &run->slots[i];
+	/* the copy decider (issue 4): verdicts for the rules and the report */
+	struct analysis_options aopt;
+	analysis_default_options(&aopt);
+	if (run->cfg->timeout_ms > 0)
+		aopt.timeout_ms = (int)run->cfg->timeout_ms;
+	aopt.smt_dump_dir = run->o->smt_dump;
+	aopt.cross_check = run->o->cross_check;
+	struct diag ad;
+	diag_init(&ad, NULL);
+	struct copy_verdicts *cv = copy_verdicts_run(m, &aopt, &ad);
+	struct copy_verdicts none = {0}; /* "analysis failed", no verdicts */
+	if (!cv)
+		fprintf(pd.out, "%s: warning: no copy verdicts: %s\n", j->file,
+			ad.errors ? ad.first : "the module cannot be analysed");
+	struct rule_ctx stages = {0};
+	if (cv) {
+		stages.dataflow = cv->an->df;
+		stages.buffers = cv->an->bufs;
+		stages.ordering = cv->an->dep;
+	}
+	stages.copy_verdicts = cv ? cv : &none;
+	struct module_report *mr = j->slot;
+	findings_init(&mr->findings, m);
+	if (lint_run_with_deciders(m, run->cfg, run->ann, &stages, cv ? cv->an : NULL,
+				   &mr->findings, &mr->donation_verdicts) < 0) {
+		fprintf(pd.out, "%s: error: internal error in a rule; results are incomplete\n",
+			j->file);
+		j->internal = 1;
+	}
+	mr->copy_verdicts = copy_summaries_build(cv, &mr->findings.arena);
+	if (cv && cv->an->cross_check_failed) {
+		fprintf(pd.out, "%s: error: the graph decider and z3 disagree (--cross-check)\n",
+			j->file);
+		j->internal = 1;
+	}
+	copy_verdicts_free(cv);
+	hlo_module_free(m);
+done:
+	if (err)
+		fclose(err);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct check_opts o = {0};
 	o.timeout_ms = -1;
+	o.jobs = 1;
 	o.toggle_rule = calloc((size_t)argc + 1, sizeof(*o.toggle_rule));
 	o.toggle_on = calloc((size_t)argc + 1, sizeof(*o.toggle_on));
 	struct diag d;
@@ -179,6 +261,7 @@ int cmd_check(int argc, char **argv)
 	struct baseline base = {0};
 	struct report rep = {0};
 	struct annotations ann = {0};
+	struct check_job *jobs = NULL;
 	char **files = NULL;
 	int status = EXIT_CLEAN, internal = 0;
 
@@ -201,56 +284,29 @@ int cmd_check(int argc, char **argv)
 	while (files[n_files])
 		n_files++;
 	rep.modules = calloc(n_files ? n_files : 1, sizeof(*rep.modules));
-	if (!rep.modules) {
+	jobs = calloc(n_files ? n_files : 1, sizeof(*jobs));
+	if (!rep.modules || !jobs) {
 		status = EXIT_INTERNAL;
 		goto out;
 	}
+	for (size_t i = 0; i < n_files; i++)
+		jobs[i].file = files[i];
+	struct check_run run = {&cfg, &o, o.annotations ? &ann : NULL, jobs, rep.modules};
+	jobs_run(o.jobs, n_files, check_one, &run);
+	/* In input order: the messages, then the parsed modules packed to the front. */
 	for (size_t i = 0; i < n_files; i++) {
-		struct diag pd;
-		diag_init(&pd, stderr);
-		struct hlo_module *m = hlo_parse_file(files[i], &pd);
-		if (!m) {
+		if (jobs[i].diag_len)
+			fwrite(jobs[i].diag, 1, jobs[i].diag_len, stderr);
+		internal |= jobs[i].internal;
+		if (!jobs[i].parsed) {
 			rep.files_failed++;
 			continue;
 		}
-		/* the copy decider (issue 4): verdicts for the rules and the report */
-		struct analysis_options aopt;
-		analysis_default_options(&aopt);
-		if (cfg.timeout_ms > 0)
-			aopt.timeout_ms = (int)cfg.timeout_ms;
-		aopt.smt_dump_dir = o.smt_dump;
-		aopt.cross_check = o.cross_check;
-		struct diag ad;
-		diag_init(&ad, NULL);
-		struct copy_verdicts *cv = copy_verdicts_run(m, &aopt, &ad);
-		static struct copy_verdicts none; /* read-only: "analysis failed", no verdicts */
-		if (!cv)
-			fprintf(stderr, "%s: warning: no copy verdicts: %s\n", files[i],
-				ad.errors ? ad.first : "the module cannot be analysed");
-		struct rule_ctx stages = {0};
-		if (cv) {
-			stages.dataflow = cv->an->df;
-			stages.buffers = cv->an->bufs;
-			stages.ordering = cv->an->dep;
-		}
-		stages.copy_verdicts = cv ? cv : &none;
-		struct module_report *mr = &rep.modules[rep.n_modules++];
-		findings_init(&mr->findings, m);
-		if (lint_run_with_deciders(m, &cfg, o.annotations ? &ann : NULL, &stages,
-					   cv ? cv->an : NULL, &mr->findings, &mr->donation_verdicts) < 0) {
-			fprintf(stderr, "%s: error: internal error in a rule; results are incomplete\n",
-				files[i]);
-			internal = 1;
-		}
-		mr->copy_verdicts = copy_summaries_build(cv, &mr->findings.arena);
-		if (cv && cv->an->cross_check_failed) {
-			fprintf(stderr, "%s: error: the graph decider and z3 disagree (--cross-check)\n",
-				files[i]);
-			internal = 1;
-		}
-		copy_verdicts_free(cv);
-		hlo_module_free(m);
+		if (rep.n_modules != i)
+			rep.modules[rep.n_modules] = rep.modules[i];
+		rep.n_modules++;
 	}
+	fflush(stderr);
 	if (o.baseline) {
 		baseline_apply(&base, &rep);
 		rep.baseline = &base;
@@ -274,6 +330,9 @@ out:
 		donation_summaries_free(rep.modules[i].donation_verdicts);
 	}
 	free(rep.modules);
+	for (size_t i = 0; jobs && files && files[i]; i++)
+		free(jobs[i].diag);
+	free(jobs);
 	baseline_free(&base);
 	cli_free_inputs(files);
 	config_free(&cfg);

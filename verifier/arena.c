@@ -16,6 +16,7 @@ struct arena_chunk {
 	struct arena_chunk *next;
 	size_t size, used;
 	size_t map_len;   /* > 0: an mmap'd chunk of that many bytes (zero-filled) */
+	void *adopted;    /* an adopted mapping of map_len bytes; this record is malloc'd */
 	_Alignas(16) unsigned char data[];
 };
 
@@ -32,7 +33,10 @@ void arena_free(struct arena *a)
 	struct arena_chunk *c = a->head, *n;
 	for (; c; c = n) {
 		n = c->next;
-		if (c->map_len)
+		if (c->adopted) {
+			munmap(c->adopted, c->map_len);
+			free(c);
+		} else if (c->map_len)
 			munmap(c, c->map_len);
 		else
 			free(c);
@@ -60,6 +64,31 @@ static void *map_huge(size_t len)
 	return q;
 }
 
+static struct arena_chunk *map_chunk(struct arena *a, size_t need)
+{
+	struct arena_chunk *c;
+	size_t hdr = sizeof(*c);
+	size_t len = (hdr + need + ARENA_HUGE - 1) & ~(ARENA_HUGE - 1);
+	if (!(c = map_huge(len)))
+		die("out of memory (arena chunk of %zu bytes)", len);
+	c->map_len = len;
+	c->size = len - hdr;
+	c->used = 0;
+	c->adopted = NULL;
+	c->next = a->head;
+	a->head = c;
+	a->reserved += len;
+	return c;
+}
+
+void arena_reserve(struct arena *a, size_t n)
+{
+	struct arena_chunk *c = a->head;
+	if (n < ARENA_HUGE || n > SIZE_MAX / 2 || (c && c->size - c->used >= n))
+		return;
+	map_chunk(a, n);
+}
+
 static struct arena_chunk *new_chunk(struct arena *a, size_t need)
 {
 	struct arena_chunk *c;
@@ -78,17 +107,28 @@ static struct arena_chunk *new_chunk(struct arena *a, size_t need)
 		c->size = sz;
 		a->reserved += hdr + sz;
 	} else {
-		size_t len = (hdr + need + ARENA_HUGE - 1) & ~(ARENA_HUGE - 1);
-		if (!(c = map_huge(len)))
-			die("out of memory (arena chunk of %zu bytes)", len);
-		c->map_len = len;
-		c->size = len - hdr;
-		a->reserved += len;
+		return map_chunk(a, sz);
 	}
 	c->used = 0;
+	c->adopted = NULL;
 	c->next = a->head;
 	a->head = c;
 	return c;
+}
+
+void arena_adopt_mapping(struct arena *a, void *p, size_t len)
+{
+	struct arena_chunk *c = malloc(sizeof(*c));
+	if (!c)
+		die("out of memory");
+	*c = (struct arena_chunk){.map_len = len, .adopted = p};
+	/* behind the head, so allocation continues in the current chunk */
+	if (a->head) {
+		c->next = a->head->next;
+		a->head->next = c;
+	} else {
+		a->head = c;
+	}
 }
 
 void *arena_alloc(struct arena *a, size_t n)

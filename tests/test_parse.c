@@ -703,8 +703,36 @@ static void test_parse_file(void **state)
 	hlo_module_free(m);
 }
 
-/* Files are mapped unless their size is a whole number of pages (no NUL
- * after the text then): both ways give the same module, and a token that
+/* The parser reuses one scratch list for frontend attributes (16-byte
+ * entries) and output_to_operand_aliasing (40-byte entries): the second use
+ * must not take the first one's capacity for its own (it overran the heap). */
+static void test_scratch_list_reuse(void **state)
+{
+	char text[4096], *p = text;
+	p += sprintf(p, "ENTRY e {\n  p = f32[] parameter(0)\n"
+			"  a = f32[] add(p, p), frontend_attributes={x=\"1\"}\n  ROOT c = (");
+	for (int i = 0; i < 40; i++)
+		p += sprintf(p, "%sf32[]", i ? ", " : "");
+	p += sprintf(p, ") custom-call(p), custom_call_target=\"t\", output_to_operand_aliasing={");
+	for (int i = 0; i < 40; i++)
+		p += sprintf(p, "%s{%d}: (0, {})", i ? ", " : "", i);
+	sprintf(p, "}\n}\n");
+	struct hlo_module *m = parse_text(text);
+	const struct hlo_instruction *c = I(m, "c");
+	assert_int_equal(c->n_out_aliases, 40);
+	for (int i = 0; i < 40; i++) {
+		assert_int_equal(c->out_aliases[i].output.n, 1);
+		assert_int_equal(c->out_aliases[i].output.idx[0], i);
+		assert_int_equal(c->out_aliases[i].operand, 0);
+		assert_int_equal(c->out_aliases[i].operand_index.n, 0);
+	}
+	assert_int_equal(I(m, "a")->n_frontend_attrs, 1);
+	assert_string_equal(I(m, "a")->frontend_attrs[0].value, "1");
+	hlo_module_free(m);
+}
+
+/* Files of one page and around it (a page multiple has no zero byte after a
+ * mapped text): the text arrives whole and NUL-terminated, and a token that
  * runs into the end of the file stops there. */
 static void test_parse_file_sizes(void **state)
 {
@@ -787,6 +815,7 @@ int main(void)
 		cmocka_unit_test(test_nesting_and_limits),
 		cmocka_unit_test(test_parse_file),
 		cmocka_unit_test(test_parse_file_sizes),
+		cmocka_unit_test(test_scratch_list_reuse),
 		cmocka_unit_test(test_opcode_table),
 	};
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);

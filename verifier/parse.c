@@ -74,6 +74,16 @@ struct vec {
 	size_t size;   /* element size */
 };
 
+/* Empty x and reuse its array for elements of another size: the capacity is
+ * recounted in the new elements (keeping it would overrun the array when
+ * the new elements are larger). */
+static void vec_reset(struct vec *x, size_t size)
+{
+	x->cap = x->cap * x->size / size;
+	x->size = size;
+	x->n = 0;
+}
+
 static void *vec_push(struct vec *x)
 {
 	if (x->n == x->cap) {
@@ -904,8 +914,7 @@ static int parse_aliases(struct parser *S)
 	struct hlo_module *m = c->m;
 	if (expect(S, TOK_LBRACE, "'{'") < 0)
 		return -1;
-	c->misc.size = sizeof(struct io_alias);
-	c->misc.n = 0;
+	vec_reset(&c->misc, sizeof(struct io_alias));
 	while (S->tok.kind != TOK_RBRACE) {
 		struct io_alias a = {.pos = here(S)};
 		if (parse_shape_index(S, &a.output) < 0 || expect(S, TOK_COLON, "':'") < 0 ||
@@ -947,8 +956,7 @@ static int parse_donors(struct parser *S)
 	struct hlo_module *m = c->m;
 	if (expect(S, TOK_LBRACE, "'{'") < 0)
 		return -1;
-	c->misc.size = sizeof(struct buffer_donor);
-	c->misc.n = 0;
+	vec_reset(&c->misc, sizeof(struct buffer_donor));
 	while (S->tok.kind != TOK_RBRACE) {
 		struct buffer_donor b = {.pos = here(S)};
 		int64_t p;
@@ -1233,8 +1241,7 @@ static int parse_frontend_attrs(struct parser *S, struct kv **out, int32_t *n_ou
 	struct pctx *c = S->c;
 	if (S->tok.kind != TOK_LBRACE)
 		return expected(S, "'{'");
-	c->misc.size = sizeof(struct kv);
-	c->misc.n = 0;
+	vec_reset(&c->misc, sizeof(struct kv));
 	for (;;) {
 		next(S);
 		if (S->tok.kind == TOK_COMMA)
@@ -1266,8 +1273,7 @@ static int parse_slice(struct parser *S, struct hlo_instruction *in)
 	struct pctx *c = S->c;
 	if (expect(S, TOK_LBRACE, "'{'") < 0)
 		return -1;
-	c->misc.size = sizeof(struct slice_dim);
-	c->misc.n = 0;
+	vec_reset(&c->misc, sizeof(struct slice_dim));
 	while (S->tok.kind != TOK_RBRACE) {
 		struct slice_dim sd = {0, 0, 1};
 		if (expect(S, TOK_LBRACKET, "'['") < 0 || parse_int(S, &sd.start) < 0 ||
@@ -1297,8 +1303,7 @@ static int parse_out_aliasing(struct parser *S, struct hlo_instruction *in)
 	struct pctx *c = S->c;
 	if (expect(S, TOK_LBRACE, "'{'") < 0)
 		return -1;
-	c->misc.size = sizeof(struct operand_alias);
-	c->misc.n = 0;
+	vec_reset(&c->misc, sizeof(struct operand_alias));
 	while (S->tok.kind != TOK_RBRACE) {
 		struct operand_alias oa;
 		int64_t k;

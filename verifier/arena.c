@@ -16,7 +16,6 @@ struct arena_chunk {
 	struct arena_chunk *next;
 	size_t size, used;
 	size_t map_len;   /* > 0: an mmap'd chunk of that many bytes (zero-filled) */
-	void *adopted;    /* an adopted mapping of map_len bytes; this record is malloc'd */
 	_Alignas(16) unsigned char data[];
 };
 
@@ -33,10 +32,7 @@ void arena_free(struct arena *a)
 	struct arena_chunk *c = a->head, *n;
 	for (; c; c = n) {
 		n = c->next;
-		if (c->adopted) {
-			munmap(c->adopted, c->map_len);
-			free(c);
-		} else if (c->map_len)
+		if (c->map_len)
 			munmap(c, c->map_len);
 		else
 			free(c);
@@ -74,7 +70,6 @@ static struct arena_chunk *map_chunk(struct arena *a, size_t need)
 	c->map_len = len;
 	c->size = len - hdr;
 	c->used = 0;
-	c->adopted = NULL;
 	c->next = a->head;
 	a->head = c;
 	a->reserved += len;
@@ -110,25 +105,9 @@ static struct arena_chunk *new_chunk(struct arena *a, size_t need)
 		return map_chunk(a, sz);
 	}
 	c->used = 0;
-	c->adopted = NULL;
 	c->next = a->head;
 	a->head = c;
 	return c;
-}
-
-void arena_adopt_mapping(struct arena *a, void *p, size_t len)
-{
-	struct arena_chunk *c = malloc(sizeof(*c));
-	if (!c)
-		die("out of memory");
-	*c = (struct arena_chunk){.map_len = len, .adopted = p};
-	/* behind the head, so allocation continues in the current chunk */
-	if (a->head) {
-		c->next = a->head->next;
-		a->head->next = c;
-	} else {
-		a->head = c;
-	}
 }
 
 void *arena_alloc(struct arena *a, size_t n)

@@ -20,8 +20,6 @@ void *arena_array(struct arena *a, size_t n, size_t size);
 /* About n more bytes will be allocated: when n is large, map them now as one
  * chunk (address space only; pages are faulted in as they are used). */
 void arena_reserve(struct arena *a, size_t n);
-/* Take ownership of a mapping: munmap(p, len) when the arena is freed. */
-void arena_adopt_mapping(struct arena *a, void *p, size_t len);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
 

@@ -7,7 +7,8 @@
 /* Fill instr->users and instr->ctrl_succs from operands / ctrl_preds. The
  * counts n_users / n_ctrl_succs must already hold the number of distinct
  * users / successors (the parser counts them while the operands are hot),
- * and n_users / n_succs their sums over the module. */
+ * and n_users / n_succs their sums over the module. Whatever users /
+ * ctrl_succs hold before (the parser keeps a marker there) is overwritten. */
 void hlo_build_users(struct hlo_module *m, size_t n_users, size_t n_succs);
 /* Fill comp->callers and comp->context. `callers` lists, in text order, every
  * instruction with n_called > 0. */

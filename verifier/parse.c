@@ -5,7 +5,10 @@
  * copied into packed arena blocks (no per-string rounding); identical shape
  * texts are parsed once and shared (a hash of the raw span); operand lists
  * are gathered in reusable scratch vectors and copied out at their final size.
- * Scratch (hash tables, vectors) is malloc'd and freed before returning.
+ * Scratch (hash tables, vectors) lives in a second arena, freed before
+ * returning: huge pages for a large input, like the module arena, since
+ * on a virtual machine every first touch of a 4 KiB page costs a fault of
+ * several microseconds (mixtral's scratch was ~400 such faults).
  *
  * Layouts: a shape printed without a layout keeps layout.n_m2m = -1 and no
  * SHAPE_HAS_LAYOUT flag, so the printer reprints exactly what was there;
@@ -64,13 +67,28 @@ static char *pool_strndup(struct pool *pl, const char *s, size_t n)
 	return p;
 }
 
-/* ---- scratch vectors (malloc'd, reused) -------------------------------- */
+/* ---- scratch vectors (in the scratch arena, reused) ---------------------- */
 
 struct vec {
 	char *v;
 	size_t n, cap; /* in elements */
 	size_t size;   /* element size */
+	struct arena *a;
 };
+
+/* Doubling; the old array stays in the scratch arena (at most the size of
+ * the final one). */
+static void vec_grow(struct vec *x)
+{
+	size_t cap = x->cap ? x->cap * 2 : 64;
+	char *v = arena_array(x->a, cap, x->size);
+	if (!v)
+		die("out of memory (scratch vector of %zu elements)", cap);
+	if (x->n)
+		memcpy(v, x->v, x->n * x->size);
+	x->v = v;
+	x->cap = cap;
+}
 
 /* Empty x and reuse its array for elements of another size: the capacity is
  * recounted in the new elements (keeping it would overrun the array when
@@ -82,16 +100,10 @@ static void vec_reset(struct vec *x, size_t size)
 	x->n = 0;
 }
 
-static void *vec_push(struct vec *x)
+static inline void *vec_push(struct vec *x)
 {
-	if (x->n == x->cap) {
-		size_t cap = x->cap ? x->cap * 2 : 64;
-		char *v = realloc(x->v, cap * x->size);
-		if (!v)
-			die("out of memory (scratch vector of %zu elements)", cap);
-		x->v = v;
-		x->cap = cap;
-	}
+	if (__builtin_expect(x->n == x->cap, 0))
+		vec_grow(x);
 	void *p = x->v + x->n * x->size;
 	x->n++;
 	return p;
@@ -122,6 +134,7 @@ struct hslot {
 struct htab {
 	struct hslot *s;
 	uint32_t mask, n, gen;
+	struct arena *a;
 };
 
 static uint64_t hash_bytes(const char *p, size_t n)
@@ -153,20 +166,15 @@ static uint64_t hash_bytes(const char *p, size_t n)
 	return h;
 }
 
-static void ht_init(struct htab *t, uint32_t cap)
+static void ht_init(struct htab *t, struct arena *a, uint32_t cap)
 {
-	t->s = calloc(cap, sizeof(*t->s));
+	t->s = arena_array(a, cap, sizeof(*t->s));
 	if (!t->s)
 		die("out of memory (hash table)");
 	t->mask = cap - 1;
 	t->n = 0;
 	t->gen = 1;
-}
-
-static void ht_free(struct htab *t)
-{
-	free(t->s);
-	t->s = NULL;
+	t->a = a;
 }
 
 static struct hslot *ht_find(const struct htab *t, const char *k, uint32_t len, uint64_t h)
@@ -194,13 +202,12 @@ static void ht_put_at(struct htab *t, struct hslot *s, const char *k, uint32_t l
 	struct htab nt;
 	if (t->mask >= (1u << 30))
 		die("hash table too large");
-	ht_init(&nt, (t->mask + 1) * 2);
+	ht_init(&nt, t->a, (t->mask + 1) * 2);
 	nt.gen = t->gen;
 	for (uint32_t i = 0; i <= t->mask; i++)
 		if (t->s[i].gen == t->gen)
 			*ht_find(&nt, t->s[i].k, t->s[i].len, t->s[i].h) = t->s[i];
 	nt.n = t->n;
-	free(t->s);
 	*t = nt;
 }
 
@@ -218,16 +225,18 @@ struct ntab {
 	uint64_t *s;
 	uint32_t mask, n;
 	int32_t first_gid;
+	struct arena *a;
 };
 
-static void nt_init(struct ntab *t, uint32_t cap)
+static void nt_init(struct ntab *t, struct arena *a, uint32_t cap)
 {
-	t->s = calloc(cap, sizeof(*t->s));
+	t->s = arena_array(a, cap, sizeof(*t->s));
 	if (!t->s)
 		die("out of memory (hash table)");
 	t->mask = cap - 1;
 	t->n = 0;
 	t->first_gid = 0;
+	t->a = a;
 }
 
 /* ---- attribute names the parser types -------------------------------- */
@@ -323,12 +332,12 @@ struct pending {            /* an operand read but not yet resolved */
 
 struct pctx {
 	struct hlo_module *m;
+	struct arena scratch;   /* everything below; freed after the parse */
 	struct diag *d;
 	struct pool pool;
 	int failed;
 	int32_t n_instrs;
 	struct ntab names;      /* instruction names of the current computation */
-	struct vec stamp;       /* int32 per gid: last user counted (dedupes users) */
 	struct vec callers;     /* struct hlo_instruction * that call computations */
 	size_t n_users, n_succs; /* sums of the distinct-user counts */
 	struct htab comps;      /* computation names */
@@ -338,7 +347,6 @@ struct pctx {
 	struct vec instrs;      /* struct hlo_instruction * of the current computation */
 	struct vec comp_list;   /* struct hlo_computation * */
 	struct vec ptrs;        /* operand / control-predecessor stack */
-	struct vec oshapes;     /* struct shape * per operand */
 	struct vec pending;     /* struct pending */
 	struct vec async;       /* struct async_refs, in gid order */
 	struct vec shape_stack; /* struct shape, tuple elements under construction */
@@ -820,7 +828,7 @@ static struct shape *parse_shape(struct parser *P, int depth)
 		h = hash_bytes(s, (size_t)(e - s));
 		slot = ht_find(&c->shapes, s, (uint32_t)(e - s), h);
 		if (slot->gen == c->shapes.gen) {
-			lex_skip_to(&P->lx, e);
+			P->lx.cur = e; /* a span holds no newline (shape_span_end) */
 			P->tok.p = e;
 			P->tok.len = 0;
 			next(P);
@@ -1138,10 +1146,9 @@ static void nt_put(struct pctx *c, uint64_t *slot, uint64_t h, const struct hlo_
 	if (t->mask >= (1u << 30))
 		die("hash table too large");
 	struct ntab nt;
-	nt_init(&nt, (t->mask + 1) * 2);
+	nt_init(&nt, t->a, (t->mask + 1) * 2);
 	nt.first_gid = t->first_gid;
 	nt.n = t->n;
-	free(t->s);
 	*t = nt;
 	for (size_t i = 0; i < c->instrs.n; i++) {
 		const struct hlo_instruction *x = VEC_AT(&c->instrs, struct hlo_instruction *, i);
@@ -1650,7 +1657,7 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 		next(P);
 		/* operands are read first, with their name slots prefetched, and
 		 * resolved after the ')' */
-		size_t base = c->ptrs.n, sbase = c->oshapes.n, pbase = c->pending.n;
+		size_t pbase = c->pending.n;
 		int any_shape = 0;
 		while (P->tok.kind != TOK_RPAREN) {
 			struct pending *pd = vec_push(&c->pending);
@@ -1676,8 +1683,13 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 				return expected(P, "',' or ')' in the operand list");
 		}
 		next(P);
-		for (size_t i = pbase; i < c->pending.n; i++) {
-			struct pending *pd = &VEC_AT(&c->pending, struct pending, i);
+		size_t n = c->pending.n - pbase;
+		in->n_operands = (int32_t)n;
+		in->operands = n ? pool_array(&c->pool, n, sizeof(void *)) : NULL;
+		if (any_shape)
+			in->operand_shapes = pool_array(&c->pool, n, sizeof(void *));
+		for (size_t i = 0; i < n; i++) {
+			struct pending *pd = &VEC_AT(&c->pending, struct pending, pbase + i);
 			uint64_t *osl;
 			struct hlo_instruction *o = nt_get(c, pd->tok.p, pd->tok.len, pd->h, &osl);
 			if (!o)
@@ -1690,17 +1702,11 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 				return perr(P, pd->shape_pos, "operand shape %s does not match the shape %s of '%s'",
 					    a, b, o->name);
 			}
-			*(struct hlo_instruction **)vec_push(&c->ptrs) = o;
-			*(struct shape **)vec_push(&c->oshapes) = pd->shape;
+			in->operands[i] = o;
+			if (any_shape)
+				in->operand_shapes[i] = pd->shape;
 		}
 		c->pending.n = pbase;
-		size_t n = c->ptrs.n - base;
-		in->n_operands = (int32_t)n;
-		in->operands = vec_copy(&c->pool, &c->ptrs, base);
-		if (any_shape)
-			in->operand_shapes = vec_copy(&c->pool, &c->oshapes, sbase);
-		c->ptrs.n = base;
-		c->oshapes.n = sbase;
 	}
 	c->refs.n = 0;
 	if (parse_attributes(P, in) < 0)
@@ -1732,25 +1738,23 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 				    comp->name, comp->root->name);
 		comp->root = in;
 	}
-	/* count distinct users and control successors now, while the operands
-	 * are in cache; hlo_build_users() then only fills the arrays */
-	if (c->stamp.n <= (size_t)in->gid) {
-		while (c->stamp.n <= (size_t)in->gid)
-			*(int32_t *)vec_push(&c->stamp) = 0;
-	}
-	int32_t *stamp = (int32_t *)c->stamp.v;
+	/* Count distinct users and control successors now, while the operands
+	 * are in cache; hlo_build_users() then only fills the arrays. Until it
+	 * does, an instruction's users / ctrl_succs field holds the last
+	 * instruction counted (a marker, never dereferenced), which dedupes
+	 * repeated operands without a side table. */
 	for (int32_t k = 0; k < in->n_operands; k++) {
 		struct hlo_instruction *o = in->operands[k];
-		if (stamp[o->gid] != in->gid + 1) {
-			stamp[o->gid] = in->gid + 1;
+		if (o->users != (struct hlo_instruction **)in) {
+			o->users = (struct hlo_instruction **)in;
 			o->n_users++;
 			c->n_users++;
 		}
 	}
 	for (int32_t k = 0; k < in->n_ctrl_preds; k++) {
 		struct hlo_instruction *p = in->ctrl_preds[k];
-		if (stamp[p->gid] != -(in->gid + 1)) {
-			stamp[p->gid] = -(in->gid + 1);
+		if (p->ctrl_succs != (struct hlo_instruction **)in) {
+			p->ctrl_succs = (struct hlo_instruction **)in;
 			p->n_ctrl_succs++;
 			c->n_succs++;
 		}
@@ -1915,13 +1919,17 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	c->m = m;
 	c->d = d;
 	c->pool.a = &m->arena;
-	nt_init(&c->names, 1024);
-	ht_init(&c->comps, 256);
-	ht_init(&c->shapes, 1024);
-	ht_init(&c->strs, 64);
-	ht_init(&c->ops, 512);
-	ht_init(&c->types, 128);
-	ht_init(&c->attrs, 512);
+	struct arena *a = &c->scratch;
+	arena_init(a);
+	/* mixtral (3.9 MB of text) needs 1.7 MB of scratch */
+	arena_reserve(a, m->source_len / 2);
+	nt_init(&c->names, a, 1024);
+	ht_init(&c->comps, a, 256);
+	ht_init(&c->shapes, a, 1024);
+	ht_init(&c->strs, a, 64);
+	ht_init(&c->ops, a, 512);
+	ht_init(&c->types, a, 128);
+	ht_init(&c->attrs, a, 512);
 	for (int i = 1; i < OP_COUNT; i++) {
 		const char *s = opcode_name((enum opcode)i);
 		ht_put(&c->ops, s, (uint32_t)strlen(s), (void *)(uintptr_t)i);
@@ -1934,12 +1942,14 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	for (size_t i = 0; i < sizeof(attr_table) / sizeof(attr_table[0]); i++)
 		ht_put(&c->attrs, attr_table[i].name, (uint32_t)strlen(attr_table[i].name),
 		       (void *)(uintptr_t)(i + 1));
+	struct vec *v[] = {&c->async, &c->pending, &c->callers, &c->instrs, &c->comp_list, &c->ptrs,
+			   &c->shape_stack, &c->ints, &c->attr_list, &c->refs, &c->fixups, &c->misc};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		v[i]->a = a;
 	c->instrs.size = sizeof(void *);
-	c->stamp.size = sizeof(int32_t);
 	c->callers.size = sizeof(void *);
 	c->comp_list.size = sizeof(void *);
 	c->ptrs.size = sizeof(void *);
-	c->oshapes.size = sizeof(void *);
 	c->pending.size = sizeof(struct pending);
 	c->async.size = sizeof(struct async_refs);
 	c->shape_stack.size = sizeof(struct shape);
@@ -1952,17 +1962,7 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 
 static void pctx_free(struct pctx *c)
 {
-	free(c->names.s);
-	ht_free(&c->comps);
-	ht_free(&c->shapes);
-	ht_free(&c->strs);
-	ht_free(&c->ops);
-	ht_free(&c->types);
-	ht_free(&c->attrs);
-	struct vec *v[] = {&c->async, &c->pending, &c->stamp, &c->callers, &c->instrs, &c->comp_list, &c->ptrs, &c->oshapes, &c->shape_stack,
-			   &c->ints, &c->attr_list, &c->refs, &c->fixups, &c->misc};
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		free(v[i]->v);
+	arena_free(&c->scratch);
 }
 
 static int check_text(struct hlo_module *m, struct diag *d)

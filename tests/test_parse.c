@@ -609,6 +609,12 @@ static void test_alias_validation(void **state)
 
 static void test_errors(void **state)
 {
+	/* computation references are resolved at the end; the message still
+	 * points at the name (a second one, after a newline in the value) */
+	want_error("b {\n  ROOT p = f32[] parameter(0)\n}\n\nENTRY e {\n  x = f32[] parameter(0)\n"
+		   "  c = pred[] constant(true)\n"
+		   "  ROOT r = f32[] conditional(c, x, x), branch_computations={b,\n      nosuch}\n}\n",
+		   9, 7, "use of undefined computation 'nosuch'");
 	want_error("HloModule m\nENTRY e {\n  x = f32[] parameter(0)\n  ROOT r = f32[] add(x, q)\n}\n",
 		   4, 25, "use of undefined instruction 'q'");
 	want_error("ENTRY e {\n  x = f32[] parameter(0)\n  ROOT r = f32[] negate(x), dimensions={0}, dimensions={1}\n}\n",

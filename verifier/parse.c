@@ -5,10 +5,12 @@
  * copied into packed arena blocks (no per-string rounding); identical shape
  * texts are parsed once and shared (a hash of the raw span); operand lists
  * are gathered in reusable scratch vectors and copied out at their final size.
- * Scratch (hash tables, vectors) lives in a second arena, freed before
- * returning: huge pages for a large input, like the module arena, since
- * on a virtual machine every first touch of a 4 KiB page costs a fault of
- * several microseconds (mixtral's scratch was ~400 such faults).
+ * Scratch (hash tables, vectors) lives in the module arena too, which is
+ * huge pages for a large input: on a virtual machine every first touch of a
+ * 4 KiB page costs a fault of several microseconds (malloc'd scratch was
+ * ~400 such faults on mixtral). An array outgrown by its table or vector
+ * becomes a block of the pool (zeroed again), so doubling wastes nothing;
+ * the final arrays stay behind in the arena (~1.3 MB on mixtral, 6%).
  *
  * Layouts: a shape printed without a layout keeps layout.n_m2m = -1 and no
  * SHAPE_HAS_LAYOUT flag, so the printer reprints exactly what was there;
@@ -32,9 +34,15 @@
 
 #define POOL_BLOCK (64u * 1024u)
 
+struct recycled {             /* an outgrown scratch array, reused as a block */
+	struct recycled *next;
+	size_t size;
+};
+
 struct pool {
 	struct arena *a;
 	char *p, *end;
+	struct recycled *spare;
 };
 
 static void *pool_alloc(struct pool *pl, size_t n, size_t align)
@@ -43,12 +51,41 @@ static void *pool_alloc(struct pool *pl, size_t n, size_t align)
 	if (!pl->p || n > (size_t)(pl->end - pl->p) || q + n > (uintptr_t)pl->end) {
 		if (n > POOL_BLOCK / 4)
 			return arena_alloc(pl->a, n); /* zeroed, 16-aligned */
-		pl->p = arena_alloc(pl->a, POOL_BLOCK);
-		pl->end = pl->p + POOL_BLOCK;
+		if (pl->spare) {
+			struct recycled *r = pl->spare;
+			size_t size = r->size;
+			pl->spare = r->next;
+			pl->p = memset(r, 0, size);
+			pl->end = pl->p + size;
+		} else {
+			pl->p = arena_alloc(pl->a, POOL_BLOCK);
+			pl->end = pl->p + POOL_BLOCK;
+		}
 		q = (uintptr_t)pl->p;
 	}
 	pl->p = (char *)(q + n);
 	return (void *)q;
+}
+
+/* Scratch arrays come from the arena (zeroed, 16-aligned). */
+static void *scratch_alloc(struct pool *pl, size_t n, size_t size)
+{
+	void *p = arena_array(pl->a, n, size);
+	if (!p)
+		die("out of memory (scratch array of %zu x %zu bytes)", n, size);
+	return p;
+}
+
+/* p (from scratch_alloc, n bytes) is no longer used: blocks of at least
+ * POOL_BLOCK bytes are handed to the pool; smaller ones are left. */
+static void scratch_recycle(struct pool *pl, void *p, size_t n)
+{
+	if (n < POOL_BLOCK)
+		return;
+	struct recycled *r = p;
+	r->size = n & ~(size_t)15;
+	r->next = pl->spare;
+	pl->spare = r;
 }
 
 static void *pool_array(struct pool *pl, size_t n, size_t size)
@@ -67,25 +104,23 @@ static char *pool_strndup(struct pool *pl, const char *s, size_t n)
 	return p;
 }
 
-/* ---- scratch vectors (in the scratch arena, reused) ---------------------- */
+/* ---- scratch vectors (reused) ----------------------------------------- */
 
 struct vec {
 	char *v;
 	size_t n, cap; /* in elements */
 	size_t size;   /* element size */
-	struct arena *a;
+	struct pool *pl;
 };
 
-/* Doubling; the old array stays in the scratch arena (at most the size of
- * the final one). */
 static void vec_grow(struct vec *x)
 {
 	size_t cap = x->cap ? x->cap * 2 : 64;
-	char *v = arena_array(x->a, cap, x->size);
-	if (!v)
-		die("out of memory (scratch vector of %zu elements)", cap);
+	char *v = scratch_alloc(x->pl, cap, x->size);
 	if (x->n)
 		memcpy(v, x->v, x->n * x->size);
+	if (x->v)
+		scratch_recycle(x->pl, x->v, x->cap * x->size);
 	x->v = v;
 	x->cap = cap;
 }
@@ -134,7 +169,7 @@ struct hslot {
 struct htab {
 	struct hslot *s;
 	uint32_t mask, n, gen;
-	struct arena *a;
+	struct pool *pl;
 };
 
 static uint64_t hash_bytes(const char *p, size_t n)
@@ -166,15 +201,13 @@ static uint64_t hash_bytes(const char *p, size_t n)
 	return h;
 }
 
-static void ht_init(struct htab *t, struct arena *a, uint32_t cap)
+static void ht_init(struct htab *t, struct pool *pl, uint32_t cap)
 {
-	t->s = arena_array(a, cap, sizeof(*t->s));
-	if (!t->s)
-		die("out of memory (hash table)");
+	t->s = scratch_alloc(pl, cap, sizeof(*t->s));
 	t->mask = cap - 1;
 	t->n = 0;
 	t->gen = 1;
-	t->a = a;
+	t->pl = pl;
 }
 
 static struct hslot *ht_find(const struct htab *t, const char *k, uint32_t len, uint64_t h)
@@ -202,12 +235,13 @@ static void ht_put_at(struct htab *t, struct hslot *s, const char *k, uint32_t l
 	struct htab nt;
 	if (t->mask >= (1u << 30))
 		die("hash table too large");
-	ht_init(&nt, t->a, (t->mask + 1) * 2);
+	ht_init(&nt, t->pl, (t->mask + 1) * 2);
 	nt.gen = t->gen;
 	for (uint32_t i = 0; i <= t->mask; i++)
 		if (t->s[i].gen == t->gen)
 			*ht_find(&nt, t->s[i].k, t->s[i].len, t->s[i].h) = t->s[i];
 	nt.n = t->n;
+	scratch_recycle(t->pl, t->s, (size_t)(t->mask + 1) * sizeof(*t->s));
 	*t = nt;
 }
 
@@ -225,18 +259,16 @@ struct ntab {
 	uint64_t *s;
 	uint32_t mask, n;
 	int32_t first_gid;
-	struct arena *a;
+	struct pool *pl;
 };
 
-static void nt_init(struct ntab *t, struct arena *a, uint32_t cap)
+static void nt_init(struct ntab *t, struct pool *pl, uint32_t cap)
 {
-	t->s = arena_array(a, cap, sizeof(*t->s));
-	if (!t->s)
-		die("out of memory (hash table)");
+	t->s = scratch_alloc(pl, cap, sizeof(*t->s));
 	t->mask = cap - 1;
 	t->n = 0;
 	t->first_gid = 0;
-	t->a = a;
+	t->pl = pl;
 }
 
 /* ---- attribute names the parser types -------------------------------- */
@@ -301,21 +333,21 @@ static const struct {
 
 enum refkind { R_TO_APPLY, R_CALLS, R_CONDITION, R_BODY, R_BRANCH, R_TRUE, R_FALSE, R_CALLED };
 
+/* Computation references keep the name's place in the text, not a srcpos:
+ * a position is only needed for an undefined name (pos_in_text). */
 struct ref {                /* a computation named by an attribute */
 	uint8_t kind;
 	const char *name;
 	uint32_t len;
-	struct srcpos pos;
 };
 
 struct fixup {              /* resolved after the whole file is read */
 	struct hlo_instruction *instr;
+	const char *name;
+	uint32_t len;
 	int32_t called_index;
 	int32_t branch_index;   /* -1 unless the ref fills a branch */
 	uint8_t kind;
-	const char *name;
-	uint32_t len;
-	struct srcpos pos;
 };
 
 struct async_refs {         /* where an async op's computation refs are */
@@ -332,7 +364,6 @@ struct pending {            /* an operand read but not yet resolved */
 
 struct pctx {
 	struct hlo_module *m;
-	struct arena scratch;   /* everything below; freed after the parse */
 	struct diag *d;
 	struct pool pool;
 	int failed;
@@ -340,7 +371,7 @@ struct pctx {
 	struct ntab names;      /* instruction names of the current computation */
 	struct vec callers;     /* struct hlo_instruction * that call computations */
 	size_t n_users, n_succs; /* sums of the distinct-user counts */
-	struct htab comps;      /* computation names */
+	struct ntab comps;      /* computation names: tag and index + 1 in comp_list */
 	struct htab shapes;     /* shape text -> struct shape * */
 	struct htab strs;       /* interned strings (source_file) */
 	struct htab ops, types, attrs;
@@ -1146,9 +1177,10 @@ static void nt_put(struct pctx *c, uint64_t *slot, uint64_t h, const struct hlo_
 	if (t->mask >= (1u << 30))
 		die("hash table too large");
 	struct ntab nt;
-	nt_init(&nt, t->a, (t->mask + 1) * 2);
+	nt_init(&nt, t->pl, (t->mask + 1) * 2);
 	nt.first_gid = t->first_gid;
 	nt.n = t->n;
+	scratch_recycle(t->pl, t->s, (size_t)(t->mask + 1) * sizeof(*t->s));
 	*t = nt;
 	for (size_t i = 0; i < c->instrs.n; i++) {
 		const struct hlo_instruction *x = VEC_AT(&c->instrs, struct hlo_instruction *, i);
@@ -1165,6 +1197,67 @@ static inline void nt_prefetch(const struct pctx *c, uint64_t h)
 	__builtin_prefetch(&c->names.s[(uint32_t)h & c->names.mask]);
 }
 
+/* Computations by name, slots as in the instruction table: a 32-bit hash tag
+ * and the index + 1 in comp_list. */
+static struct hlo_computation *ct_get(struct pctx *c, const char *k, uint32_t len, uint64_t h,
+				      uint64_t **slot)
+{
+	struct ntab *t = &c->comps;
+	uint32_t tag = (uint32_t)(h >> 32);
+	for (uint32_t i = (uint32_t)h & t->mask;; i = (i + 1) & t->mask) {
+		uint64_t s = t->s[i];
+		if (!s) {
+			*slot = &t->s[i];
+			return NULL;
+		}
+		struct hlo_computation *comp =
+			VEC_AT(&c->comp_list, struct hlo_computation *, (uint32_t)s - 1);
+		if ((uint32_t)(s >> 32) == tag && memcmp(comp->name, k, len) == 0 && comp->name[len] == 0) {
+			*slot = &t->s[i];
+			return comp;
+		}
+	}
+}
+
+/* comp is already in comp_list. */
+static void ct_put(struct pctx *c, uint64_t *slot, uint64_t h, const struct hlo_computation *comp)
+{
+	struct ntab *t = &c->comps;
+	*slot = (h >> 32 << 32) | (uint32_t)(comp->index + 1);
+	if (++t->n * 2 <= t->mask + 1)
+		return;
+	if (t->mask >= (1u << 30))
+		die("hash table too large");
+	struct ntab nt = {scratch_alloc(t->pl, (size_t)(t->mask + 1) * 2, sizeof(uint64_t)),
+			  t->mask * 2 + 1, t->n, 0, t->pl};
+	for (uint32_t i = 0; i <= t->mask; i++) {
+		uint64_t s = t->s[i];
+		if (!s)
+			continue;
+		const char *nm = VEC_AT(&c->comp_list, struct hlo_computation *, (uint32_t)s - 1)->name;
+		uint32_t j = (uint32_t)hash_bytes(nm, strlen(nm)) & nt.mask;
+		while (nt.s[j])
+			j = (j + 1) & nt.mask;
+		nt.s[j] = s;
+	}
+	scratch_recycle(t->pl, t->s, (size_t)(t->mask + 1) * sizeof(uint64_t));
+	*t = nt;
+}
+
+/* Position of p (inside the text) for a message: counts the lines before
+ * it. Only errors need it, so positions that are rarely reported are not
+ * kept. */
+static struct srcpos pos_in_text(const struct pctx *c, const char *p)
+{
+	const char *ls = c->m->source, *q;
+	int line = 1;
+	while ((q = memchr(ls, '\n', (size_t)(p - ls)))) {
+		line++;
+		ls = q + 1;
+	}
+	return (struct srcpos){c->m->file, line, (int)(p - ls) + 1};
+}
+
 static struct hlo_instruction *lookup_instr(struct pctx *c, const struct token *t)
 {
 	uint64_t *slot;
@@ -1176,7 +1269,7 @@ static int add_ref(struct parser *S, uint8_t kind)
 	if (!is_name_tok(&S->tok))
 		return expected(S, "a computation name");
 	struct ref *r = vec_push(&S->c->refs);
-	*r = (struct ref){kind, S->tok.p, S->tok.len, here(S)};
+	*r = (struct ref){kind, S->tok.p, S->tok.len};
 	next(S);
 	return 0;
 }
@@ -1504,7 +1597,7 @@ static void finish_refs(struct pctx *c, struct hlo_instruction *in)
 		else if (r->kind == R_FALSE)
 			b = 1;
 		*(struct fixup *)vec_push(&c->fixups) =
-			(struct fixup){in, (int32_t)i, b, r->kind, r->name, r->len, r->pos};
+			(struct fixup){in, r->name, r->len, (int32_t)i, b, r->kind};
 	}
 	c->refs.n = 0;
 }
@@ -1529,7 +1622,7 @@ static int inherit_calls(struct parser *P, struct hlo_instruction *in, struct sr
 			for (uint32_t i = 0; i < a->n; i++) {
 				const struct fixup *f = &VEC_AT(&c->fixups, struct fixup, a->first + i);
 				*(struct ref *)vec_push(&c->refs) =
-					(struct ref){f->kind, f->name, f->len, f->pos};
+					(struct ref){f->kind, f->name, f->len};
 			}
 			return 0;
 		}
@@ -1812,18 +1905,17 @@ static int parse_computation(struct parser *P)
 	comp->module = m;
 	comp->index = (int32_t)c->comp_list.n;
 	comp->is_entry = (uint8_t)is_entry;
-	uint64_t h = hash_bytes(name.p, name.len);
-	struct hslot *slot = ht_find(&c->comps, name.p, name.len, h);
-	if (slot->gen == c->comps.gen)
+	uint64_t h = hash_bytes(name.p, name.len), *slot;
+	if (ct_get(c, name.p, name.len, h, &slot))
 		return perr(P, comp->pos, "duplicate computation name '%s'", comp->name);
-	ht_put_at(&c->comps, slot, name.p, name.len, h, comp);
+	*(struct hlo_computation **)vec_push(&c->comp_list) = comp;
+	ct_put(c, slot, h, comp);
 	if (is_entry) {
 		if (m->entry)
 			return perr(P, epos, "second ENTRY computation '%s' (the first is '%s')",
 				    comp->name, m->entry->name);
 		m->entry = comp;
 	}
-	*(struct hlo_computation **)vec_push(&c->comp_list) = comp;
 	next(P);
 
 	int32_t n_sig = -1;
@@ -1890,9 +1982,11 @@ static int resolve_fixups(struct parser *P)
 	struct pctx *c = P->c;
 	for (size_t i = 0; i < c->fixups.n; i++) {
 		struct fixup *f = &VEC_AT(&c->fixups, struct fixup, i);
-		struct hlo_computation *callee = ht_get(&c->comps, f->name, f->len, hash_bytes(f->name, f->len));
+		uint64_t *slot;
+		struct hlo_computation *callee = ct_get(c, f->name, f->len, hash_bytes(f->name, f->len), &slot);
 		if (!callee)
-			return perr(P, f->pos, "use of undefined computation '%.*s'", (int)f->len, f->name);
+			return perr(P, pos_in_text(c, f->name), "use of undefined computation '%.*s'",
+				    (int)f->len, f->name);
 		struct hlo_instruction *in = f->instr;
 		in->called[f->called_index] = callee;
 		switch (f->kind) {
@@ -1919,12 +2013,9 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	c->m = m;
 	c->d = d;
 	c->pool.a = &m->arena;
-	struct arena *a = &c->scratch;
-	arena_init(a);
-	/* mixtral (3.9 MB of text) needs 1.7 MB of scratch */
-	arena_reserve(a, m->source_len / 2);
+	struct pool *a = &c->pool;
 	nt_init(&c->names, a, 1024);
-	ht_init(&c->comps, a, 256);
+	c->comps = (struct ntab){scratch_alloc(a, 256, sizeof(uint64_t)), 255, 0, 0, a};
 	ht_init(&c->shapes, a, 1024);
 	ht_init(&c->strs, a, 64);
 	ht_init(&c->ops, a, 512);
@@ -1945,7 +2036,7 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	struct vec *v[] = {&c->async, &c->pending, &c->callers, &c->instrs, &c->comp_list, &c->ptrs,
 			   &c->shape_stack, &c->ints, &c->attr_list, &c->refs, &c->fixups, &c->misc};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		v[i]->a = a;
+		v[i]->pl = a;
 	c->instrs.size = sizeof(void *);
 	c->callers.size = sizeof(void *);
 	c->comp_list.size = sizeof(void *);
@@ -1960,10 +2051,6 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	c->misc.size = 16;
 }
 
-static void pctx_free(struct pctx *c)
-{
-	arena_free(&c->scratch);
-}
 
 static int check_text(struct hlo_module *m, struct diag *d)
 {
@@ -2059,7 +2146,6 @@ static struct hlo_module *parse_loaded(struct hlo_module *m, struct diag *d)
 	struct pctx c;
 	pctx_init(&c, m, d);
 	int rc = parse_module(&c);
-	pctx_free(&c);
 	if (rc == 0 && hlo_validate(m, d) < 0)
 		rc = -1;
 	if (rc < 0) {

@@ -9,7 +9,7 @@ const unsigned char lex_class[256] = {
 	['a' ... 'z'] = ID, ['A' ... 'Z'] = ID, ['_'] = ID,
 	['0' ... '9'] = LEX_IDENT_CHAR | LEX_DIGIT, ['.'] = LEX_IDENT_CHAR, ['-'] = LEX_IDENT_CHAR,
 	[' '] = LEX_SPACE, ['\t'] = LEX_SPACE, ['\r'] = LEX_SPACE, ['\f'] = LEX_SPACE,
-	['\v'] = LEX_SPACE,
+	['\v'] = LEX_SPACE, ['\n'] = LEX_BREAK, ['/'] = LEX_BREAK,
 };
 #undef ID
 
@@ -102,8 +102,11 @@ static int skip_space(struct lexer *lx)
 	const char *p = lx->cur, *e = lx->end;
 	while (p < e) {
 		char c = *p;
-		if (lex_class[(unsigned char)c] & LEX_SPACE) {
+		unsigned k = lex_class[(unsigned char)c];
+		if (k & LEX_SPACE) {
 			p++;
+		} else if (!(k & LEX_BREAK)) {
+			break;
 		} else if (c == '\n') {
 			p++;
 			newline(lx, p);
@@ -246,6 +249,13 @@ enum tok lex_next(struct lexer *lx, struct token *t)
 	return t->kind = k;
 }
 
+/* Bytes raw_scan stops at; every other byte is part of the value. */
+static const unsigned char raw_special[256] = {
+	[','] = 1, [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\n'] = 1, ['('] = 1, [')'] = 1,
+	['['] = 1, [']'] = 1, ['{'] = 1, ['}'] = 1, ['"'] = 1, ['\''] = 1, ['/'] = 1,
+	['\0'] = 1,
+};
+
 static int raw_scan(struct lexer *lx, int stop_at_top, char close, const char **vs, const char **ve)
 {
 	char stack[HLO_MAX_NESTING];
@@ -254,6 +264,10 @@ static int raw_scan(struct lexer *lx, int stop_at_top, char close, const char **
 	*vs = p;
 	while (p < e) {
 		char c = *p;
+		if (!raw_special[(unsigned char)c]) {
+			p++;
+			continue;
+		}
 		if (depth == 0) {
 			if (stop_at_top && (c == ',' || c == ' ' || c == '\t' || c == '\r' ||
 					    c == '\n' || c == ')' || c == '}' || c == ']'))

@@ -45,26 +45,35 @@ struct pool {
 	struct recycled *spare;
 };
 
-static void *pool_alloc(struct pool *pl, size_t n, size_t align)
+static void *pool_refill(struct pool *pl, size_t n);
+
+static inline void *pool_alloc(struct pool *pl, size_t n, size_t align)
 {
 	uintptr_t q = ((uintptr_t)pl->p + (align - 1)) & ~(uintptr_t)(align - 1);
-	if (!pl->p || n > (size_t)(pl->end - pl->p) || q + n > (uintptr_t)pl->end) {
-		if (n > POOL_BLOCK / 4)
-			return arena_alloc(pl->a, n); /* zeroed, 16-aligned */
-		if (pl->spare) {
-			struct recycled *r = pl->spare;
-			size_t size = r->size;
-			pl->spare = r->next;
-			pl->p = memset(r, 0, size);
-			pl->end = pl->p + size;
-		} else {
-			pl->p = arena_alloc(pl->a, POOL_BLOCK);
-			pl->end = pl->p + POOL_BLOCK;
-		}
-		q = (uintptr_t)pl->p;
-	}
+	if (__builtin_expect(!pl->p || n > (size_t)(pl->end - pl->p) || q + n > (uintptr_t)pl->end, 0))
+		return pool_refill(pl, n);
 	pl->p = (char *)(q + n);
 	return (void *)q;
+}
+
+/* A new block (or, for large n, memory of its own); 16-aligned. */
+static void *pool_refill(struct pool *pl, size_t n)
+{
+	if (n > POOL_BLOCK / 4)
+		return arena_alloc(pl->a, n); /* zeroed, 16-aligned */
+	if (pl->spare) {
+		struct recycled *r = pl->spare;
+		size_t size = r->size;
+		pl->spare = r->next;
+		pl->p = memset(r, 0, size);
+		pl->end = pl->p + size;
+	} else {
+		pl->p = arena_alloc(pl->a, POOL_BLOCK);
+		pl->end = pl->p + POOL_BLOCK;
+	}
+	void *q = pl->p;
+	pl->p += n;
+	return q;
 }
 
 /* Scratch arrays come from the arena (zeroed, 16-aligned). */
@@ -572,27 +581,46 @@ static int layout_follows(const struct parser *P)
 	return p < e && ((*p >= '0' && *p <= '9') || *p == ':' || *p == '}');
 }
 
+/* Bytes shape_span_end looks at: brackets, and what ends its search. */
+enum { SPAN_OPEN = 1, SPAN_CLOSE = 2, SPAN_STOP = 3 };
+static const unsigned char span_class[256] = {
+	['('] = SPAN_OPEN, ['['] = SPAN_OPEN, ['{'] = SPAN_OPEN,
+	[')'] = SPAN_CLOSE, [']'] = SPAN_CLOSE, ['}'] = SPAN_CLOSE,
+	['"'] = SPAN_STOP, ['\''] = SPAN_STOP, ['\n'] = SPAN_STOP, ['\0'] = SPAN_STOP,
+	['/'] = SPAN_STOP,
+};
+
+/* The end of the balanced group opening at p (one past its closer), or
+ * NULL at a quote, newline, NUL or '/', when nested deeper than
+ * HLO_MAX_NESTING, or when the outermost closer is not `close`. */
+static const char *group_end(const char *p, const char *e, char close)
+{
+	int depth = 0;
+	for (; p < e; p++) {
+		unsigned k = span_class[(unsigned char)*p];
+		if (!k)
+			continue;
+		if (k == SPAN_OPEN) {
+			if (++depth > HLO_MAX_NESTING)
+				return NULL;
+		} else if (k == SPAN_CLOSE) {
+			if (--depth == 0)
+				return *p == close ? p + 1 : NULL;
+		} else {
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
 /* Where the shape text starting at s ends, found cheaply so the text can be
- * looked up before parsing; NULL if unsure (the real parse then decides). */
+ * looked up before parsing; NULL if unsure (the real parse then decides).
+ * A span never holds a newline. */
 static const char *shape_span_end(const char *s, const char *e)
 {
 	const char *p = s;
-	int depth = 0;
-	if (p < e && *p == '(') {
-		for (; p < e; p++) {
-			char c = *p;
-			if (c == '(' || c == '[' || c == '{') {
-				if (++depth > HLO_MAX_NESTING)
-					return NULL;
-			} else if (c == ')' || c == ']' || c == '}') {
-				if (--depth == 0)
-					return c == ')' ? p + 1 : NULL;
-			} else if (c == '"' || c == '\'' || c == '\n' || c == '\0') {
-				return NULL;
-			}
-		}
-		return NULL;
-	}
+	if (p < e && *p == '(')
+		return group_end(p, e, ')'); /* '/' stops it: no comments inside */
 	while (p < e && lex_is_ident_char((unsigned char)*p))
 		p++;
 	if (p == s)
@@ -603,10 +631,12 @@ static const char *shape_span_end(const char *s, const char *e)
 		return NULL; /* b(...) buffer shapes are not shared */
 	if (*p != '[')
 		return p;
-	const char *q = memchr(p, ']', (size_t)(e - p));
-	if (!q || memchr(p, '\n', (size_t)(q - p)))
+	for (p++; p < e && *p != ']'; p++)
+		if (*p == '\n')
+			return NULL;
+	if (p >= e)
 		return NULL;
-	p = q + 1;
+	p++;
 	const char *r = p;
 	while (r < e && (*r == ' ' || *r == '\t'))
 		r++;
@@ -617,19 +647,7 @@ static const char *shape_span_end(const char *s, const char *e)
 		t++;
 	if (!(t < e && ((*t >= '0' && *t <= '9') || *t == ':' || *t == '}')))
 		return p;
-	for (p = r; p < e; p++) {
-		char c = *p;
-		if (c == '(' || c == '[' || c == '{') {
-			if (++depth > HLO_MAX_NESTING)
-				return NULL;
-		} else if (c == ')' || c == ']' || c == '}') {
-			if (--depth == 0)
-				return c == '}' ? p + 1 : NULL;
-		} else if (c == '"' || c == '\'' || c == '\n' || c == '\0' || c == '/') {
-			return NULL;
-		}
-	}
-	return NULL;
+	return group_end(r, e, '}');
 }
 
 static struct shape *parse_shape(struct parser *P, int depth);

@@ -269,7 +269,14 @@ struct ntab {
 	uint32_t mask, n;
 	int32_t first_gid;
 	struct pool *pl;
+	/* names only: a computation starts in the small table, which stays in
+	 * L1 (most computations have a few dozen instructions), and moves to
+	 * the big one, which grows as needed, when it outgrows it */
+	uint64_t *small, *big;
+	uint32_t big_mask;
 };
+
+#define NT_SMALL 256
 
 static void nt_init(struct ntab *t, struct pool *pl, uint32_t cap)
 {
@@ -379,7 +386,10 @@ struct pctx {
 	int32_t n_instrs;
 	struct ntab names;      /* instruction names of the current computation */
 	struct vec callers;     /* struct hlo_instruction * that call computations */
-	size_t n_users, n_succs; /* sums of the distinct-user counts */
+	size_t n_succs;         /* sum of the control successor counts in a computation */
+	struct vec uses;        /* struct hlo_use of the current computation */
+	struct vec ucount;      /* int32 per instruction of the computation: users */
+	struct vec ulast;       /* int32 per instruction: index of its last user */
 	struct ntab comps;      /* computation names: tag and index + 1 in comp_list */
 	struct htab shapes;     /* shape text -> struct shape * */
 	struct htab strs;       /* interned strings (source_file) */
@@ -1186,6 +1196,16 @@ static struct hlo_instruction *nt_get(struct pctx *c, const char *k, uint32_t le
 	}
 }
 
+/* Start the table for a computation whose first instruction is first_gid:
+ * slots holding smaller gids count as empty, so nothing is cleared. */
+static void nt_start(struct ntab *t, int32_t first_gid)
+{
+	t->s = t->small;
+	t->mask = NT_SMALL - 1;
+	t->n = 0;
+	t->first_gid = first_gid;
+}
+
 static void nt_put(struct pctx *c, uint64_t *slot, uint64_t h, const struct hlo_instruction *in)
 {
 	struct ntab *t = &c->names;
@@ -1194,12 +1214,18 @@ static void nt_put(struct pctx *c, uint64_t *slot, uint64_t h, const struct hlo_
 		return;
 	if (t->mask >= (1u << 30))
 		die("hash table too large");
-	struct ntab nt;
-	nt_init(&nt, t->pl, (t->mask + 1) * 2);
-	nt.first_gid = t->first_gid;
-	nt.n = t->n;
-	scratch_recycle(t->pl, t->s, (size_t)(t->mask + 1) * sizeof(*t->s));
-	*t = nt;
+	if (t->s != t->small || t->n * 2 > t->big_mask + 1) {
+		/* the big table doubles (or more, past the small one) */
+		uint32_t cap = t->big_mask + 1;
+		while (cap < t->n * 4)
+			cap *= 2;
+		scratch_recycle(t->pl, t->big, (size_t)(t->big_mask + 1) * sizeof(uint64_t));
+		t->big = scratch_alloc(t->pl, cap, sizeof(uint64_t));
+		t->big_mask = cap - 1;
+	}
+	/* stale slots of earlier computations in the big table count as empty */
+	t->s = t->big;
+	t->mask = t->big_mask;
 	for (size_t i = 0; i < c->instrs.n; i++) {
 		const struct hlo_instruction *x = VEC_AT(&c->instrs, struct hlo_instruction *, i);
 		uint64_t xh = hash_bytes(x->name, strlen(x->name)), *sl;
@@ -1246,8 +1272,8 @@ static void ct_put(struct pctx *c, uint64_t *slot, uint64_t h, const struct hlo_
 		return;
 	if (t->mask >= (1u << 30))
 		die("hash table too large");
-	struct ntab nt = {scratch_alloc(t->pl, (size_t)(t->mask + 1) * 2, sizeof(uint64_t)),
-			  t->mask * 2 + 1, t->n, 0, t->pl};
+	struct ntab nt = {.s = scratch_alloc(t->pl, (size_t)(t->mask + 1) * 2, sizeof(uint64_t)),
+			  .mask = t->mask * 2 + 1, .n = t->n, .pl = t->pl};
 	for (uint32_t i = 0; i <= t->mask; i++) {
 		uint64_t s = t->s[i];
 		if (!s)
@@ -1849,19 +1875,21 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 				    comp->name, comp->root->name);
 		comp->root = in;
 	}
-	/* Count distinct users and control successors now, while the operands
-	 * are in cache; hlo_build_users() then only fills the arrays. Until it
-	 * does, an instruction's users / ctrl_succs field holds the last
-	 * instruction counted (a marker, never dereferenced), which dedupes
-	 * repeated operands without a side table. */
+	/* Record the uses for hlo_build_users(), deduped with the index of the
+	 * last user per instruction. Control successors are counted in place;
+	 * until hlo_build_users() runs, an instruction's ctrl_succs field holds
+	 * the last successor counted (a marker, never dereferenced). */
+	int32_t *ucount = (int32_t *)c->ucount.v, *ulast = (int32_t *)c->ulast.v;
 	for (int32_t k = 0; k < in->n_operands; k++) {
-		struct hlo_instruction *o = in->operands[k];
-		if (o->users != (struct hlo_instruction **)in) {
-			o->users = (struct hlo_instruction **)in;
-			o->n_users++;
-			c->n_users++;
+		int32_t d = in->operands[k]->index;
+		if (ulast[d] != in->index) {
+			ulast[d] = in->index;
+			ucount[d]++;
+			*(struct hlo_use *)vec_push(&c->uses) = (struct hlo_use){d, in};
 		}
 	}
+	*(int32_t *)vec_push(&c->ucount) = 0;
+	*(int32_t *)vec_push(&c->ulast) = -1;
 	for (int32_t k = 0; k < in->n_ctrl_preds; k++) {
 		struct hlo_instruction *p = in->ctrl_preds[k];
 		if (p->ctrl_succs != (struct hlo_instruction **)in) {
@@ -1960,8 +1988,9 @@ static int parse_computation(struct parser *P)
 	struct srcpos body_pos = here(P);
 	if (expect(P, TOK_LBRACE, "'{' to start the computation body") < 0)
 		return -1;
-	c->names.first_gid = c->n_instrs;
-	c->names.n = 0;
+	nt_start(&c->names, c->n_instrs);
+	c->n_succs = 0;
+	c->uses.n = c->ucount.n = c->ulast.n = 0;
 	c->instrs.n = 0;
 	while (P->tok.kind != TOK_RBRACE) {
 		if (P->tok.kind == TOK_EOF)
@@ -1974,6 +2003,9 @@ static int parse_computation(struct parser *P)
 		return perr(P, body_pos, "computation '%s' has no instructions", comp->name);
 	comp->n_instrs = (int32_t)c->instrs.n;
 	comp->instrs = vec_copy(&c->pool, &c->instrs, 0);
+	hlo_build_users(comp, (struct hlo_use *)c->uses.v, c->uses.n, (int32_t *)c->ucount.v,
+			pool_array(&c->pool, c->uses.n, sizeof(void *)),
+			pool_array(&c->pool, c->n_succs, sizeof(void *)), c->n_succs);
 	if (!comp->root)
 		comp->root = comp->instrs[comp->n_instrs - 1];
 	if (finish_params(P, comp) < 0)
@@ -2032,8 +2064,11 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	c->d = d;
 	c->pool.a = &m->arena;
 	struct pool *a = &c->pool;
-	nt_init(&c->names, a, 1024);
-	c->comps = (struct ntab){scratch_alloc(a, 256, sizeof(uint64_t)), 255, 0, 0, a};
+	nt_init(&c->names, a, NT_SMALL);
+	c->names.small = c->names.s;
+	c->names.big = scratch_alloc(a, 1024, sizeof(uint64_t));
+	c->names.big_mask = 1023;
+	c->comps = (struct ntab){.s = scratch_alloc(a, 256, sizeof(uint64_t)), .mask = 255, .pl = a};
 	ht_init(&c->shapes, a, 1024);
 	ht_init(&c->strs, a, 64);
 	ht_init(&c->ops, a, 512);
@@ -2051,11 +2086,14 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	for (size_t i = 0; i < sizeof(attr_table) / sizeof(attr_table[0]); i++)
 		ht_put(&c->attrs, attr_table[i].name, (uint32_t)strlen(attr_table[i].name),
 		       (void *)(uintptr_t)(i + 1));
-	struct vec *v[] = {&c->async, &c->pending, &c->callers, &c->instrs, &c->comp_list, &c->ptrs,
+	struct vec *v[] = {&c->uses, &c->ucount, &c->ulast, &c->async, &c->pending, &c->callers, &c->instrs, &c->comp_list, &c->ptrs,
 			   &c->shape_stack, &c->ints, &c->attr_list, &c->refs, &c->fixups, &c->misc};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		v[i]->pl = a;
 	c->instrs.size = sizeof(void *);
+	c->uses.size = sizeof(struct hlo_use);
+	c->ucount.size = sizeof(int32_t);
+	c->ulast.size = sizeof(int32_t);
 	c->callers.size = sizeof(void *);
 	c->comp_list.size = sizeof(void *);
 	c->ptrs.size = sizeof(void *);
@@ -2125,7 +2163,6 @@ static int parse_module(struct pctx *c)
 	}
 	if (resolve_fixups(P) < 0)
 		return -1;
-	hlo_build_users(m, c->n_users, c->n_succs);
 	hlo_build_call_graph(m, (struct hlo_instruction **)c->callers.v, c->callers.n);
 	return 0;
 }

@@ -122,15 +122,23 @@ void hlo_build_users(struct hlo_computation *comp, const struct hlo_use *uses, s
 {
 	size_t off = 0;
 	struct hlo_instruction **send = sbuf + n_succs;
-	for (int32_t i = 0; i < comp->n_instrs; i++) {
+	int32_t n_instrs = comp->n_instrs;
+	for (int32_t i = 0; i < n_instrs; i++) {
 		struct hlo_instruction *in = comp->instrs[i];
+		/* instructions of a large computation are out of cache by now */
+		if (i + 8 < n_instrs)
+			__builtin_prefetch(&comp->instrs[i + 8]->n_users, 1);
 		int32_t n = count[i];
-		if ((size_t)n > n_uses - off || in->n_ctrl_succs > send - sbuf)
+		if ((size_t)n > n_uses - off)
 			die("internal error: user counts are inconsistent");
 		in->n_users = n;
 		in->users = n ? ubuf + off : NULL;
 		count[i] = (int32_t)off;
 		off += (size_t)n;
+		if (!n_succs) /* no control edges: leave those fields alone */
+			continue;
+		if (in->n_ctrl_succs > send - sbuf)
+			die("internal error: control successor counts are inconsistent");
 		in->ctrl_succs = in->n_ctrl_succs ? sbuf : NULL;
 		sbuf += in->n_ctrl_succs;
 		in->n_ctrl_succs = 0;

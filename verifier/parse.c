@@ -395,6 +395,8 @@ struct pctx {
 	struct htab strs;       /* interned strings (source_file) */
 	struct htab ops, types, attrs;
 	struct vec instrs;      /* struct hlo_instruction * of the current computation */
+	struct vec inames;      /* their names (const char *) */
+	struct pool names_pool; /* instruction names, packed together */
 	struct vec comp_list;   /* struct hlo_computation * */
 	struct vec ptrs;        /* operand / control-predecessor stack */
 	struct vec pending;     /* struct pending */
@@ -1171,10 +1173,11 @@ static int parse_stack_tables(struct parser *P)
 
 /* ---- instructions ------------------------------------------------------- */
 
-/* The instruction named k in the current computation, or NULL; *slot is
- * where k lives or would be inserted. */
-static struct hlo_instruction *nt_get(struct pctx *c, const char *k, uint32_t len, uint64_t h,
-				      uint64_t **slot)
+/* The index in the current computation of the instruction named k, or -1;
+ * *slot is where k lives or would be inserted. Names are compared with
+ * c->inames, copies packed in their own pool, so a lookup touches neither
+ * the instruction nor the cache lines around it. */
+static int32_t nt_get(struct pctx *c, const char *k, uint32_t len, uint64_t h, uint64_t **slot)
 {
 	struct ntab *t = &c->names;
 	uint32_t tag = (uint32_t)(h >> 32);
@@ -1183,14 +1186,14 @@ static struct hlo_instruction *nt_get(struct pctx *c, const char *k, uint32_t le
 		int32_t gid = (int32_t)(uint32_t)s - 1;
 		if (gid < t->first_gid) {
 			*slot = &t->s[i];
-			return NULL;
+			return -1;
 		}
 		if ((uint32_t)(s >> 32) == tag) {
-			struct hlo_instruction *in =
-				VEC_AT(&c->instrs, struct hlo_instruction *, gid - t->first_gid);
-			if (memcmp(in->name, k, len) == 0 && in->name[len] == 0) {
+			int32_t x = gid - t->first_gid;
+			const char *nm = VEC_AT(&c->inames, const char *, x);
+			if (memcmp(nm, k, len) == 0 && nm[len] == 0) {
 				*slot = &t->s[i];
-				return in;
+				return x;
 			}
 		}
 	}
@@ -1227,10 +1230,11 @@ static void nt_put(struct pctx *c, uint64_t *slot, uint64_t h, const struct hlo_
 	t->s = t->big;
 	t->mask = t->big_mask;
 	for (size_t i = 0; i < c->instrs.n; i++) {
-		const struct hlo_instruction *x = VEC_AT(&c->instrs, struct hlo_instruction *, i);
-		uint64_t xh = hash_bytes(x->name, strlen(x->name)), *sl;
-		nt_get(c, x->name, (uint32_t)strlen(x->name), xh, &sl);
-		*sl = (xh >> 32 << 32) | (uint32_t)(x->gid + 1);
+		const char *nm = VEC_AT(&c->inames, const char *, i);
+		uint32_t len = (uint32_t)strlen(nm);
+		uint64_t xh = hash_bytes(nm, len), *sl;
+		nt_get(c, nm, len, xh, &sl);
+		*sl = (xh >> 32 << 32) | (uint32_t)(t->first_gid + (int32_t)i + 1);
 	}
 }
 
@@ -1305,7 +1309,8 @@ static struct srcpos pos_in_text(const struct pctx *c, const char *p)
 static struct hlo_instruction *lookup_instr(struct pctx *c, const struct token *t)
 {
 	uint64_t *slot;
-	return nt_get(c, t->p, t->len, hash_bytes(t->p, t->len), &slot);
+	int32_t x = nt_get(c, t->p, t->len, hash_bytes(t->p, t->len), &slot);
+	return x < 0 ? NULL : VEC_AT(&c->instrs, struct hlo_instruction *, x);
 }
 
 static int add_ref(struct parser *S, uint8_t kind)
@@ -1728,7 +1733,7 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 		return perr(P, npos, "more than %d instructions", HLO_MAX_INSTRUCTIONS);
 
 	struct hlo_instruction *in = pool_alloc(&c->pool, sizeof(*in), 8);
-	in->name = pool_strndup(&c->pool, name.p, name.len);
+	in->name = pool_strndup(&c->names_pool, name.p, name.len);
 	in->pos = npos;
 	in->parent = comp;
 	in->index = (int32_t)c->instrs.n;
@@ -1825,13 +1830,22 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 		in->operands = n ? pool_array(&c->pool, n, sizeof(void *)) : NULL;
 		if (any_shape)
 			in->operand_shapes = pool_array(&c->pool, n, sizeof(void *));
+		/* uses for hlo_build_users(), deduped with the index of the last
+		 * user of each instruction */
+		int32_t *ucount = (int32_t *)c->ucount.v, *ulast = (int32_t *)c->ulast.v;
 		for (size_t i = 0; i < n; i++) {
 			struct pending *pd = &VEC_AT(&c->pending, struct pending, pbase + i);
 			uint64_t *osl;
-			struct hlo_instruction *o = nt_get(c, pd->tok.p, pd->tok.len, pd->h, &osl);
-			if (!o)
+			int32_t d = nt_get(c, pd->tok.p, pd->tok.len, pd->h, &osl);
+			if (d < 0)
 				return perr(P, tok_pos(&P->lx, &pd->tok), "use of undefined instruction '%.*s'",
 					    (int)pd->tok.len, pd->tok.p);
+			struct hlo_instruction *o = VEC_AT(&c->instrs, struct hlo_instruction *, d);
+			if (ulast[d] != in->index) {
+				ulast[d] = in->index;
+				ucount[d]++;
+				*(struct hlo_use *)vec_push(&c->uses) = (struct hlo_use){d, in};
+			}
 			if (pd->shape && !shape_compatible(pd->shape, o->shape)) {
 				char a[128], b[128];
 				shape_to_string(pd->shape, a, sizeof(a));
@@ -1866,7 +1880,7 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 	}
 	if (!in->shape && !(in->shape = infer_shape(P, in, shape_pos)))
 		return -1;
-	if (nt_get(c, name.p, name.len, nh, &slot))
+	if (nt_get(c, name.p, name.len, nh, &slot) >= 0)
 		return perr(P, npos, "duplicate instruction name '%.*s' in computation '%s'",
 			    (int)name.len, name.p, comp->name);
 	if (is_root) {
@@ -1875,19 +1889,9 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 				    comp->name, comp->root->name);
 		comp->root = in;
 	}
-	/* Record the uses for hlo_build_users(), deduped with the index of the
-	 * last user per instruction. Control successors are counted in place;
-	 * until hlo_build_users() runs, an instruction's ctrl_succs field holds
-	 * the last successor counted (a marker, never dereferenced). */
-	int32_t *ucount = (int32_t *)c->ucount.v, *ulast = (int32_t *)c->ulast.v;
-	for (int32_t k = 0; k < in->n_operands; k++) {
-		int32_t d = in->operands[k]->index;
-		if (ulast[d] != in->index) {
-			ulast[d] = in->index;
-			ucount[d]++;
-			*(struct hlo_use *)vec_push(&c->uses) = (struct hlo_use){d, in};
-		}
-	}
+	/* Control successors are counted in place; until hlo_build_users()
+	 * runs, an instruction's ctrl_succs field holds the last successor
+	 * counted (a marker, never dereferenced). */
 	*(int32_t *)vec_push(&c->ucount) = 0;
 	*(int32_t *)vec_push(&c->ulast) = -1;
 	for (int32_t k = 0; k < in->n_ctrl_preds; k++) {
@@ -1901,6 +1905,7 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 	if (in->n_called)
 		*(struct hlo_instruction **)vec_push(&c->callers) = in;
 	*(struct hlo_instruction **)vec_push(&c->instrs) = in;
+	*(const char **)vec_push(&c->inames) = in->name;
 	nt_put(c, slot, nh, in);
 	c->n_instrs++;
 	return 0;
@@ -1991,7 +1996,7 @@ static int parse_computation(struct parser *P)
 	nt_start(&c->names, c->n_instrs);
 	c->n_succs = 0;
 	c->uses.n = c->ucount.n = c->ulast.n = 0;
-	c->instrs.n = 0;
+	c->instrs.n = c->inames.n = 0;
 	while (P->tok.kind != TOK_RBRACE) {
 		if (P->tok.kind == TOK_EOF)
 			return expected(P, "'}' to close the computation body");
@@ -2063,6 +2068,7 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	c->m = m;
 	c->d = d;
 	c->pool.a = &m->arena;
+	c->names_pool.a = &m->arena;
 	struct pool *a = &c->pool;
 	nt_init(&c->names, a, NT_SMALL);
 	c->names.small = c->names.s;
@@ -2086,11 +2092,12 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	for (size_t i = 0; i < sizeof(attr_table) / sizeof(attr_table[0]); i++)
 		ht_put(&c->attrs, attr_table[i].name, (uint32_t)strlen(attr_table[i].name),
 		       (void *)(uintptr_t)(i + 1));
-	struct vec *v[] = {&c->uses, &c->ucount, &c->ulast, &c->async, &c->pending, &c->callers, &c->instrs, &c->comp_list, &c->ptrs,
+	struct vec *v[] = {&c->inames, &c->uses, &c->ucount, &c->ulast, &c->async, &c->pending, &c->callers, &c->instrs, &c->comp_list, &c->ptrs,
 			   &c->shape_stack, &c->ints, &c->attr_list, &c->refs, &c->fixups, &c->misc};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		v[i]->pl = a;
 	c->instrs.size = sizeof(void *);
+	c->inames.size = sizeof(void *);
 	c->uses.size = sizeof(struct hlo_use);
 	c->ucount.size = sizeof(int32_t);
 	c->ulast.size = sizeof(int32_t);

@@ -396,6 +396,7 @@ struct pctx {
 	struct htab ops, types, attrs;
 	struct vec instrs;      /* struct hlo_instruction * of the current computation */
 	struct vec inames;      /* their names (const char *) */
+	struct vec params;      /* its parameter instructions */
 	struct pool names_pool; /* instruction names, packed together */
 	struct vec comp_list;   /* struct hlo_computation * */
 	struct vec ptrs;        /* operand / control-predecessor stack */
@@ -1904,6 +1905,8 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 	}
 	if (in->n_called)
 		*(struct hlo_instruction **)vec_push(&c->callers) = in;
+	if (op == OP_PARAMETER)
+		*(struct hlo_instruction **)vec_push(&c->params) = in;
 	*(struct hlo_instruction **)vec_push(&c->instrs) = in;
 	*(const char **)vec_push(&c->inames) = in->name;
 	nt_put(c, slot, nh, in);
@@ -1916,15 +1919,13 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 static int finish_params(struct parser *P, struct hlo_computation *comp)
 {
 	struct pctx *c = P->c;
-	int32_t k = 0;
-	for (int32_t i = 0; i < comp->n_instrs; i++)
-		k += comp->instrs[i]->opcode == OP_PARAMETER;
+	/* c->params lists the parameters as read: the other instructions of a
+	 * large computation are not visited again */
+	int32_t k = (int32_t)c->params.n;
 	comp->n_params = k;
 	comp->params = pool_array(&c->pool, (size_t)k, sizeof(void *));
-	for (int32_t i = 0; i < comp->n_instrs; i++) {
-		struct hlo_instruction *in = comp->instrs[i];
-		if (in->opcode != OP_PARAMETER)
-			continue;
+	for (int32_t i = 0; i < k; i++) {
+		struct hlo_instruction *in = VEC_AT(&c->params, struct hlo_instruction *, i);
 		int64_t num = in->parameter_number;
 		if (num >= k)
 			return perr(P, in->pos, "parameter number %lld is out of range: computation '%s' has %d parameters",
@@ -1996,7 +1997,7 @@ static int parse_computation(struct parser *P)
 	nt_start(&c->names, c->n_instrs);
 	c->n_succs = 0;
 	c->uses.n = c->ucount.n = c->ulast.n = 0;
-	c->instrs.n = c->inames.n = 0;
+	c->instrs.n = c->inames.n = c->params.n = 0;
 	while (P->tok.kind != TOK_RBRACE) {
 		if (P->tok.kind == TOK_EOF)
 			return expected(P, "'}' to close the computation body");
@@ -2074,7 +2075,12 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	c->names.small = c->names.s;
 	c->names.big = scratch_alloc(a, 1024, sizeof(uint64_t));
 	c->names.big_mask = 1023;
-	c->comps = (struct ntab){.s = scratch_alloc(a, 256, sizeof(uint64_t)), .mask = 255, .pl = a};
+	/* about one computation per KiB of text on the real corpus: sized so it
+	 * rarely grows (growing reads every computation's name again) */
+	uint32_t nc = 256;
+	while (nc < (1u << 24) && nc < m->source_len / 256)
+		nc *= 2;
+	c->comps = (struct ntab){.s = scratch_alloc(a, nc, sizeof(uint64_t)), .mask = nc - 1, .pl = a};
 	ht_init(&c->shapes, a, 1024);
 	ht_init(&c->strs, a, 64);
 	ht_init(&c->ops, a, 512);
@@ -2092,12 +2098,13 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	for (size_t i = 0; i < sizeof(attr_table) / sizeof(attr_table[0]); i++)
 		ht_put(&c->attrs, attr_table[i].name, (uint32_t)strlen(attr_table[i].name),
 		       (void *)(uintptr_t)(i + 1));
-	struct vec *v[] = {&c->inames, &c->uses, &c->ucount, &c->ulast, &c->async, &c->pending, &c->callers, &c->instrs, &c->comp_list, &c->ptrs,
+	struct vec *v[] = {&c->params, &c->inames, &c->uses, &c->ucount, &c->ulast, &c->async, &c->pending, &c->callers, &c->instrs, &c->comp_list, &c->ptrs,
 			   &c->shape_stack, &c->ints, &c->attr_list, &c->refs, &c->fixups, &c->misc};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		v[i]->pl = a;
 	c->instrs.size = sizeof(void *);
 	c->inames.size = sizeof(void *);
+	c->params.size = sizeof(void *);
 	c->uses.size = sizeof(struct hlo_use);
 	c->ucount.size = sizeof(int32_t);
 	c->ulast.size = sizeof(int32_t);

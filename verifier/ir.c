@@ -149,7 +149,7 @@ void hlo_build_users(struct hlo_computation *comp, const struct hlo_use *uses, s
 		}
 	}
 	for (size_t u = 0; u < n_uses; u++)
-		ubuf[count[uses[u].def]++] = uses[u].user;
+		ubuf[count[uses[u].def]++] = comp->instrs[uses[u].user];
 }
 
 /* Callers (one callsite per calling instruction) and contexts propagated from

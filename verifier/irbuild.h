@@ -4,11 +4,10 @@
 #define HLOPROOF_IRBUILD_H
 #include "ir.h"
 
-/* One use of an operand: the operand is instruction `def` of the computation
- * (its index), used by `user`. */
+/* One use of an operand: instruction `def` of the computation (its index)
+ * is an operand of instruction `user`. */
 struct hlo_use {
-	int32_t def;
-	struct hlo_instruction *user;
+	int32_t def, user;
 };
 
 /* Fill users and ctrl_succs of one computation (edges never leave one), right

@@ -595,18 +595,21 @@ static int layout_follows(const struct parser *P)
 }
 
 /* Bytes shape_span_end looks at: brackets, and what ends its search. */
-enum { SPAN_OPEN = 1, SPAN_CLOSE = 2, SPAN_STOP = 3 };
+enum { SPAN_OPEN = 1, SPAN_CLOSE = 2, SPAN_STOP = 3, SPAN_SLASH = 4 };
 static const unsigned char span_class[256] = {
 	['('] = SPAN_OPEN, ['['] = SPAN_OPEN, ['{'] = SPAN_OPEN,
 	[')'] = SPAN_CLOSE, [']'] = SPAN_CLOSE, ['}'] = SPAN_CLOSE,
 	['"'] = SPAN_STOP, ['\''] = SPAN_STOP, ['\n'] = SPAN_STOP, ['\0'] = SPAN_STOP,
-	['/'] = SPAN_STOP,
+	['/'] = SPAN_SLASH,
 };
 
 /* The end of the balanced group opening at p (one past its closer), or
- * NULL at a quote, newline, NUL or '/', when nested deeper than
- * HLO_MAX_NESTING, or when the outermost closer is not `close`. */
-static const char *group_end(const char *p, const char *e, char close)
+ * NULL at a quote, newline or NUL (or '/' with stop_slash), when nested
+ * deeper than HLO_MAX_NESTING, or when the outermost closer is not `close`.
+ * Tuples keep their comments (XLA prints an index comment every five
+ * elements of a long one): a span is only a lookup key, and a text found in
+ * the table always parses whole. */
+static const char *group_end(const char *p, const char *e, char close, int stop_slash)
 {
 	int depth = 0;
 	for (; p < e; p++) {
@@ -619,7 +622,7 @@ static const char *group_end(const char *p, const char *e, char close)
 		} else if (k == SPAN_CLOSE) {
 			if (--depth == 0)
 				return *p == close ? p + 1 : NULL;
-		} else {
+		} else if (k == SPAN_STOP || stop_slash) {
 			return NULL;
 		}
 	}
@@ -633,7 +636,7 @@ static const char *shape_span_end(const char *s, const char *e)
 {
 	const char *p = s;
 	if (p < e && *p == '(')
-		return group_end(p, e, ')'); /* '/' stops it: no comments inside */
+		return group_end(p, e, ')', 0);
 	while (p < e && lex_is_ident_char((unsigned char)*p))
 		p++;
 	if (p == s)
@@ -660,7 +663,7 @@ static const char *shape_span_end(const char *s, const char *e)
 		t++;
 	if (!(t < e && ((*t >= '0' && *t <= '9') || *t == ':' || *t == '}')))
 		return p;
-	return group_end(r, e, '}');
+	return group_end(r, e, '}', 1);
 }
 
 static struct shape *parse_shape(struct parser *P, int depth);
@@ -1845,7 +1848,7 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 			if (ulast[d] != in->index) {
 				ulast[d] = in->index;
 				ucount[d]++;
-				*(struct hlo_use *)vec_push(&c->uses) = (struct hlo_use){d, in};
+				*(struct hlo_use *)vec_push(&c->uses) = (struct hlo_use){d, in->index};
 			}
 			if (pd->shape && !shape_compatible(pd->shape, o->shape)) {
 				char a[128], b[128];

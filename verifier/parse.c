@@ -254,10 +254,51 @@ static void ht_put_at(struct htab *t, struct hslot *s, const char *k, uint32_t l
 	*t = nt;
 }
 
-static void ht_put(struct htab *t, const char *k, uint32_t len, void *v)
+/* Fixed words (opcodes, element types, attribute names): a small table
+ * keyed by a cheap hash of the length and the first and last bytes, so a
+ * lookup costs a few instructions and one compare. Entries are 1-based
+ * indexes into the caller's word list; collisions probe linearly. */
+#define KW_BITS 10
+struct kwtab {
+	const char *word[1u << KW_BITS];
+	uint8_t len[1u << KW_BITS];
+	uint16_t val[1u << KW_BITS];
+};
+
+static inline uint32_t kw_hash(const char *s, size_t n)
 {
-	uint64_t h = hash_bytes(k, len);
-	ht_put_at(t, ht_find(t, k, len, h), k, len, h, v);
+	uint32_t a, b;
+	if (n >= 4) {
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+	} else {
+		a = n ? (unsigned char)s[0] | (uint32_t)(unsigned char)s[n / 2] << 8 : 0;
+		b = n ? (unsigned char)s[n - 1] : 0;
+	}
+	uint32_t h = (a * 0x9e3779b1u) ^ (b * 0x85ebca77u) ^ ((uint32_t)n * 0xc2b2ae3du);
+	return (h ^ (h >> 15)) >> (32 - KW_BITS);
+}
+
+static void kw_put(struct kwtab *t, const char *w, uint16_t val)
+{
+	size_t n = strlen(w);
+	uint32_t i = kw_hash(w, n);
+	while (t->word[i])
+		i = (i + 1) & ((1u << KW_BITS) - 1);
+	t->word[i] = w;
+	t->len[i] = (uint8_t)n;
+	t->val[i] = val;
+}
+
+/* val of word s, or 0 */
+static inline unsigned kw_get(const struct kwtab *t, const char *s, size_t n)
+{
+	for (uint32_t i = kw_hash(s, n);; i = (i + 1) & ((1u << KW_BITS) - 1)) {
+		if (!t->word[i])
+			return 0;
+		if (t->len[i] == n && memcmp(t->word[i], s, n) == 0)
+			return t->val[i];
+	}
 }
 
 /* Instruction names of the computation being parsed. Slots are 8 bytes, a
@@ -393,7 +434,7 @@ struct pctx {
 	struct ntab comps;      /* computation names: tag and index + 1 in comp_list */
 	struct htab shapes;     /* shape text -> struct shape * */
 	struct htab strs;       /* interned strings (source_file) */
-	struct htab ops, types, attrs;
+	struct kwtab *ops, *types, *attrs;
 	struct vec instrs;      /* struct hlo_instruction * of the current computation */
 	struct vec inames;      /* their names (const char *) */
 	struct vec params;      /* its parameter instructions */
@@ -823,8 +864,7 @@ static int parse_shape_into(struct parser *P, struct shape *out, int depth)
 		out->flags |= SHAPE_BUFFER;
 		return expect(P, TOK_RPAREN, "')' to close the buffer shape");
 	}
-	enum ptype t = (enum ptype)(uintptr_t)ht_get(&c->types, P->tok.p, P->tok.len,
-						      hash_bytes(P->tok.p, P->tok.len));
+	enum ptype t = (enum ptype)kw_get(c->types, P->tok.p, P->tok.len);
 	if (t == PT_INVALID)
 		return perr(P, at, "unknown element type '%.*s'", (int)P->tok.len, P->tok.p);
 	out->type = (uint8_t)t;
@@ -1592,7 +1632,7 @@ static int parse_attributes(struct parser *P, struct hlo_instruction *in)
 			c->failed = 1;
 			return -1;
 		}
-		uintptr_t idx = (uintptr_t)ht_get(&c->attrs, name.p, name.len, hash_bytes(name.p, name.len));
+		unsigned idx = kw_get(c->attrs, name.p, name.len);
 		enum akind k = idx ? (enum akind)attr_table[idx - 1].kind : A_OTHER;
 		struct hlo_attr *a = vec_push(&c->attr_list);
 		a->name = idx ? attr_table[idx - 1].name : pool_strndup(&c->pool, name.p, name.len);
@@ -1689,7 +1729,7 @@ static int inherit_calls(struct parser *P, struct hlo_instruction *in, struct sr
 
 static enum opcode lookup_opcode(struct pctx *c, const char *s, size_t n)
 {
-	return (enum opcode)(uintptr_t)ht_get(&c->ops, s, (uint32_t)n, hash_bytes(s, n));
+	return (enum opcode)kw_get(c->ops, s, n);
 }
 
 /* The result shape XLA infers for tuple and get-tuple-element. */
@@ -2086,21 +2126,16 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	c->comps = (struct ntab){.s = scratch_alloc(a, nc, sizeof(uint64_t)), .mask = nc - 1, .pl = a};
 	ht_init(&c->shapes, a, 1024);
 	ht_init(&c->strs, a, 64);
-	ht_init(&c->ops, a, 512);
-	ht_init(&c->types, a, 128);
-	ht_init(&c->attrs, a, 512);
-	for (int i = 1; i < OP_COUNT; i++) {
-		const char *s = opcode_name((enum opcode)i);
-		ht_put(&c->ops, s, (uint32_t)strlen(s), (void *)(uintptr_t)i);
-	}
-	for (int i = 1; i < PT_COUNT; i++) {
-		const char *s = ptype_name((enum ptype)i);
-		if (s)
-			ht_put(&c->types, s, (uint32_t)strlen(s), (void *)(uintptr_t)i);
-	}
+	c->ops = scratch_alloc(a, 3, sizeof(struct kwtab));
+	c->types = c->ops + 1;
+	c->attrs = c->ops + 2;
+	for (int i = 1; i < OP_COUNT; i++)
+		kw_put(c->ops, opcode_name((enum opcode)i), (uint16_t)i);
+	for (int i = 1; i < PT_COUNT; i++)
+		if (ptype_name((enum ptype)i))
+			kw_put(c->types, ptype_name((enum ptype)i), (uint16_t)i);
 	for (size_t i = 0; i < sizeof(attr_table) / sizeof(attr_table[0]); i++)
-		ht_put(&c->attrs, attr_table[i].name, (uint32_t)strlen(attr_table[i].name),
-		       (void *)(uintptr_t)(i + 1));
+		kw_put(c->attrs, attr_table[i].name, (uint16_t)(i + 1));
 	struct vec *v[] = {&c->params, &c->inames, &c->uses, &c->ucount, &c->ulast, &c->async, &c->pending, &c->callers, &c->instrs, &c->comp_list, &c->ptrs,
 			   &c->shape_stack, &c->ints, &c->attr_list, &c->refs, &c->fixups, &c->misc};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)

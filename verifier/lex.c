@@ -112,8 +112,9 @@ static const char *skip_string(struct lexer *lx, const char *p)
 	return NULL;
 }
 
-/* Whitespace and comments. Returns -1 after reporting an error. */
-static int skip_space(struct lexer *lx)
+/* Whitespace and comments. Returns -1 after reporting an error. Out of
+ * line: lex_next skips plain spaces itself. */
+static __attribute__((noinline)) int skip_space(struct lexer *lx)
 {
 	const char *p = lx->cur, *e = lx->end;
 	while (p < e) {
@@ -145,44 +146,21 @@ static inline int is_digit(unsigned char c)
 	return lex_class[c] & LEX_DIGIT;
 }
 
-enum tok lex_next(struct lexer *lx, struct token *t)
+/* Tokens of one byte. */
+static const unsigned char punct_tok[256] = {
+	['('] = TOK_LPAREN, [')'] = TOK_RPAREN, ['{'] = TOK_LBRACE, ['}'] = TOK_RBRACE,
+	['['] = TOK_LBRACKET, [']'] = TOK_RBRACKET, [','] = TOK_COMMA, [':'] = TOK_COLON,
+	['='] = TOK_EQUAL, ['?'] = TOK_QUESTION, ['*'] = TOK_STAR,
+};
+
+/* The tokens lex_next leaves to this: numbers, strings, '->', '<=', other
+ * bytes and errors. s is the token's first byte; t->line/col are set. */
+static __attribute__((noinline)) enum tok lex_rare(struct lexer *lx, struct token *t, const char *s)
 {
-	if (skip_space(lx) < 0) {
-		t->kind = TOK_ERROR;
-		t->p = lx->cur;
-		t->len = 0;
-		return TOK_ERROR;
-	}
-	const char *p = lx->cur, *e = lx->end, *s = p;
-	t->line = lx->line;
-	t->col = (int)(p - lx->line_start) + 1;
-	t->p = p;
-	t->len = 0;
-	if (p >= e)
-		return t->kind = TOK_EOF;
+	const char *p = s, *e = lx->end;
 	unsigned char c = (unsigned char)*p;
 	enum tok k;
-	if (lex_is_ident_start(c)) {
-		/* no bound check: *end is never an identifier byte (see lex_init) */
-		p++;
-		while (lex_is_ident_char((unsigned char)*p))
-			p++;
-		/* "name->" : the '-' belongs to the arrow */
-		if (p < e && *p == '>' && p[-1] == '-')
-			p--;
-		if (p < e && *p == '=' && !(p + 1 < e && p[1] == '=')) {
-			t->len = (uint32_t)(p - s);
-			lx->cur = p + 1;
-			return t->kind = TOK_ATTR;
-		}
-		k = TOK_IDENT;
-	} else if (c == '%' && p + 1 < e && lex_is_ident_char((unsigned char)p[1])) {
-		p++;
-		s = p;
-		while (lex_is_ident_char((unsigned char)*p))
-			p++;
-		k = TOK_NAME;
-	} else if (is_digit(c) || (c == '-' && p + 1 < e && is_digit((unsigned char)p[1]))) {
+	if (is_digit(c) || (c == '-' && p + 1 < e && is_digit((unsigned char)p[1]))) {
 		k = TOK_INT;
 		p++;
 		while (p < e && is_digit((unsigned char)*p))
@@ -211,22 +189,12 @@ enum tok lex_next(struct lexer *lx, struct token *t)
 	} else {
 		p++;
 		switch (c) {
-		case '(': k = TOK_LPAREN; break;
-		case ')': k = TOK_RPAREN; break;
-		case '{': k = TOK_LBRACE; break;
-		case '}': k = TOK_RBRACE; break;
-		case '[': k = TOK_LBRACKET; break;
-		case ']': k = TOK_RBRACKET; break;
-		case ',': k = TOK_COMMA; break;
-		case ':': k = TOK_COLON; break;
-		case '=': k = TOK_EQUAL; break;
-		case '?': k = TOK_QUESTION; break;
-		case '*': k = TOK_STAR; break;
 		case '"':
 		case '\'':
 			if (!(p = skip_string(lx, s))) {
-				t->kind = TOK_ERROR;
-				return TOK_ERROR;
+				t->p = s;
+				t->len = 0;
+				return t->kind = TOK_ERROR;
 			}
 			k = TOK_STRING;
 			break;
@@ -249,8 +217,9 @@ enum tok lex_next(struct lexer *lx, struct token *t)
 		default:
 			if (c < 0x20 || c == 0x7f) {
 				error_at(lx->d, pos_at(lx, s), "stray byte 0x%02x in input", c);
-				t->kind = TOK_ERROR;
-				return TOK_ERROR;
+				t->p = s;
+				t->len = 0;
+				return t->kind = TOK_ERROR;
 			}
 			k = TOK_OTHER;
 			/* one whole UTF-8 sequence, so messages quote it intact */
@@ -258,6 +227,68 @@ enum tok lex_next(struct lexer *lx, struct token *t)
 				p++;
 			break;
 		}
+	}
+	t->p = s;
+	t->len = (uint32_t)(p - s);
+	lx->cur = p;
+	return t->kind = k;
+}
+
+/* Identifiers, %names, attribute names and one-byte tokens here; the rest
+ * in lex_rare and skip_space, so this path keeps few registers live. */
+enum tok lex_next(struct lexer *lx, struct token *t)
+{
+	const char *p = lx->cur, *e = lx->end;
+	while (p < e && *p == ' ')
+		p++;
+	if (p < e && (lex_class[(unsigned char)*p] & (LEX_SPACE | LEX_BREAK))) {
+		lx->cur = p;
+		if (skip_space(lx) < 0) {
+			t->kind = TOK_ERROR;
+			t->p = lx->cur;
+			t->len = 0;
+			return TOK_ERROR;
+		}
+		p = lx->cur;
+	}
+	const char *s = p;
+	t->line = lx->line;
+	t->col = (int)(p - lx->line_start) + 1;
+	if (p >= e) {
+		lx->cur = p;
+		t->p = p;
+		t->len = 0;
+		return t->kind = TOK_EOF;
+	}
+	unsigned char c = (unsigned char)*p;
+	enum tok k;
+	if (lex_is_ident_start(c)) {
+		/* no bound check: *end is never an identifier byte (see lex_init) */
+		p++;
+		while (lex_is_ident_char((unsigned char)*p))
+			p++;
+		/* "name->" : the '-' belongs to the arrow */
+		if (p < e && *p == '>' && p[-1] == '-')
+			p--;
+		if (p < e && *p == '=' && !(p + 1 < e && p[1] == '=')) {
+			t->p = s;
+			t->len = (uint32_t)(p - s);
+			lx->cur = p + 1;
+			return t->kind = TOK_ATTR;
+		}
+		k = TOK_IDENT;
+	} else if (c == '%' && p + 1 < e && lex_is_ident_char((unsigned char)p[1])) {
+		p++;
+		s = p;
+		while (lex_is_ident_char((unsigned char)*p))
+			p++;
+		k = TOK_NAME;
+	} else if (punct_tok[c]) {
+		p++;
+		k = (enum tok)punct_tok[c];
+	} else {
+		lx->cur = p;
+		return lex_rare(lx, t, p);
 	}
 	t->p = s;
 	t->len = (uint32_t)(p - s);

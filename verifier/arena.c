@@ -2,9 +2,11 @@
  *
  * Small arenas live in malloc'd chunks that double from 256 KiB. From 2 MiB
  * on, chunks are 2 MiB-aligned anonymous mappings of whole 2 MiB pages,
- * advised as transparent huge pages: on virtual machines a 4 KiB page fault costs microseconds, and a
- * large module touches tens of MiB, so this is most of the parse time
- * otherwise. Mapped memory is zero already, so it is not cleared again. */
+ * advised as transparent huge pages, that double with the arena: on a
+ * virtual machine the first touch of a 4 KiB page costs a fault of 10-20 us
+ * (docs/performance.md), and a large module touches tens of MiB.
+ * arena_reserve() maps a chunk of an expected size up front. Mapped memory
+ * is zero already, so it is not cleared again. */
 #include "arena.h"
 #include "diag.h"
 #include <stdint.h>
@@ -41,12 +43,12 @@ void arena_free(struct arena *a)
 }
 
 /* A 2 MiB-aligned mapping of len bytes (a multiple of 2 MiB), or NULL. */
-static void *map_huge(size_t len)
+static void *map_huge(size_t len, int flags)
 {
 	size_t over = len + ARENA_HUGE;
 	if (over < len)
 		return NULL;
-	char *p = mmap(NULL, over, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p = mmap(NULL, over, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
 	char *q = (char *)(((uintptr_t)p + ARENA_HUGE - 1) & ~(uintptr_t)(ARENA_HUGE - 1));
@@ -60,13 +62,18 @@ static void *map_huge(size_t len)
 	return q;
 }
 
-static struct arena_chunk *map_chunk(struct arena *a, size_t need)
+/* A mapped chunk with room for need bytes; NULL only when `reserve` (then
+ * the mapping is address space only, and failing to get it is no error). */
+static struct arena_chunk *map_chunk(struct arena *a, size_t need, int reserve)
 {
 	struct arena_chunk *c;
 	size_t hdr = sizeof(*c);
 	size_t len = (hdr + need + ARENA_HUGE - 1) & ~(ARENA_HUGE - 1);
-	if (!(c = map_huge(len)))
+	if (!(c = map_huge(len, reserve ? MAP_NORESERVE : 0))) {
+		if (reserve)
+			return NULL;
 		die("out of memory (arena chunk of %zu bytes)", len);
+	}
 	c->map_len = len;
 	c->size = len - hdr;
 	c->used = 0;
@@ -81,7 +88,7 @@ void arena_reserve(struct arena *a, size_t n)
 	struct arena_chunk *c = a->head;
 	if (n < ARENA_HUGE || n > SIZE_MAX / 2 || (c && c->size - c->used >= n))
 		return;
-	map_chunk(a, n);
+	map_chunk(a, n, 1);
 }
 
 static struct arena_chunk *new_chunk(struct arena *a, size_t need)
@@ -102,7 +109,7 @@ static struct arena_chunk *new_chunk(struct arena *a, size_t need)
 		c->size = sz;
 		a->reserved += hdr + sz;
 	} else {
-		return map_chunk(a, sz);
+		return map_chunk(a, sz, 0);
 	}
 	c->used = 0;
 	c->next = a->head;

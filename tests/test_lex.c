@@ -133,6 +133,27 @@ static void test_strings_and_lines(void **state)
 	assert_int_equal(t.line, 4);
 	assert_int_equal(t.col, 7);
 	want(&l, TOK_EOF, NULL);
+	/* long strings (past the byte-by-byte prefix): an escape or a line
+	 * break at every position around the switch to memchr */
+	for (int at = 25; at < 40; at++) {
+		char buf[128];
+		memset(buf, 'a', sizeof(buf));
+		buf[0] = '"';
+		buf[at] = '\\';
+		buf[at + 1] = '"';   /* escaped quote */
+		buf[at + 5] = '\n'; /* raw line break */
+		buf[at + 9] = '\\';
+		buf[at + 10] = '\n'; /* escaped line break */
+		memcpy(buf + 60, "\" w", 3);
+		buf[63] = 0;
+		start(&l, buf);
+		t = want(&l, TOK_STRING, NULL);
+		assert_int_equal(t.len, 61);
+		t = want(&l, TOK_IDENT, "w");
+		assert_int_equal(t.line, 3);
+		assert_int_equal(t.col, 62 - (at + 11) + 1);
+		want(&l, TOK_EOF, NULL);
+	}
 	/* a backslash as the last byte leaves the string open */
 	start(&l, "\"abc\\");
 	struct token u;

@@ -5,8 +5,8 @@
  * advised as transparent huge pages, that double with the arena: on a
  * virtual machine the first touch of a 4 KiB page costs a fault of 10-20 us
  * (docs/performance.md), and a large module touches tens of MiB.
- * arena_reserve() maps a chunk of an expected size up front. Mapped memory
- * is zero already, so it is not cleared again. */
+ * arena_reserve() maps a chunk of an expected size up front. All chunks are
+ * zero when obtained (calloc or mmap), so allocations are not cleared. */
 #include "arena.h"
 #include "diag.h"
 #include <stdint.h>
@@ -103,7 +103,9 @@ static struct arena_chunk *new_chunk(struct arena *a, size_t need)
 	if (sz < need)
 		sz = need;
 	if (a->reserved + hdr + sz < ARENA_HUGE) {
-		if (!(c = malloc(hdr + sz)))
+		/* calloc: a fresh chunk comes zeroed from mmap without a memset,
+		 * so pages the arena never uses are never touched */
+		if (!(c = calloc(1, hdr + sz)))
 			die("out of memory (arena chunk of %zu bytes)", sz);
 		c->map_len = 0;
 		c->size = sz;
@@ -128,8 +130,6 @@ void *arena_alloc(struct arena *a, size_t n)
 	void *p = c->data + c->used;
 	c->used += need;
 	a->total += need;
-	if (!c->map_len) /* malloc'd memory is not zeroed; mapped memory is */
-		memset(p, 0, n);
 	return p;
 }
 

@@ -256,9 +256,10 @@ static void ht_put_at(struct htab *t, struct hslot *s, const char *k, uint32_t l
 
 /* Fixed words (opcodes, element types, attribute names): a small table
  * keyed by a cheap hash of the length and the first and last bytes, so a
- * lookup costs a few instructions and one compare. Entries are 1-based
+ * lookup costs a few instructions and one compare (~250 words in 512
+ * slots). Entries are 1-based
  * indexes into the caller's word list; collisions probe linearly. */
-#define KW_BITS 10
+#define KW_BITS 9
 struct kwtab {
 	const char *word[1u << KW_BITS];
 	uint8_t len[1u << KW_BITS];
@@ -1261,12 +1262,13 @@ static void nt_put(struct pctx *c, uint64_t *slot, uint64_t h, const struct hlo_
 		return;
 	if (t->mask >= (1u << 30))
 		die("hash table too large");
-	if (t->s != t->small || t->n * 2 > t->big_mask + 1) {
+	if (!t->big || t->s != t->small || t->n * 2 > t->big_mask + 1) {
 		/* the big table doubles (or more, past the small one) */
 		uint32_t cap = t->big_mask + 1;
 		while (cap < t->n * 4)
 			cap *= 2;
-		scratch_recycle(t->pl, t->big, (size_t)(t->big_mask + 1) * sizeof(uint64_t));
+		if (t->big)
+			scratch_recycle(t->pl, t->big, (size_t)(t->big_mask + 1) * sizeof(uint64_t));
 		t->big = scratch_alloc(t->pl, cap, sizeof(uint64_t));
 		t->big_mask = cap - 1;
 	}
@@ -2116,15 +2118,15 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	struct pool *a = &c->pool;
 	nt_init(&c->names, a, NT_SMALL);
 	c->names.small = c->names.s;
-	c->names.big = scratch_alloc(a, 1024, sizeof(uint64_t));
-	c->names.big_mask = 1023;
+	c->names.big = NULL; /* on first need */
+	c->names.big_mask = 2 * NT_SMALL - 1;
 	/* about one computation per KiB of text on the real corpus: sized so it
 	 * rarely grows (growing reads every computation's name again) */
 	uint32_t nc = 256;
 	while (nc < (1u << 24) && nc < m->source_len / 256)
 		nc *= 2;
 	c->comps = (struct ntab){.s = scratch_alloc(a, nc, sizeof(uint64_t)), .mask = nc - 1, .pl = a};
-	ht_init(&c->shapes, a, 1024);
+	ht_init(&c->shapes, a, 256);
 	ht_init(&c->strs, a, 64);
 	c->ops = scratch_alloc(a, 3, sizeof(struct kwtab));
 	c->types = c->ops + 1;

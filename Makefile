@@ -23,11 +23,14 @@ TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_COMMON := $(wildcard tests/testutil.c)
 HDRS := $(wildcard verifier/*.h verifier/*.def)
 
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(RULE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rules_registry.o
+# Files compiled into the binary as strings (rules/gen-embed.sh): the config schema, rule docs.
+EMBED_SRC := docs/config.rng docs/annotations.rng $(filter-out docs/rules/README.md,$(sort $(wildcard docs/rules/*.md)))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(RULE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rules_registry.o \
+	$(BUILD)/embedded.o
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo check test asan-test install uninstall bench clean conformance fuzz memcheck
+.PHONY: all deps demo check test asan-test install uninstall bench clean conformance fuzz memcheck soak
 
 all: deps $(BUILD)/hloproof
 
@@ -49,6 +52,13 @@ $(BUILD)/rules_registry.c: $(RULE_SRC) Makefile
 $(BUILD)/rules_registry.o: $(BUILD)/rules_registry.c $(HDRS)
 	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
 
+$(BUILD)/embedded.c: rules/gen-embed.sh $(EMBED_SRC) Makefile
+	@mkdir -p $(BUILD)
+	@sh rules/gen-embed.sh $(EMBED_SRC) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/embedded.o: $(BUILD)/embedded.c $(HDRS)
+	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
+
 $(BUILD)/libhloproof.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
@@ -62,7 +72,16 @@ $(BUILD)/hlogen: bench/hlogen.c | deps
 
 $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) tests/testutil.h $(BUILD)/libhloproof.a
 	@mkdir -p $(dir $@)
-	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -Itests -o $@ $< $(TEST_COMMON) $(BUILD)/libhloproof.a $(TESTLIBS) $(LIBS)
+	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -Itests -o $@ $< $(TEST_COMMON) $(TEST_EXTRA) $(BUILD)/libhloproof.a $(TESTLIBS) $(LIBS)
+
+# The brute-force oracle and the module generator (issue 4) link into their suites only.
+# The agreement check (deciders vs oracle) links into test_agreement and the soak driver.
+ORACLE_SRC := tests/oracle.c tests/gen_small.c
+AGREE_SRC := $(ORACLE_SRC) tests/agree.c
+$(BUILD)/tests/test_oracle: TEST_EXTRA = $(ORACLE_SRC)
+$(BUILD)/tests/test_oracle: $(ORACLE_SRC) $(ORACLE_SRC:.c=.h)
+$(BUILD)/tests/test_agreement: TEST_EXTRA = $(AGREE_SRC)
+$(BUILD)/tests/test_agreement: $(AGREE_SRC) $(AGREE_SRC:.c=.h)
 
 # --- tests -------------------------------------------------------------------
 # Every cmocka suite, then the shell tests (CLI, bad corpus), then the same
@@ -70,6 +89,7 @@ $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) tests/testutil.h $(BUILD)/libhloproof
 test: all $(TEST_BIN)
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/run-suites.sh $(TEST_BIN)
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/cli.sh
+	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/gate.sh
 
 asan-test: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan \
@@ -79,15 +99,28 @@ asan-test: deps
 	  HLOPROOF_SHARED=$(SHARED) HLOPROOF=build-asan/hloproof sh tests/run-suites.sh $(TEST_BIN:$(BUILD)/%=build-asan/%)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  HLOPROOF_SHARED=$(SHARED) HLOPROOF=build-asan/hloproof sh tests/cli.sh
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  HLOPROOF_SHARED=$(SHARED) HLOPROOF=build-asan/hloproof sh tests/gate.sh
 
 check: test asan-test
 	@echo "make check: all suites passed (plain and ASan+UBSan)"
 
 demo: all
 	$(BUILD)/hloproof parse corpus/demo/step.hlo
+	$(BUILD)/hloproof buffers corpus/demo/step.hlo
 
 conformance: all
 	@HLOPROOF_SHARED=$(SHARED) sh tests/conformance.sh $(BUILD)/hloproof
+
+# Agreement of the deciders with the oracle on N generated modules from seed START.
+N ?= 100000
+START ?= 1
+soak: all $(BUILD)/tests/soak
+	$(BUILD)/tests/soak $(N) $(START)
+
+$(BUILD)/tests/soak: tests/soak.c $(AGREE_SRC) $(AGREE_SRC:.c=.h) $(BUILD)/libhloproof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -Itests -o $@ $< $(AGREE_SRC) $(BUILD)/libhloproof.a $(LIBS)
 
 bench: all $(BUILD)/hlogen
 	@HLOPROOF_SHARED=$(SHARED) sh bench/run.sh $(BUILD)/hloproof $(BUILD)/hlogen
@@ -98,9 +131,9 @@ FUZZ_SECONDS ?= 60
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(RULE_SRC) $(HDRS) $(BUILD)/rules_registry.c | deps
+build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(RULE_SRC) $(HDRS) $(BUILD)/rules_registry.c $(BUILD)/embedded.c | deps
 	@mkdir -p build-fuzz
-	clang $(BASECFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRC) $(RULE_SRC) $(BUILD)/rules_registry.c $(LIBS)
+	clang $(BASECFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRC) $(RULE_SRC) $(BUILD)/rules_registry.c $(BUILD)/embedded.c $(LIBS)
 
 fuzz: $(FUZZ_BIN)
 	@for f in $(FUZZ_BIN); do \

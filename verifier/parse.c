@@ -525,6 +525,10 @@ static void sub_parser(struct parser *S, const struct parser *P, const struct le
 	S->c = P->c;
 	S->lx = *at;
 	S->lx.end = ve;
+	/* next() reads the current token to set prev_end: start from an empty
+	 * one at the span's start (an uninitialized one is undefined behaviour) */
+	S->tok = (struct token){0};
+	S->tok.p = at->cur;
 	S->prev_end = at->cur;
 	next(S);
 }
@@ -2185,6 +2189,7 @@ static int parse_module(struct pctx *c)
 	struct parser P0 = {.c = c}, *P = &P0;
 	lex_init(&P->lx, m->file, m->source, m->source_len, c->d);
 	P->prev_end = m->source;
+	P->tok.p = m->source; /* next() reads it: NULL + 0 is undefined behaviour */
 	next(P);
 	if (P->tok.kind == TOK_ERROR)
 		return -1;

@@ -1,0 +1,164 @@
+/* report_json.c - the JSON report (jansson). Schema:
+ * {"tool":{"name","version"},"modules":[{"file","name","scheduled","copies":[],
+ *  "donations":[],"findings":[{"rule","name","severity","message","file","line",
+ *  "column","computation","instruction","fingerprint","evidence"?}],
+ *  "suppressed":[{...finding, "reason"}]}],
+ *  "summary":{"errors","warnings","notes","suppressed","baselined"},
+ *  "stale_baseline":[{"fingerprint","rule","file","message"}] (with --baseline)} */
+#include "baseline.h"
+#include "copies.h"
+#include "donation.h"
+#include "report.h"
+#include <stdlib.h>
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? report_json_string(s) : json_null();
+}
+
+static json_t *finding_json(const struct finding *f)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "rule", json_string(f->rule->id));
+	json_object_set_new(o, "name", json_string(f->rule->slug));
+	json_object_set_new(o, "severity", json_string(severity_name(f->severity)));
+	json_object_set_new(o, "message", report_json_string(f->message));
+	json_object_set_new(o, "file", report_json_string(f->file));
+	json_object_set_new(o, "line", json_integer(f->line));
+	json_object_set_new(o, "column", json_integer(f->col));
+	json_object_set_new(o, "computation", str_or_null(f->computation));
+	json_object_set_new(o, "instruction", str_or_null(f->instruction));
+	json_object_set_new(o, "fingerprint", json_string(f->fingerprint ? f->fingerprint : ""));
+	if (f->evidence)
+		json_object_set_new(o, "evidence", report_json_string(f->evidence));
+	return o;
+}
+
+/* One object per copy instruction with its verdict and evidence, from
+ * mr->copy_verdicts (struct copy_summaries, copies.h). */
+static json_t *copies_json(const struct module_report *mr)
+{
+	json_t *a = json_array();
+	const struct copy_summaries *cs = mr->copy_verdicts;
+	for (int32_t i = 0; cs && i < cs->n; i++) {
+		const struct copy_summary *c = &cs->v[i];
+		json_t *o = json_object(), *v = json_object();
+		json_object_set_new(o, "name", report_json_string(c->name));
+		json_object_set_new(o, "computation", report_json_string(c->computation));
+		json_object_set_new(o, "line", json_integer(c->line));
+		json_object_set_new(o, "family", json_string(copy_family_name(c->family)));
+		json_object_set_new(v, "given", c->given == VERDICT_NONE ? json_null()
+						: json_string(verdict_name(c->given)));
+		json_object_set_new(v, "any", json_string(verdict_name(c->any)));
+		json_object_set_new(o, "verdict", v);
+		json_object_set_new(o, "evidence", report_json_string(c->evidence));
+		json_object_set_new(o, "bytes", json_integer((json_int_t)c->bytes));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+/* One object per input_output_alias entry and buffer_donor leaf (donation.h):
+ * {"param", "param_index", "output_index" (or null), "kind", "verdict":
+ * {"given", "any"}, "evidence", "bytes", "arg_path" (or null), "copied",
+ * "copy_bytes", "edge" (schedule-dependent: "a -> b"), "reason"}. */
+static json_t *donations_json(const struct module_report *mr)
+{
+	json_t *a = json_array();
+	const struct donation_summaries *s = mr->donation_verdicts;
+	for (int32_t i = 0; s && i < s->n; i++) {
+		const struct donation_summary *d = &s->items[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "param", json_integer(d->param));
+		json_object_set_new(o, "param_index", json_string(d->param_index));
+		json_object_set_new(o, "output_index", str_or_null(d->output_index));
+		json_object_set_new(o, "kind", json_string(donation_kind_name(d->kind)));
+		json_t *v = json_object();
+		json_object_set_new(v, "given", str_or_null(verdict_name(d->given)));
+		json_object_set_new(v, "any", str_or_null(verdict_name(d->any)));
+		json_object_set_new(o, "verdict", v);
+		json_object_set_new(o, "evidence", str_or_null(d->evidence));
+		json_object_set_new(o, "bytes", json_integer((json_int_t)d->bytes));
+		json_object_set_new(o, "arg_path", str_or_null(d->arg_path));
+		json_object_set_new(o, "copied", json_boolean(d->copied));
+		json_object_set_new(o, "copy_bytes", json_integer((json_int_t)d->copy_bytes));
+		json_object_set_new(o, "edge", str_or_null(d->edge));
+		json_object_set_new(o, "reason", str_or_null(d->reason));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *module_json(const struct module_report *mr)
+{
+	const struct findings *fs = &mr->findings;
+	json_t *found = json_array(), *supp = json_array();
+	for (int32_t i = 0; i < fs->n; i++) {
+		const struct finding *f = &fs->items[i];
+		if (f->suppressed) {
+			json_t *o = finding_json(f);
+			json_object_set_new(o, "reason", report_json_string(f->suppressed));
+			json_array_append_new(supp, o);
+		} else if (!f->baselined) {
+			json_array_append_new(found, finding_json(f));
+		}
+	}
+	json_t *o = json_object();
+	json_object_set_new(o, "file", report_json_string(fs->file));
+	json_object_set_new(o, "name", report_json_string(fs->module_name));
+	json_object_set_new(o, "scheduled", json_boolean(fs->scheduled));
+	json_object_set_new(o, "copies", copies_json(mr));
+	json_object_set_new(o, "donations", donations_json(mr));
+	json_object_set_new(o, "findings", found);
+	json_object_set_new(o, "suppressed", supp);
+	return o;
+}
+
+static json_t *report_json_value(const struct report *r)
+{
+	json_t *root = json_object();
+	json_t *tool = json_object();
+	json_object_set_new(tool, "name", json_string("hloproof"));
+	json_object_set_new(tool, "version", json_string(HLOPROOF_VERSION));
+	json_object_set_new(root, "tool", tool);
+	json_t *mods = json_array();
+	for (size_t m = 0; m < r->n_modules; m++)
+		json_array_append_new(mods, module_json(&r->modules[m]));
+	json_object_set_new(root, "modules", mods);
+	struct report_counts c;
+	report_count(r, &c);
+	json_t *sum = json_object();
+	json_object_set_new(sum, "errors", json_integer(c.errors));
+	json_object_set_new(sum, "warnings", json_integer(c.warnings));
+	json_object_set_new(sum, "notes", json_integer(c.notes));
+	json_object_set_new(sum, "suppressed", json_integer(c.suppressed));
+	json_object_set_new(sum, "baselined", json_integer(c.baselined));
+	json_object_set_new(sum, "files_failed", json_integer(r->files_failed));
+	json_object_set_new(root, "summary", sum);
+	if (r->baseline) {
+		json_t *stale = json_array();
+		for (size_t i = 0; i < r->baseline->n; i++) {
+			const struct baseline_entry *e = &r->baseline->entries[i];
+			if (e->used)
+				continue;
+			json_t *o = json_object();
+			json_object_set_new(o, "fingerprint", report_json_string(e->fingerprint));
+			json_object_set_new(o, "rule", str_or_null(e->rule));
+			json_object_set_new(o, "file", str_or_null(e->file));
+			json_object_set_new(o, "message", str_or_null(e->message));
+			json_array_append_new(stale, o);
+		}
+		json_object_set_new(root, "stale_baseline", stale);
+	}
+	return root;
+}
+
+int report_json(FILE *out, const struct report *r, const struct report_options *o)
+{
+	json_t *root = report_json_value(r);
+	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (rc == 0)
+		fputc('\n', out);
+	return rc < 0 || ferror(out) ? -1 : 0;
+}

@@ -198,7 +198,8 @@ for c in parse print rules check buffers donation explain prove-removal gate; do
 	expect 2 "$H" $c --no-such-option $DEMO
 	expect_full 3 "$H" $c --help
 done
-for o in --jobs --max-new-copy-bytes --allow-lost-donations --fail-on-new --no-deciders --annotations --strict-donation; do
+for o in --jobs --max-new-copy-bytes --allow-lost-donations --fail-on-new --no-deciders --annotations --strict-donation \
+	 --smt-dump --cross-check --baseline --write-baseline --enable --disable --fail-on= --timeout-ms --evidence --schedule= --stats --at --ordering=; do
 	if grep -qe "$o" $T/help.out; then ok; else bad "--help: no $o"; fi
 done
 expect_full 3 "$H" --help

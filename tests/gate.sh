@@ -133,6 +133,12 @@ printf '<hloproof version="1">\n  <fail-on>warning</fail-on>\n</hloproof>\n' > $
 expect 1 "$H" gate --config $T/warn.xml --max-new-copy-bytes 48 $T/rt_base.hlo $RT
 expect 0 "$H" gate --config $T/warn.xml --fail-on-new=error --max-new-copy-bytes 48 $T/rt_base.hlo $RT
 
+# the new findings are check's findings, fingerprints and all (the same deciders and rules)
+AHF=corpus/rules/aliasing-hazard/fires_in_place_before_read.hlo
+"$H" check --format=json --fail-on=none $AHF | grep -o '"fingerprint": "[^"]*"' | sort > $T/fp.check
+"$H" gate --format=json --max-new-copy-bytes=1000000 $T/rt_base.hlo $AHF | grep -o '"fingerprint": "[^"]*"' | sort > $T/fp.gate
+if [ -s $T/fp.check ] && cmp -s $T/fp.check $T/fp.gate; then ok; else bad "gate's new findings are not check's: $(cat $T/fp.check) / $(cat $T/fp.gate)"; fi
+
 # --- dump directories: paired by module name and file stem (module_NNNN. stripped)
 mkdir -p $T/dump/base $T/dump/head
 cp $G/base.hlo $T/dump/base/module_0003.jit_step.cpu_after_optimizations.txt

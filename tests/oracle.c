@@ -1154,6 +1154,40 @@ static void record(struct eval *ev, const struct tracer *tr, const struct oev *d
 	ev->tri[ev->n_tri++] = fd;
 }
 
+/* Tokens hold no data: they are never overwritten nor read (docs/hazards.md 3). */
+static int oracle_value_is_token(const struct oracle *o, int32_t v)
+{
+	const struct hlo_value *hv = &o->df->values[v];
+	const struct shape *sh = dataflow_subshape(o->df, hv->def, hv->sub);
+	return sh && sh->type == PT_TOKEN;
+}
+
+/* May the reading instruction overwrite v's buffer with hw at the same time?
+ * docs/hazards.md 3: the in-place exemption holds only for the read at the
+ * pair's own operand slot; a value that also sits there but is read at
+ * another slot (a scatter reading its indices from the buffer it writes) is
+ * not exempt; otherwise XLA's CanShareOperandBufferWithUser. */
+static int oracle_can_share(struct oracle *o, const struct value_use *u, int32_t v,
+			    const struct hlo_value *hw)
+{
+	const struct inplace_pair *pr;
+	int32_t np = inplace_pairs(o->ip, u->instr, &pr);
+	for (int32_t i = 0; i < np; i++)
+		if (pr[i].output_sub == hw->sub && pr[i].operand == u->operand &&
+		    pr[i].operand_sub == u->sub)
+			return 1;
+	for (int32_t i = 0; i < np; i++) {
+		if (pr[i].output_sub != hw->sub)
+			continue;
+		const struct hlo_instruction *po = u->instr->operands[pr[i].operand];
+		if (pr[i].operand_sub < dataflow_tree(o->df, po)->n &&
+		    dataflow_unique_value(o->df, po, pr[i].operand_sub) == v)
+			return 0;
+	}
+	return can_share_operand_buffer(&o->lv, u->instr->operands[u->operand], u->sub, u->instr,
+					hw->sub);
+}
+
 /* Scan one trace. Returns 1 when it stopped at a wanted hazard. */
 static int eval_trace(struct eval *ev, const struct tracer *tr)
 {
@@ -1184,6 +1218,8 @@ static int eval_trace(struct eval *ev, const struct tracer *tr)
 			int32_t v = rd->value, b = buffer_of[v];
 			if (ev->want && !ev->want[b])
 				continue;
+			if (oracle_value_is_token(o, v))
+				continue; /* tokens hold no data (docs/hazards.md 3) */
 			int32_t dv = ev->last_def[v];
 			if (dv < 0)
 				continue; /* not defined yet in this trace: nothing to corrupt */
@@ -1194,7 +1230,8 @@ static int eval_trace(struct eval *ev, const struct tracer *tr)
 				int32_t t2 = dw->t;
 				if (t2 < t1)
 					break;
-				if (dw->value == v || buffer_of[dw->value] != b)
+				if (dw->value == v || buffer_of[dw->value] != b ||
+				    oracle_value_is_token(o, dw->value))
 					continue;
 				if (!region_overlaps(dw->r, rd->r))
 					continue;
@@ -1207,9 +1244,7 @@ static int eval_trace(struct eval *ev, const struct tracer *tr)
 					/* t2 == t3: w is defined by the reading instruction */
 					const struct value_use *u = rd->use;
 					const struct hlo_value *hw = &o->df->values[dw->value];
-					if (u && hw->def == u->instr &&
-					    can_share_operand_buffer(&o->lv, u->instr->operands[u->operand], u->sub,
-								     u->instr, hw->sub))
+					if (u && hw->def == u->instr && oracle_can_share(o, u, v, hw))
 						continue;
 					kind = OK_SAME_INSTRUCTION;
 				}

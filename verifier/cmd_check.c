@@ -187,7 +187,7 @@ struct check_job {
 
 struct check_run {
 	const struct lint_config *cfg;
-	const struct check_opts *opts;
+	const struct check_opts *o;
 	const struct annotations *ann;    /* --annotations, or NULL */
 	struct check_job *jobs;
 	struct module_report *slots;
@@ -201,47 +201,48 @@ static void check_one(void *arg, size_t i)
 	struct diag pd;
 	diag_init(&pd, err ? err : stderr);
 	struct hlo_module *m = hlo_parse_file(j->file, &pd);
-	if (m) {
-		j->parsed = 1;
-		j->slot = &run->slots[i];
-		/* the copy decider (issue 4): verdicts for the rules and the report;
-		 * one analysis (one Z3 context) per module, on this thread */
-		struct analysis_options aopt;
-		analysis_default_options(&aopt);
-		if (run->cfg->timeout_ms > 0)
-			aopt.timeout_ms = (int)run->cfg->timeout_ms;
-		aopt.smt_dump_dir = run->opts->smt_dump;
-		aopt.cross_check = run->opts->cross_check;
-		struct diag ad;
-		diag_init(&ad, NULL);
-		struct copy_verdicts *cv = copy_verdicts_run(m, &aopt, &ad);
-		static struct copy_verdicts none; /* never written: "analysis failed", no verdicts */
-		if (!cv)
-			fprintf(pd.out, "%s: warning: no copy verdicts: %s\n", j->file,
-				ad.errors ? ad.first : "the module cannot be analysed");
-		struct rule_ctx stages = {0};
-		if (cv) {
-			stages.dataflow = cv->an->df;
-			stages.buffers = cv->an->bufs;
-			stages.ordering = cv->an->dep;
-		}
-		stages.copy_verdicts = cv ? cv : &none;
-		findings_init(&j->slot->findings, m);
-		if (lint_run_with_deciders(m, run->cfg, run->ann, &stages, cv ? cv->an : NULL,
-					   &j->slot->findings, &j->slot->donation_verdicts) < 0) {
-			fprintf(pd.out, "%s: error: internal error in a rule; results are incomplete\n",
-				j->file);
-			j->internal = 1;
-		}
-		j->slot->copy_verdicts = copy_summaries_build(cv, &j->slot->findings.arena);
-		if (cv && cv->an->cross_check_failed) {
-			fprintf(pd.out, "%s: error: the graph decider and z3 disagree (--cross-check)\n",
-				j->file);
-			j->internal = 1;
-		}
-		copy_verdicts_free(cv);
-		hlo_module_free(m);
+	if (!m)
+		goto done;
+	j->parsed = 1;
+	j->slot = &run->slots[i];
+	/* the copy decider (issue 4): verdicts for the rules and the report */
+	struct analysis_options aopt;
+	analysis_default_options(&aopt);
+	if (run->cfg->timeout_ms > 0)
+		aopt.timeout_ms = (int)run->cfg->timeout_ms;
+	aopt.smt_dump_dir = run->o->smt_dump;
+	aopt.cross_check = run->o->cross_check;
+	struct diag ad;
+	diag_init(&ad, NULL);
+	struct copy_verdicts *cv = copy_verdicts_run(m, &aopt, &ad);
+	struct copy_verdicts none = {0}; /* "analysis failed", no verdicts */
+	if (!cv)
+		fprintf(pd.out, "%s: warning: no copy verdicts: %s\n", j->file,
+			ad.errors ? ad.first : "the module cannot be analysed");
+	struct rule_ctx stages = {0};
+	if (cv) {
+		stages.dataflow = cv->an->df;
+		stages.buffers = cv->an->bufs;
+		stages.ordering = cv->an->dep;
 	}
+	stages.copy_verdicts = cv ? cv : &none;
+	struct module_report *mr = j->slot;
+	findings_init(&mr->findings, m);
+	if (lint_run_with_deciders(m, run->cfg, run->ann, &stages, cv ? cv->an : NULL,
+				   &mr->findings, &mr->donation_verdicts) < 0) {
+		fprintf(pd.out, "%s: error: internal error in a rule; results are incomplete\n",
+			j->file);
+		j->internal = 1;
+	}
+	mr->copy_verdicts = copy_summaries_build(cv, &mr->findings.arena);
+	if (cv && cv->an->cross_check_failed) {
+		fprintf(pd.out, "%s: error: the graph decider and z3 disagree (--cross-check)\n",
+			j->file);
+		j->internal = 1;
+	}
+	copy_verdicts_free(cv);
+	hlo_module_free(m);
+done:
 	if (err)
 		fclose(err);
 }

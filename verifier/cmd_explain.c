@@ -63,6 +63,7 @@ int cmd_explain(int argc, char **argv)
 	analysis_default_options(&opt);
 	const char *file = NULL, *name = NULL;
 	int all = 0, hazards = 0, summary = 0;
+	const char *names = NULL;
 	for (int i = 1; i < argc;) {
 		int r = analysis_parse_option(&opt, argc, argv, &i);
 		if (r < 0)
@@ -75,6 +76,8 @@ int cmd_explain(int argc, char **argv)
 			hazards = 1;
 		} else if (!strcmp(argv[i], "--summary")) {
 			summary = 1;
+		} else if (!strncmp(argv[i], "--names=", 8)) {
+			names = argv[i] + 8;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return cli_usage_error("explain", "unknown option '%s'", argv[i]);
 		} else if (!file) {
@@ -147,6 +150,17 @@ int cmd_explain(int argc, char **argv)
 			printf("copy %s %s %s %s %s\n", rs[i].copy->name, rs[i].copy->parent->name,
 			       copy_family_name(rs[i].family), verdict_or_null(rs[i].given),
 			       verdict_or_null(rs[i].any));
+		/* --names=a,b: the defining instruction of each name's top-level value */
+		for (const char *p = names; p && *p;) {
+			const char *q = strchr(p, ',');
+			size_t len = q ? (size_t)(q - p) : strlen(p);
+			char nm[256];
+			snprintf(nm, sizeof(nm), "%.*s", (int)(len < sizeof(nm) ? len : sizeof(nm) - 1), p);
+			const struct hlo_instruction *x = hlo_find_instruction_any(m, nm);
+			int32_t v = x ? dataflow_unique_value(an->df, x, 0) : -1;
+			printf("name %s %s\n", nm, v >= 0 ? an->df->values[v].def->name : "-");
+			p = q ? q + 1 : p + len;
+		}
 		struct hazard_report *hs;
 		n = hazards_analyse(an, &hs);
 		for (int32_t i = 0; i < n; i++) {

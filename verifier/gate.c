@@ -4,6 +4,7 @@
 #include "analysis.h"
 #include "copies.h"
 #include "donation.h"
+#include "donation_stage.h"
 #include "lint.h"
 #include "report.h"
 #include <stdio.h>
@@ -425,12 +426,10 @@ static int donations_from_ir(const struct hlo_module *m, struct gate_module *g)
 
 /* ---- the deciders ----------------------------------------------------- */
 
-static int copies_from_decider(struct analysis *an, struct gate_module *g)
+static int copies_from_decider(const struct copy_verdicts *cv, struct gate_module *g)
 {
-	struct copy_report *r = NULL;
-	int32_t n = copies_analyse(an, &r);
-	if (n < 0)
-		return -1;
+	const struct copy_report *r = cv->copies;
+	int32_t n = cv->n_copies;
 	g->copies = arena_array(&g->arena, (size_t)n + 1, sizeof(*g->copies));
 	for (int32_t i = 0; i < n; i++) {
 		const struct hlo_instruction *x = r[i].copy;
@@ -454,109 +453,116 @@ static int copies_from_decider(struct analysis *an, struct gate_module *g)
 	return 0;
 }
 
-static int donations_from_decider(struct donation_report *r, int32_t n, struct gate_module *g)
+/* Where the header names (param, {index}): the alias entry, else the donor. */
+static struct srcpos donation_pos(const struct hlo_module *m, int32_t param, const char *index)
 {
-	g->donations = arena_array(&g->arena, (size_t)n + 1, sizeof(*g->donations));
-	for (int32_t i = 0; i < n; i++) {
-		struct gate_donation *d = &g->donations[g->n_donations++];
-		d->param = r[i].param;
-		d->param_index = index_text(&g->arena, &r[i].param_index);
-		d->output_index = r[i].output_index ? index_text(&g->arena, r[i].output_index) : NULL;
-		d->kind = donation_kind_name(r[i].kind);
-		d->honored = r[i].any != VERDICT_NOT_HONORED;
-		d->copied = r[i].copied;
-		d->verdict = verdict_name(r[i].any);
-		if (r[i].reason)
-			d->reason = arena_strdup(&g->arena, r[i].reason);
-		d->bytes = r[i].bytes;
-		d->line = r[i].pos.line;
-		d->col = r[i].pos.col;
+	char buf[128];
+	for (int32_t i = 0; i < m->n_aliases; i++) {
+		shape_index_to_string(&m->aliases[i].param_index, buf, sizeof(buf));
+		if (m->aliases[i].param == param && !strcmp(buf, index))
+			return m->aliases[i].pos;
 	}
-	g->decided_donations = 1;
-	return 0;
+	for (int32_t i = 0; i < m->n_donors; i++) {
+		shape_index_to_string(&m->donors[i].param_index, buf, sizeof(buf));
+		if (m->donors[i].param == param && !strcmp(buf, index))
+			return m->donors[i].pos;
+	}
+	return m->pos;
 }
 
-static int has_copy(const struct hlo_module *m)
+static void donations_from_decider(const struct hlo_module *m, const struct donation_summaries *ds,
+				   struct gate_module *g)
 {
-	for (int32_t k = 0; k < m->n_comps; k++)
-		for (int32_t i = 0; i < m->comps[k]->n_instrs; i++)
-			if (m->comps[k]->instrs[i]->opcode == OP_COPY)
-				return 1;
-	return 0;
+	g->donations = arena_array(&g->arena, (size_t)ds->n + 1, sizeof(*g->donations));
+	for (int32_t i = 0; i < ds->n; i++) {
+		const struct donation_summary *r = &ds->items[i];
+		struct gate_donation *d = &g->donations[g->n_donations++];
+		d->param = r->param;
+		d->param_index = arena_strdup(&g->arena, r->param_index);
+		d->output_index = r->output_index ? arena_strdup(&g->arena, r->output_index) : NULL;
+		d->kind = donation_kind_name(r->kind);
+		d->honored = r->any != VERDICT_NOT_HONORED;
+		d->copied = r->copied;
+		d->verdict = verdict_name(r->any);
+		if (r->reason)
+			d->reason = arena_strdup(&g->arena, r->reason);
+		d->bytes = r->bytes;
+		struct srcpos pos = donation_pos(m, r->param, r->param_index);
+		d->line = pos.line;
+		d->col = pos.col;
+	}
+	g->decided_donations = 1;
 }
 
 /* ---- the summary -------------------------------------------------------- */
 
+/* The IR facts only: the rules run without any decider's results. */
+static int build_without_deciders(struct hlo_module *m, const struct lint_config *cfg,
+				  const struct gate_build_options *opt, struct gate_module *g)
+{
+	int rc = 0;
+	if (copies_from_ir(m, g) < 0 || (m->entry && donations_from_ir(m, g) < 0))
+		rc = -1;
+	struct rule_ctx stages;
+	memset(&stages, 0, sizeof(stages));
+	stages.annotations = opt->ann;
+	if (lint_run_stages(m, cfg, &stages, &g->findings) < 0) {
+		g->lint_failed = 1;
+		rc = -1;
+	}
+	return rc;
+}
+
 int gate_module_build(struct hlo_module *m, const struct lint_config *cfg,
 		      const struct gate_build_options *opt, struct gate_module *g)
 {
-	struct gate_build_options none = {0};
+	struct gate_build_options none_opt = {0};
 	if (!opt)
-		opt = &none;
+		opt = &none_opt;
 	memset(g, 0, sizeof(*g));
 	arena_init(&g->arena);
 	g->file = arena_strdup(&g->arena, m->file ? m->file : "-");
 	g->name = arena_strdup(&g->arena, m->name ? m->name : "");
 	findings_init(&g->findings, m);
+	if (opt->no_deciders)
+		return build_without_deciders(m, cfg, opt, g);
+
+	/* As `check` does (cmd_check.c): one analysis for the copy decider,
+	 * the donation decider and the rules, so that the findings and their
+	 * fingerprints are the ones `check` reports. */
 	int rc = 0;
-	/* One analysis for both deciders and the rules, when there is anything
-	 * to decide; the IR facts when it cannot be run. */
-	int donations = m->entry && (m->n_aliases || m->n_donors);
-	struct analysis *an = NULL;
-	const char *why = NULL;
+	struct analysis_options ao;
+	analysis_default_options(&ao);
+	if (cfg->timeout_ms > 0)
+		ao.timeout_ms = (int)cfg->timeout_ms;
 	struct diag ad;
 	diag_init(&ad, NULL);
-	if (opt->no_deciders) {
-		why = "--no-deciders";
-	} else if (m->entry && (donations || has_copy(m))) {
-		struct analysis_options ao;
-		analysis_default_options(&ao);
-		if (cfg->timeout_ms > 0)
-			ao.timeout_ms = (int)cfg->timeout_ms;
-		an = analysis_run(m, &ao, &ad);
-		if (!an)
-			why = ad.errors ? ad.first : "the analysis could not be run";
-	}
-	struct donation_list dl = {0, NULL};
-	if (donations && opt->no_deciders) {
-		if (donations_from_ir(m, g) < 0)
-			rc = -1;
-	} else if (donations) {
-		dl.n = an ? donations_analyse(an, &dl.items) : donations_unanalysed(m, why, &dl.items);
-		if (dl.n < 0) {
-			dl.n = 0;
-			rc = -1;
-			if (donations_from_ir(m, g) < 0)
-				rc = -1;
-		} else {
-			donations_from_decider(dl.items, dl.n, g);
-		}
-	}
-	if (!an || copies_from_decider(an, g) < 0) {
-		if (an)
-			rc = -1; /* the decider failed: fall back to the IR facts */
-		g->n_copies = 0;
-		if (copies_from_ir(m, g) < 0)
-			rc = -1;
-	}
-	/* The rules see what `check` gives them (donation_stage.c): the
-	 * analysis and the donation verdicts when the module donates. */
+	struct copy_verdicts *cv = copy_verdicts_run(m, &ao, &ad);
+	struct copy_verdicts no_verdicts = {0}; /* the analysis failed: rules see no verdicts */
 	struct rule_ctx stages;
 	memset(&stages, 0, sizeof(stages));
-	stages.annotations = opt->ann;
-	if (donations && !opt->no_deciders) {
-		stages.donation_verdicts = &dl;
-		if (an) {
-			stages.dataflow = an->df;
-			stages.buffers = an->bufs;
-			stages.ordering = an->dep;
-		}
+	if (cv) {
+		stages.dataflow = cv->an->df;
+		stages.buffers = cv->an->bufs;
+		stages.ordering = cv->an->dep;
 	}
-	if (lint_run_stages(m, cfg, &stages, &g->findings) < 0) {
+	stages.copy_verdicts = cv ? cv : &no_verdicts;
+	struct donation_summaries *ds = NULL;
+	if (lint_run_with_deciders(m, cfg, opt->ann, &stages, cv ? cv->an : NULL, &g->findings,
+				   &ds) < 0) {
 		g->lint_failed = 1;
 		rc = -1;
 	}
-	analysis_free(an);
+	if (cv)
+		copies_from_decider(cv, g);
+	else if (copies_from_ir(m, g) < 0)
+		rc = -1;
+	if (ds)
+		donations_from_decider(m, ds, g);
+	else if (m->entry && (m->n_aliases || m->n_donors) && donations_from_ir(m, g) < 0)
+		rc = -1;
+	donation_summaries_free(ds);
+	copy_verdicts_free(cv);
 	return rc;
 }
 

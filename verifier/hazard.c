@@ -194,21 +194,6 @@ static int can_share_rw(struct analysis *an, const struct hlo_instruction *copy,
 	}
 	if (operand->opcode == OP_CONSTANT)
 		return 0;
-	const struct shape *os = dataflow_subshape(df, operand, osub);
-	const struct shape *us = dataflow_subshape(df, user, usub);
-	if (!os || !us || !shape_equal(os, us))
-		return 0;
-	int32_t v = dataflow_unique_value(df, operand, osub);
-	const struct inplace_pair *pr;
-	int32_t np = inplace_pairs(an->ip, user, &pr);
-	for (int32_t i = 0; v >= 0 && i < np; i++) {
-		if (pr[i].output_sub != usub)
-			continue;
-		const struct hlo_instruction *po = rw_operand(user, pr[i].operand, copy);
-		if (pr[i].operand_sub < dataflow_tree(df, po)->n &&
-		    dataflow_unique_value(df, po, pr[i].operand_sub) == v)
-			return 1;
-	}
 	/* first slot holding the operand, and how many */
 	int32_t first = -1, count = 0;
 	for (int32_t j = 0; j < user->n_operands; j++)
@@ -217,6 +202,22 @@ static int can_share_rw(struct analysis *an, const struct hlo_instruction *copy,
 				first = j;
 			count++;
 		}
+	int sif = slice_input_fusion_can_share(df, operand, osub, user, usub, first);
+	if (sif >= 0)
+		return sif;
+	const struct shape *os = dataflow_subshape(df, operand, osub);
+	const struct shape *us = dataflow_subshape(df, user, usub);
+	if (!os || !us || !shape_equal(os, us))
+		return 0;
+	/* the in-place operand of an in-place op (docs/hazards.md 3): the read
+	 * itself must be at the pair's operand slot; XLA's function accepts any
+	 * read of a value that also sits there, which would let a scatter read
+	 * its updates from the buffer it writes */
+	const struct inplace_pair *pr;
+	int32_t np = inplace_pairs(an->ip, user, &pr);
+	for (int32_t i = 0; i < np; i++)
+		if (pr[i].output_sub == usub && pr[i].operand == k && pr[i].operand_sub == osub)
+			return 1;
 	if (user->opcode == OP_FUSION) {
 		struct hlo_computation *fc = fused_comp(user);
 		const struct hlo_instruction *fp =
@@ -879,7 +880,10 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		value_name(df, M->val, M->name, sizeof(M->name));
 		value_def_event(M->val, &M->def);
 		trace_path(&M->def, &M->path);
-		M->excluded = value_is_embedded(M->val);
+		/* values inside fusions and other embedded computations take no part;
+		 * nor do tokens, which hold no data (XLA never copies them) */
+		const struct shape *sh = dataflow_subshape(df, M->val->def, M->val->sub);
+		M->excluded = value_is_embedded(M->val) || (sh && sh->type == PT_TOKEN);
 		if (M->def.phase == EV_AT && M->val->sub == 0)
 			region_write(M->val->def, &M->wr);
 		else
@@ -1088,10 +1092,36 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 
 	if (in->want_reports && n_possible > 0) {
 		out->reports = arena_array(A, (size_t)n_possible, sizeof(struct hazard_report));
+		/* one report per (v, w, reading instruction, kind): an instruction
+		 * reading v at two operands is one read as far as a reader cares */
+		size_t cap = 16;
+		while (cap < 2 * (size_t)n_possible)
+			cap *= 2;
+		uint64_t *seen = calloc(cap, sizeof(uint64_t));
+		if (!seen)
+			die("out of memory");
 		for (int32_t i = 0; i < V.n_t; i++) {
 			struct hz_triple *t = &V.t[i];
 			if (!t->possible)
 				continue;
+			if (t->r >= 0) {
+				const struct hz_read *rr = &V.r[t->r];
+				uint64_t key = ((uint64_t)(uint32_t)t->v * 1000003u + (uint32_t)(t->w + 1)) * 1000003u +
+					       (uint64_t)(rr->instr ? rr->instr->gid + 2 : (rr->ev.k ? 1 : 0));
+				key = key * 8 + t->kind + 1;
+				size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+				int dup = 0;
+				while (seen[h]) {
+					if (seen[h] == key) {
+						dup = 1;
+						break;
+					}
+					h = (h + 1) & (cap - 1);
+				}
+				if (dup)
+					continue;
+				seen[h] = key;
+			}
 			struct hazard_report *h = &out->reports[out->n_reports++];
 			const struct hz_member *v = &V.m[t->v];
 			h->v = v->id;
@@ -1120,6 +1150,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 					}
 			}
 		}
+		free(seen);
 	}
 	bv->evidence = sb_finish(&ev, A);
 	for (int32_t i = 0; i < V.n_t && out->predicted == FAMILY_UNEXPLAINED; i++)

@@ -19,7 +19,7 @@ const struct command commands[] = {
 	 "check [--format=text|json|sarif|junit|checkstyle] [-o FILE] [--config FILE]\n"
 	 "       [--fail-on=error|warning|note|none] [--enable RULE] [--disable RULE]\n"
 	 "       [--baseline FILE] [--write-baseline FILE] [--timeout-ms N] [--strict-donation]\n"
-	 "       [--annotations FILE.xml] [--jobs N] FILE...",
+	 "       [--annotations FILE.xml] [--smt-dump DIR] [--cross-check] [--jobs N] FILE...",
 	 "run the lint rules and report findings"},
 	{"buffers", cmd_buffers,
 	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential] FILE...",

@@ -551,7 +551,18 @@ int atom_given(const struct depview *dv, const struct atom *a)
 	return given_position(dv, a->a) < given_position(dv, a->b);
 }
 
-#define DEP_PATH_MAX 24
+#define DEP_PATH_HALF 12
+
+/* y reads x through an operand (a data edge), in the view */
+static int is_data_edge(const struct depview *dv, const struct hlo_instruction *x,
+			const struct hlo_instruction *y)
+{
+	for (int32_t i = 0; i < y->n_operands; i++)
+		if (y->operands[i] == x ||
+		    (dv->removed && y->operands[i] == dv->removed && x == dv->removed->operands[0]))
+			return 1;
+	return 0;
+}
 
 /* b is reachable from a without the root-last rule */
 static int must_precede_plain_path(struct depview *dv, const struct hlo_instruction *a,
@@ -659,12 +670,15 @@ static const char *dependency_path_uncached(struct depview *dv, const struct hlo
 		snprintf(buf, cap, "(no path %s ->* %s)", a->name, b->name);
 		return buf;
 	}
-	/* walk successors that still reach b; bounded by the computation size */
-	const struct hlo_instruction *hop[DEP_PATH_MAX + 1];
-	uint8_t ctrl[DEP_PATH_MAX + 1];
-	int32_t nh = 0, total = 0;
+	/* Walk forward from a through successors that still reach b, and
+	 * backward from b through predecessors a still reaches, a few steps
+	 * each: a long path is shown by its two ends (the reachability index
+	 * vouches for the middle). */
+	const struct hlo_instruction *fwd[DEP_PATH_HALF + 1], *tail[DEP_PATH_HALF + 1];
+	uint8_t fctrl[DEP_PATH_HALF + 1], tctrl[DEP_PATH_HALF + 1];
+	int32_t nf = 0, nt = 0, joined = 0;
 	const struct hlo_instruction *x = a;
-	for (int32_t guard = 0; x != b && guard <= a->parent->n_instrs; guard++) {
+	while (x != b && nf < DEP_PATH_HALF) {
 		const struct hlo_instruction *next = NULL;
 		FOR_VIEW_SUCCESSORS(dv, x, root, y, {
 			if (!next && (y == b || (y != root && (b == root ? reaches(dv, y, b)
@@ -673,33 +687,54 @@ static const char *dependency_path_uncached(struct depview *dv, const struct hlo
 		});
 		if (!next)
 			break;
-		int is_ctrl = 1;
-		for (int32_t i = 0; i < next->n_operands; i++)
-			if (next->operands[i] == x ||
-			    (dv->removed && next->operands[i] == dv->removed && x == dv->removed->operands[0]))
-				is_ctrl = 0;
-		total++;
-		if (nh < DEP_PATH_MAX) {
-			hop[nh] = next;
-			ctrl[nh] = (uint8_t)is_ctrl;
-			nh++;
-		} else {
-			hop[DEP_PATH_MAX - 1] = next; /* keep the last one */
-			ctrl[DEP_PATH_MAX - 1] = (uint8_t)is_ctrl;
-		}
+		fctrl[nf] = (uint8_t)!is_data_edge(dv, x, next);
+		fwd[nf++] = next;
 		x = next;
+	}
+	const struct hlo_instruction *y = b;
+	if (x == b) {
+		joined = 1;
+	} else {
+		/* tail[i] is reached from y (tail[i+1], or the stop node) */
+		while (nt < DEP_PATH_HALF && !joined) {
+			const struct hlo_instruction *prev = NULL;
+			for (int32_t i = 0; i < y->n_operands + y->n_ctrl_preds && !joined; i++) {
+				const struct hlo_instruction *p = i < y->n_operands
+					? y->operands[i] : y->ctrl_preds[i - y->n_operands];
+				if (p == dv->removed) {
+					if (i >= y->n_operands)
+						continue; /* the removed copy's control edges are gone */
+					p = p->operands[0];
+				}
+				if (p->parent != y->parent || p == root)
+					continue;
+				if (p == x) {
+					prev = p;
+					joined = 1;
+				} else if (!prev && must_precede(dv, x, p)) {
+					prev = p;
+				}
+			}
+			if (!prev)
+				break;
+			tctrl[nt] = (uint8_t)!is_data_edge(dv, prev, y);
+			tail[nt++] = y;
+			y = prev;
+		}
 	}
 	size_t n = 0;
 	int w = snprintf(buf, cap, "%s", a->name);
 	n = w > 0 ? (size_t)w : 0;
-	for (int32_t i = 0; i < nh && n < cap; i++) {
-		if (i == DEP_PATH_MAX - 1 && total > DEP_PATH_MAX) {
-			w = snprintf(buf + n, cap - n, " -> ... (%d more) ...", total - DEP_PATH_MAX);
-			n += w > 0 ? (size_t)w : 0;
-			if (n >= cap)
-				break;
-		}
-		w = snprintf(buf + n, cap - n, " %s %s", ctrl[i] ? "=>" : "->", hop[i]->name);
+	for (int32_t i = 0; i < nf && n < cap; i++) {
+		w = snprintf(buf + n, cap - n, " %s %s", fctrl[i] ? "=>" : "->", fwd[i]->name);
+		n += w > 0 ? (size_t)w : 0;
+	}
+	if (!joined && n < cap) {
+		w = snprintf(buf + n, cap - n, " ->* %s", y->name);
+		n += w > 0 ? (size_t)w : 0;
+	}
+	for (int32_t i = nt - 1; i >= 0 && n < cap; i--) {
+		w = snprintf(buf + n, cap - n, " %s %s", tctrl[i] ? "=>" : "->", tail[i]->name);
 		n += w > 0 ? (size_t)w : 0;
 	}
 	return buf;

@@ -412,7 +412,8 @@ static void sub_parser(struct parser *S, const struct parser *P, const struct le
 	S->c = P->c;
 	S->lx = *at;
 	S->lx.end = ve;
-	S->prev_end = at->cur;
+	S->tok.p = at->cur;   /* next() derives prev_end from the previous token */
+	S->tok.len = 0;
 	next(S);
 }
 
@@ -1982,7 +1983,7 @@ static int parse_module(struct pctx *c)
 	struct hlo_module *m = c->m;
 	struct parser P0 = {.c = c}, *P = &P0;
 	lex_init(&P->lx, m->file, m->source, m->source_len, c->d);
-	P->prev_end = m->source;
+	P->tok.p = m->source;  /* next() derives prev_end from the previous token */
 	next(P);
 	if (P->tok.kind == TOK_ERROR)
 		return -1;

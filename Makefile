@@ -27,7 +27,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(RULE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rul
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo check test asan-test install uninstall bench clean conformance fuzz memcheck
+.PHONY: all deps demo check test asan-test install uninstall bench clean conformance fuzz fuzz-deps memcheck
 
 all: deps $(BUILD)/hloproof
 
@@ -93,21 +93,36 @@ bench: all $(BUILD)/hlogen
 	@HLOPROOF_SHARED=$(SHARED) sh bench/run.sh $(BUILD)/hloproof $(BUILD)/hlogen
 
 # --- robustness (issue 8) -----------------------------------------------------
-# libFuzzer targets, built with clang; each runs FUZZ_SECONDS, seeded from the corpora.
+# libFuzzer targets, built with clang (installed by .ci/fuzz-deps.sh when missing); each
+# runs FUZZ_SECONDS on one core, seeded from the corpora, with the HLO token dictionary.
+# FUZZ_TARGETS=fuzz_parse picks targets; new inputs go to build-fuzz/corpus-TARGET,
+# crashes and hangs to build-fuzz/artifacts-TARGET/, the log to build-fuzz/TARGET.log.
 FUZZ_SECONDS ?= 60
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+FUZZ_TARGETS ?= $(FUZZ_SRC:tests/fuzz/%.c=%)
+FUZZ_BIN := $(FUZZ_TARGETS:%=build-fuzz/%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(RULE_SRC) $(HDRS) $(BUILD)/rules_registry.c | deps
+fuzz-deps:
+	@sh .ci/fuzz-deps.sh
+build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(RULE_SRC) $(HDRS) $(BUILD)/rules_registry.c | deps fuzz-deps
 	@mkdir -p build-fuzz
 	clang $(BASECFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRC) $(RULE_SRC) $(BUILD)/rules_registry.c $(LIBS)
 
+# -jobs=1 -workers=1: one core, and libFuzzer writes the job's log (fuzz-0.log) into the
+# target's own directory, so runs of different targets do not clobber each other.
+# A crash or hang leaves an artifact and fails the target.
+FUZZ_RUN = cd build-fuzz/run-$$n && ./../$$n -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	-timeout=10 -rss_limit_mb=4096 -jobs=1 -workers=1 -print_final_stats=1 \
+	-dict=$(CURDIR)/tests/fuzz/hlo.dict -artifact_prefix=../artifacts-$$n/ \
+	../corpus-$$n $(CURDIR)/corpus $(abspath $(SHARED))/corpus
 fuzz: $(FUZZ_BIN)
-	@for f in $(FUZZ_BIN); do \
-	  n=$$(basename $$f); mkdir -p build-fuzz/corpus-$$n; \
-	  echo "fuzz: $$n for $(FUZZ_SECONDS)s"; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
-	    build-fuzz/corpus-$$n corpus $(SHARED)/corpus || exit 1; \
+	@for n in $(FUZZ_TARGETS); do \
+	  mkdir -p build-fuzz/corpus-$$n build-fuzz/artifacts-$$n build-fuzz/run-$$n; \
+	  echo "fuzz: $$n for $(FUZZ_SECONDS)s (log: build-fuzz/$$n.log)"; \
+	  ( $(FUZZ_RUN) ) >build-fuzz/$$n.log 2>&1; st=$$?; \
+	  grep -E '^#[0-9]+[[:space:]]+DONE|^Done|stat::number_of_executed_units' build-fuzz/$$n.log | tail -n 3; \
+	  if [ $$st != 0 ] || [ -n "$$(ls build-fuzz/artifacts-$$n)" ]; then \
+	    echo "fuzz: $$n failed; artifacts:"; ls build-fuzz/artifacts-$$n; exit 1; fi; \
 	done
 
 # Every shared and project corpus file under valgrind: no errors, no definitely lost bytes.
@@ -124,4 +139,4 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/hloproof $(DESTDIR)$(PREFIX)/share/man/man1/hloproof.1
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz

@@ -2074,7 +2074,10 @@ struct hlo_module *hlo_parse(const char *file, const char *text, size_t len, str
 	return parse_loaded(m, d);
 }
 
-/* Read a stream of unknown size (stdin, pipes) into a malloc'd buffer. */
+#define HLO_READ_CHUNK ((size_t)1 << 20)
+
+/* Read a stream of unknown size (stdin, pipes) into a malloc'd buffer;
+ * stops after the first chunk that holds a NUL byte (binary input). */
 static char *read_stream(FILE *f, size_t *len, struct diag *d, struct srcpos at)
 {
 	size_t cap = 1 << 16, n = 0, r;
@@ -2083,6 +2086,8 @@ static char *read_stream(FILE *f, size_t *len, struct diag *d, struct srcpos at)
 		die("out of memory");
 	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
 		n += r;
+		if (memchr(buf + n - r, 0, r))
+			break; /* binary: check_text reports the NUL; read no further */
 		if (n > HLO_MAX_FILE_BYTES) {
 			free(buf);
 			error_at(d, at, "input is larger than %zu bytes", (size_t)HLO_MAX_FILE_BYTES);
@@ -2126,9 +2131,19 @@ struct hlo_module *hlo_parse_file(const char *path, struct diag *d)
 		size_t want = (size_t)st.st_size;
 		char *buf;
 		m = module_new(name, want, &buf);
-		size_t got = fread(buf, 1, want, f);
-		int bad = got != want || ferror(f);
+		/* In chunks: a binary file (a NUL byte) is rejected after its first
+		 * chunk, so a huge random or sparse file fails fast, not after reading it. */
+		size_t got = 0, r;
+		int binary = 0;
+		while (got < want && !binary &&
+		       (r = fread(buf + got, 1, want - got < HLO_READ_CHUNK ? want - got : HLO_READ_CHUNK, f)) > 0) {
+			binary = memchr(buf + got, 0, r) != NULL;
+			got += r;
+		}
+		int bad = (got != want && !binary) || ferror(f);
 		fclose(f);
+		if (binary)
+			want = got;
 		if (bad) {
 			error_at(d, at, "read error: %s", got != want ? "file changed size" : strerror(errno));
 			hlo_module_free(m);

@@ -1464,20 +1464,32 @@ static int parse_attributes(struct parser *P, struct hlo_instruction *in)
 	return 0;
 }
 
-/* Turn the instruction's computation refs into called[] slots and fixups. */
-static void finish_refs(struct pctx *c, struct hlo_instruction *in)
+/* Turn the instruction's computation refs into called[] slots and fixups.
+ * true_computation and false_computation come as a pair, instead of
+ * branch_computations (XLA's parser): otherwise a branch slot stays NULL. */
+static int finish_refs(struct parser *P, struct hlo_instruction *in)
 {
+	struct pctx *c = P->c;
 	size_t n = c->refs.n;
 	if (!n)
-		return;
+		return 0;
 	int32_t n_branch = 0;
+	const struct ref *tf[2] = {NULL, NULL}, *br = NULL;
 	for (size_t i = 0; i < n; i++) {
 		struct ref *r = &VEC_AT(&c->refs, struct ref, i);
 		if (r->kind == R_BRANCH)
-			n_branch++;
-		else if ((r->kind == R_TRUE || r->kind == R_FALSE) && n_branch < 2)
-			n_branch = 2;
+			n_branch++, br = r;
+		else if (r->kind == R_TRUE || r->kind == R_FALSE)
+			tf[r->kind == R_FALSE] = r;
 	}
+	if (!tf[0] != !tf[1])
+		return perr(P, (tf[0] ? tf[0] : tf[1])->pos, "%s without %s",
+			    tf[0] ? "true_computation" : "false_computation",
+			    tf[0] ? "false_computation" : "true_computation");
+	if (tf[0] && br)
+		return perr(P, br->pos, "branch_computations together with true_computation");
+	if (tf[0])
+		n_branch = 2;
 	in->n_called = (int32_t)n;
 	in->called = pool_array(&c->pool, n, sizeof(void *));
 	in->n_branches = n_branch;
@@ -1496,6 +1508,7 @@ static void finish_refs(struct pctx *c, struct hlo_instruction *in)
 			(struct fixup){in, (int32_t)i, b, r->kind, r->name, r->len, r->pos};
 	}
 	c->refs.n = 0;
+	return 0;
 }
 
 /* async-update / async-done take the previous async op as their only operand
@@ -1706,7 +1719,8 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 	if ((op == OP_ASYNC_START || op == OP_ASYNC_UPDATE) && c->refs.n)
 		*(struct async_refs *)vec_push(&c->async) =
 			(struct async_refs){in->gid, (uint32_t)c->fixups.n, (uint32_t)c->refs.n};
-	finish_refs(c, in);
+	if (finish_refs(P, in) < 0)
+		return -1;
 	if (op == OP_GET_TUPLE_ELEMENT) {
 		if (in->n_operands != 1)
 			return perr(P, oppos, "get-tuple-element takes one operand, not %d", in->n_operands);

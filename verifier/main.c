@@ -11,9 +11,9 @@
 #include <time.h>
 
 const struct command commands[] = {
-	{"parse", cmd_parse, "parse [--format=text|json] [--stats] FILE...",
+	{"parse", cmd_parse, "parse [--format=text|json] [--stats] [--time-budget-ms N] FILE...",
 	 "parse modules and print one summary line per module"},
-	{"print", cmd_print, "print FILE", "print a module back as canonical HLO text"},
+	{"print", cmd_print, "print [-o FILE] FILE", "print a module back as canonical HLO text"},
 	{"rules", cmd_rules, "rules", "list the lint rules"},
 	{0, 0, 0, 0},
 };

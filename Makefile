@@ -60,6 +60,11 @@ $(BUILD)/hlogen: bench/hlogen.c | deps
 	@mkdir -p $(BUILD)
 	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -o $@ $<
 
+# The metamorphic test's module rewriter: a tool, not a suite (not in TEST_BIN).
+$(BUILD)/tests/mutate: tests/mutate.c $(BUILD)/libhloproof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libhloproof.a $(LIBS)
+
 $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) tests/testutil.h $(BUILD)/libhloproof.a
 	@mkdir -p $(dir $@)
 	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -Itests -o $@ $< $(TEST_COMMON) $(BUILD)/libhloproof.a $(TESTLIBS) $(LIBS)
@@ -67,11 +72,17 @@ $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) tests/testutil.h $(BUILD)/libhloproof
 # --- tests -------------------------------------------------------------------
 # Every cmocka suite, then the shell tests (CLI, bad corpus), then the same
 # suites again built with AddressSanitizer and UndefinedBehaviorSanitizer.
-test: all $(TEST_BIN)
+# tests/limits.sh, tests/outputs.sh: bounds, time budget, atomic results (issue 8);
+# tests/metamorphic.sh: analyses invariant under renaming, reordering, reprinting.
+ROBUST_ENV = HLOPROOF_SHARED=$(SHARED) HLOGEN=$(BUILD)/hlogen
+test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/run-suites.sh $(TEST_BIN)
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/cli.sh
+	@$(ROBUST_ENV) HLOPROOF=$(BUILD)/hloproof sh tests/limits.sh
+	@$(ROBUST_ENV) HLOPROOF=$(BUILD)/hloproof sh tests/outputs.sh
+	@$(ROBUST_ENV) HLOPROOF=$(BUILD)/hloproof MUTATE=$(BUILD)/tests/mutate sh tests/metamorphic.sh
 
-asan-test: deps
+asan-test: deps $(BUILD)/hlogen
 	@$(MAKE) --no-print-directory BUILD=build-asan \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  build-asan/hloproof $(TEST_BIN:$(BUILD)/%=build-asan/%)
@@ -79,6 +90,10 @@ asan-test: deps
 	  HLOPROOF_SHARED=$(SHARED) HLOPROOF=build-asan/hloproof sh tests/run-suites.sh $(TEST_BIN:$(BUILD)/%=build-asan/%)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  HLOPROOF_SHARED=$(SHARED) HLOPROOF=build-asan/hloproof sh tests/cli.sh
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  $(ROBUST_ENV) HLOPROOF=build-asan/hloproof sh tests/limits.sh
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  $(ROBUST_ENV) HLOPROOF=build-asan/hloproof sh tests/outputs.sh
 
 check: test asan-test
 	@echo "make check: all suites passed (plain and ASan+UBSan)"

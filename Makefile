@@ -23,7 +23,10 @@ TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_COMMON := $(wildcard tests/testutil.c)
 HDRS := $(wildcard verifier/*.h verifier/*.def)
 
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(RULE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rules_registry.o
+# Files compiled into the binary as strings (rules/gen-embed.sh): the config schema, rule docs.
+EMBED_SRC := docs/config.rng $(filter-out docs/rules/README.md,$(sort $(wildcard docs/rules/*.md)))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(RULE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rules_registry.o \
+	$(BUILD)/embedded.o
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
@@ -47,6 +50,13 @@ $(BUILD)/rules_registry.c: $(RULE_SRC) Makefile
 	@sh rules/gen-registry.sh $(RULE_SRC) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/rules_registry.o: $(BUILD)/rules_registry.c $(HDRS)
+	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
+
+$(BUILD)/embedded.c: rules/gen-embed.sh $(EMBED_SRC) Makefile
+	@mkdir -p $(BUILD)
+	@sh rules/gen-embed.sh $(EMBED_SRC) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/embedded.o: $(BUILD)/embedded.c $(HDRS)
 	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
 
 $(BUILD)/libhloproof.a: $(LIB_OBJ)
@@ -100,6 +110,7 @@ check: test asan-test
 
 demo: all
 	$(BUILD)/hloproof parse corpus/demo/step.hlo
+	$(BUILD)/hloproof buffers corpus/demo/step.hlo
 
 conformance: all
 	@HLOPROOF_SHARED=$(SHARED) sh tests/conformance.sh $(BUILD)/hloproof
@@ -119,9 +130,9 @@ FUZZ_BIN := $(FUZZ_TARGETS:%=build-fuzz/%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 fuzz-deps:
 	@sh .ci/fuzz-deps.sh
-build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(RULE_SRC) $(HDRS) $(BUILD)/rules_registry.c | deps fuzz-deps
+build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(RULE_SRC) $(HDRS) $(BUILD)/rules_registry.c $(BUILD)/embedded.c | deps fuzz-deps
 	@mkdir -p build-fuzz
-	clang $(BASECFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRC) $(RULE_SRC) $(BUILD)/rules_registry.c $(LIBS)
+	clang $(BASECFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRC) $(RULE_SRC) $(BUILD)/rules_registry.c $(BUILD)/embedded.c $(LIBS)
 
 # -jobs=1 -workers=1: one core, and libFuzzer writes the job's log (fuzz-0.log) into the
 # target's own directory, so runs of different targets do not clobber each other.

@@ -33,5 +33,7 @@ long cli_peak_rss_kib(void);
 int cmd_parse(int argc, char **argv);
 int cmd_print(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_buffers(int argc, char **argv);
 
 #endif

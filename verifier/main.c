@@ -15,6 +15,14 @@ const struct command commands[] = {
 	 "parse modules and print one summary line per module"},
 	{"print", cmd_print, "print [-o FILE] FILE", "print a module back as canonical HLO text"},
 	{"rules", cmd_rules, "rules", "list the lint rules"},
+	{"check", cmd_check,
+	 "check [--format=text|json|sarif|junit|checkstyle] [-o FILE] [--config FILE]\n"
+	 "       [--fail-on=error|warning|note|none] [--enable RULE] [--disable RULE]\n"
+	 "       [--baseline FILE] [--write-baseline FILE] [--timeout-ms N] [--strict-donation] FILE...",
+	 "run the lint rules and report findings"},
+	{"buffers", cmd_buffers,
+	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential] FILE...",
+	 "list alias-analysis buffers, their values and live ranges"},
 	{0, 0, 0, 0},
 };
 
@@ -140,9 +148,12 @@ static int walk_dir(const char *dir, struct strvec *out, int depth)
 		qsort(names.v, names.n, sizeof(char *), cmp_str);
 	int rc = 0;
 	for (size_t i = 0; i < names.n; i++) {
-		size_t len = strlen(dir) + strlen(names.v[i]) + 2;
+		size_t dl = strlen(dir);
+		while (dl > 1 && dir[dl - 1] == '/')
+			dl--; /* "dir/" and "dir" name the same files */
+		size_t len = dl + strlen(names.v[i]) + 2;
 		char *p = malloc(len);
-		snprintf(p, len, "%s/%s", dir, names.v[i]);
+		snprintf(p, len, "%.*s/%s", (int)dl, dir, names.v[i]);
 		struct stat st;
 		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
 			if (walk_dir(p, out, depth + 1) < 0)

@@ -412,8 +412,11 @@ static void sub_parser(struct parser *S, const struct parser *P, const struct le
 	S->c = P->c;
 	S->lx = *at;
 	S->lx.end = ve;
-	S->tok.p = at->cur;   /* next() derives prev_end from the previous token */
-	S->tok.len = 0;
+	/* next() reads the current token to set prev_end: start from an empty
+	 * one at the span's start (an uninitialized one is undefined behaviour) */
+	S->tok = (struct token){0};
+	S->tok.p = at->cur;
+	S->prev_end = at->cur;
 	next(S);
 }
 
@@ -1997,7 +2000,8 @@ static int parse_module(struct pctx *c)
 	struct hlo_module *m = c->m;
 	struct parser P0 = {.c = c}, *P = &P0;
 	lex_init(&P->lx, m->file, m->source, m->source_len, c->d);
-	P->tok.p = m->source;  /* next() derives prev_end from the previous token */
+	P->prev_end = m->source;
+	P->tok.p = m->source; /* next() reads it: NULL + 0 is undefined behaviour */
 	next(P);
 	if (P->tok.kind == TOK_ERROR)
 		return -1;

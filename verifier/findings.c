@@ -1,0 +1,265 @@
+/* findings.c - the findings list, fingerprints and sparse-style finding_add(). */
+#include "findings.h"
+#include "lint.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void findings_init(struct findings *fs, const struct hlo_module *m)
+{
+	memset(fs, 0, sizeof(*fs));
+	arena_init(&fs->arena);
+	if (m) {
+		fs->file = arena_strdup(&fs->arena, m->file ? m->file : "-");
+		fs->module_name = arena_strdup(&fs->arena, m->name ? m->name : "");
+		fs->scheduled = m->is_scheduled;
+	}
+}
+
+void findings_free(struct findings *fs)
+{
+	free(fs->items);
+	arena_free(&fs->arena);
+	memset(fs, 0, sizeof(*fs));
+}
+
+size_t name_stem_len(const char *name)
+{
+	size_t n = strlen(name);
+	for (;;) {
+		size_t k = n;
+		while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
+			k--;
+		/* a ".<digits>" group, not the whole name */
+		if (k == n || k < 2 || name[k - 1] != '.')
+			return n;
+		n = k - 1;
+	}
+}
+
+/* 64-bit FNV-1a with a final avalanche; fields are separated by 0x1f so that
+ * ("ab","c") and ("a","bc") differ. */
+struct fphash {
+	uint64_t h;
+};
+
+static void fp_bytes(struct fphash *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		f->h ^= (unsigned char)s[i];
+		f->h *= 0x100000001b3ULL;
+	}
+	f->h ^= 0x1f;
+	f->h *= 0x100000001b3ULL;
+}
+
+static void fp_str(struct fphash *f, const char *s)
+{
+	fp_bytes(f, s ? s : "", s ? strlen(s) : 0);
+}
+
+static void fp_shape(struct fphash *f, const struct shape *s)
+{
+	char buf[256];
+	if (!s) {
+		fp_str(f, "");
+		return;
+	}
+	size_t need = shape_to_string(s, buf, sizeof(buf));
+	if (need < sizeof(buf)) {
+		fp_bytes(f, buf, need);
+		return;
+	}
+	char *big = malloc(need + 1);
+	if (!big) {
+		fp_bytes(f, buf, sizeof(buf) - 1);
+		return;
+	}
+	shape_to_string(s, big, need + 1);
+	fp_bytes(f, big, need);
+	free(big);
+}
+
+static uint64_t fp_final(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+static uint64_t fingerprint_hash(const struct rule *r, const struct hlo_instruction *in,
+				 const char *key)
+{
+	struct fphash f = {0xcbf29ce484222325ULL};
+	fp_str(&f, "hloproof/v1");
+	fp_str(&f, r ? r->id : "");
+	if (in) {
+		const char *cn = in->parent && in->parent->name ? in->parent->name : "";
+		fp_bytes(&f, cn, name_stem_len(cn));
+		const char *n = in->name ? in->name : "";
+		fp_bytes(&f, n, name_stem_len(n));
+		fp_str(&f, in->opcode == OP_UNKNOWN && in->opcode_text ? in->opcode_text
+							      : opcode_name(in->opcode));
+		fp_shape(&f, in->shape);
+		for (int32_t i = 0; i < in->n_operands; i++)
+			fp_shape(&f, in->operands[i] ? in->operands[i]->shape : NULL);
+	}
+	fp_str(&f, key);
+	return fp_final(f.h);
+}
+
+struct finding *findings_add(struct findings *fs, const struct rule *r, enum severity sev,
+			     const struct hlo_instruction *instr, struct srcpos pos,
+			     const char *key, const char *message)
+{
+	if (fs->n == fs->cap) {
+		int32_t cap = fs->cap ? 2 * fs->cap : 16;
+		struct finding *v = realloc(fs->items, (size_t)cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		fs->items = v;
+		fs->cap = cap;
+	}
+	struct finding *f = &fs->items[fs->n];
+	memset(f, 0, sizeof(*f));
+	f->rule = r;
+	f->severity = sev;
+	f->message = arena_strdup(&fs->arena, message ? message : "");
+	if (pos.line <= 0 && instr)
+		pos = instr->pos;
+	f->file = fs->file ? fs->file
+			   : arena_strdup(&fs->arena, pos.file ? pos.file : "-");
+	f->line = pos.line > 0 ? pos.line : 0;
+	f->col = pos.line > 0 && pos.col > 0 ? pos.col : 0;
+	if (instr) {
+		if (instr->parent && instr->parent->name)
+			f->computation = arena_strdup(&fs->arena, instr->parent->name);
+		if (instr->name)
+			f->instruction = arena_strdup(&fs->arena, instr->name);
+	}
+	f->fp_hash = fingerprint_hash(r, instr, key);
+	f->seq = fs->n++;
+	fs->finalized = 0;
+	return f;
+}
+
+struct finding *finding_vadd_at(struct rule_ctx *ctx, const struct hlo_instruction *instr,
+				struct srcpos pos, const char *key, const char *fmt, va_list ap)
+{
+	char small[512];
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(small, sizeof(small), fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return NULL;
+	char *msg = small;
+	if ((size_t)n >= sizeof(small)) {
+		msg = malloc((size_t)n + 1);
+		if (!msg)
+			return NULL;
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	}
+	if (pos.line <= 0 && !instr && ctx->module)
+		pos = ctx->module->pos;
+	struct finding *f = findings_add(ctx->findings, ctx->rule, ctx->severity, instr, pos, key, msg);
+	if (msg != small)
+		free(msg);
+	return f;
+}
+
+struct finding *finding_add_at(struct rule_ctx *ctx, const struct hlo_instruction *instr,
+			       struct srcpos pos, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct finding *f = finding_vadd_at(ctx, instr, pos, key, fmt, ap);
+	va_end(ap);
+	return f;
+}
+
+struct finding *finding_add(struct rule_ctx *ctx, const struct hlo_instruction *instr,
+			    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct finding *f = finding_vadd_at(ctx, instr, (struct srcpos){0, 0, 0}, NULL, fmt, ap);
+	va_end(ap);
+	return f;
+}
+
+void finding_evidence(struct findings *fs, struct finding *f, const char *fmt, ...)
+{
+	if (!f)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	size_t old = f->evidence ? strlen(f->evidence) : 0;
+	size_t len = old + (old ? 1 : 0) + (size_t)n + 1;
+	char *e = arena_alloc(&fs->arena, len);
+	if (old) {
+		memcpy(e, f->evidence, old);
+		e[old] = '\n';
+	}
+	va_start(ap, fmt);
+	vsnprintf(e + old + (old ? 1 : 0), (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	f->evidence = e;
+}
+
+static int cmp_text_order(const void *pa, const void *pb)
+{
+	const struct finding *a = pa, *b = pb;
+	/* module-level findings (line 0) first, as the header comes first */
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->col != b->col)
+		return a->col < b->col ? -1 : 1;
+	int ra = rule_index(a->rule), rb = rule_index(b->rule);
+	if (ra != rb)
+		return ra < rb ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static int cmp_hash_then_pos(const void *pa, const void *pb)
+{
+	const struct finding *a = *(const struct finding *const *)pa;
+	const struct finding *b = *(const struct finding *const *)pb;
+	if (a->fp_hash != b->fp_hash)
+		return a->fp_hash < b->fp_hash ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+void findings_finalize(struct findings *fs)
+{
+	if (fs->finalized)
+		return;
+	if (fs->n > 1)
+		qsort(fs->items, (size_t)fs->n, sizeof(*fs->items), cmp_text_order);
+	for (int32_t i = 0; i < fs->n; i++)
+		fs->items[i].seq = i;
+	/* occurrence counters: group equal hashes, each group in text order */
+	size_t nby = fs->n > 0 ? (size_t)fs->n : 1;
+	struct finding **by = malloc(nby * sizeof(*by));
+	if (!by)
+		die("out of memory");
+	for (int32_t i = 0; i < fs->n; i++)
+		by[i] = &fs->items[i];
+	qsort(by, (size_t)fs->n, sizeof(*by), cmp_hash_then_pos);
+	int occ = 0;
+	for (int32_t i = 0; i < fs->n; i++) {
+		occ = (i > 0 && by[i - 1]->fp_hash == by[i]->fp_hash) ? occ + 1 : 1;
+		char buf[40];
+		snprintf(buf, sizeof(buf), "%016llx:%d", (unsigned long long)by[i]->fp_hash, occ);
+		by[i]->fingerprint = arena_strdup(&fs->arena, buf);
+	}
+	free(by);
+	fs->finalized = 1;
+}

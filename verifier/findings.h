@@ -1,0 +1,84 @@
+/* findings.h - what the rules report: one list per module.
+ *
+ * A finding names a rule, a severity, a message and a place (file, line,
+ * column, computation, instruction). Its fingerprint identifies "the same
+ * finding" across runs: it hashes the rule id, the computation and
+ * instruction names without their trailing numeric suffixes (copy.12 -> copy),
+ * the opcode and the shapes of the instruction and its operands, plus an
+ * optional rule-supplied key; findings that hash alike are told apart by an
+ * occurrence counter in text order ("<16 hex>:<n>"). Renumbering
+ * instructions or moving unrelated ones does not change it.
+ *
+ * Everything a finding points to is copied into the list's own arena, so the
+ * list outlives the module it was computed from. */
+#ifndef HLOPROOF_FINDINGS_H
+#define HLOPROOF_FINDINGS_H
+#include <stdarg.h>
+#include <stdint.h>
+#include "arena.h"
+#include "diag.h"
+#include "ir.h"
+#include "rule.h"
+
+struct finding {
+	const struct rule *rule;
+	enum severity severity;
+	char *message;
+	const char *file;
+	int line, col;                       /* 1-based; 0 = unknown */
+	const char *computation, *instruction; /* NULL for module-level findings */
+	char *fingerprint;                   /* set by findings_finalize() */
+	char *evidence;                      /* optional, multi-line, no final newline */
+
+	const char *suppressed;  /* reason of the accepted item that matched, or NULL */
+	int baselined;           /* present in the --baseline file: not reported */
+	uint64_t fp_hash;        /* fingerprint before the occurrence counter */
+	int32_t seq;             /* insertion order, the last sort key */
+};
+
+struct findings {
+	struct arena arena;
+	const char *file;         /* module file as given */
+	const char *module_name;
+	int scheduled;
+	int32_t n, cap;
+	struct finding *items;    /* malloc'd; text order after findings_finalize() */
+	int finalized;
+};
+
+void findings_init(struct findings *fs, const struct hlo_module *m);
+void findings_free(struct findings *fs);
+
+/* Low-level add: `instr` may be NULL (module-level); `pos` overrides the
+ * instruction's position when pos.line > 0; `key` (may be NULL) joins the
+ * fingerprint hash to tell apart findings on one instruction. */
+struct finding *findings_add(struct findings *fs, const struct rule *r, enum severity sev,
+			     const struct hlo_instruction *instr, struct srcpos pos,
+			     const char *key, const char *message);
+
+struct rule_ctx;
+/* sparse-style: report at an instruction (or NULL: the module header) with the
+ * running rule and its effective severity. Returns the finding for
+ * finding_evidence(), or NULL when out of memory. */
+struct finding *finding_add(struct rule_ctx *ctx, const struct hlo_instruction *instr,
+			    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Same with an explicit position (pos.line 0: the instruction's) and fingerprint key. */
+struct finding *finding_add_at(struct rule_ctx *ctx, const struct hlo_instruction *instr,
+			       struct srcpos pos, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+struct finding *finding_vadd_at(struct rule_ctx *ctx, const struct hlo_instruction *instr,
+				struct srcpos pos, const char *key, const char *fmt, va_list ap);
+/* Append one line to the finding's evidence. */
+void finding_evidence(struct findings *fs, struct finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Sort into text order (line, column, rule, insertion) and assign the
+ * fingerprints' occurrence counters. Idempotent. */
+void findings_finalize(struct findings *fs);
+
+/* "copy.12" -> "copy", "Arg_0.1" -> "Arg_0", "a.1.2" -> "a": the name without
+ * trailing ".<digits>" groups (never empty: "12" stays "12"). Returns the
+ * length of the kept prefix. */
+size_t name_stem_len(const char *name);
+
+#endif

@@ -1,0 +1,95 @@
+/* report_text.c - gcc-style lines: FILE:LINE:COL: warning: message [ID slug]. */
+#include "baseline.h"
+#include "report.h"
+#include <string.h>
+
+#define C_BOLD "\033[1m"
+#define C_RED "\033[1;31m"
+#define C_MAGENTA "\033[1;35m"
+#define C_CYAN "\033[1;36m"
+#define C_RESET "\033[0m"
+
+static const char *sev_color(enum severity s)
+{
+	return s == SEV_ERROR ? C_RED : s == SEV_WARNING ? C_MAGENTA : C_CYAN;
+}
+
+static void where(FILE *out, const char *file, int line, int col, int color)
+{
+	if (color)
+		fputs(C_BOLD, out);
+	if (line > 0)
+		fprintf(out, "%s:%d:%d:", file, line, col > 0 ? col : 1);
+	else
+		fprintf(out, "%s:", file);
+	if (color)
+		fputs(C_RESET, out);
+}
+
+static void plural(FILE *out, int n, const char *one, const char *many)
+{
+	fprintf(out, "%d %s", n, n == 1 ? one : many);
+}
+
+int report_text(FILE *out, const struct report *r, const struct report_options *o)
+{
+	int color = o && o->color;
+	for (size_t m = 0; m < r->n_modules; m++) {
+		const struct findings *fs = &r->modules[m].findings;
+		for (int32_t i = 0; i < fs->n; i++) {
+			const struct finding *f = &fs->items[i];
+			if (!finding_reported(f))
+				continue;
+			where(out, f->file, f->line, f->col, color);
+			fprintf(out, " %s%s:%s %s [%s %s]\n", color ? sev_color(f->severity) : "",
+				severity_name(f->severity), color ? C_RESET : "", f->message,
+				f->rule->id, f->rule->slug);
+			if (f->evidence) {
+				const char *p = f->evidence;
+				while (*p) {
+					const char *e = strchr(p, '\n');
+					size_t len = e ? (size_t)(e - p) : strlen(p);
+					fprintf(out, "    %.*s\n", (int)len, p);
+					p += len + (e ? 1 : 0);
+				}
+			}
+		}
+	}
+	if (r->baseline)
+		for (size_t i = 0; i < r->baseline->n; i++) {
+			const struct baseline_entry *e = &r->baseline->entries[i];
+			if (e->used)
+				continue;
+			where(out, r->baseline->path, 0, 0, color);
+			fprintf(out, " %snote:%s stale baseline entry %s [%s] for %s: %s\n",
+				color ? C_CYAN : "", color ? C_RESET : "", e->fingerprint,
+				e->rule ? e->rule : "?", e->file ? e->file : "?",
+				e->message ? e->message : "");
+		}
+	struct report_counts c;
+	report_count(r, &c);
+	fprintf(out, "hloproof: ");
+	plural(out, (int)r->n_modules, "module", "modules");
+	fprintf(out, " checked");
+	if (r->files_failed) {
+		fprintf(out, ", ");
+		plural(out, r->files_failed, "file", "files");
+		fprintf(out, " failed to parse");
+	}
+	fprintf(out, ": ");
+	plural(out, c.errors, "error", "errors");
+	fprintf(out, ", ");
+	plural(out, c.warnings, "warning", "warnings");
+	fprintf(out, ", ");
+	plural(out, c.notes, "note", "notes");
+	if (c.suppressed)
+		fprintf(out, ", %d suppressed", c.suppressed);
+	if (c.baselined)
+		fprintf(out, ", %d baselined", c.baselined);
+	if (c.stale) {
+		fprintf(out, ", ");
+		plural(out, c.stale, "stale baseline entry", "stale baseline entries");
+	}
+	fputc('\n', out);
+	return ferror(out) ? -1 : 0;
+}

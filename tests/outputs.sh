@@ -48,6 +48,13 @@ sum=$(sha256sum <"$T/in.hlo")
 "$H" print -o "$T/in.hlo" "$T/in.hlo" >/dev/null 2>"$T/err"; st=$?
 [ $st = 2 ] && [ "$(sha256sum <"$T/in.hlo")" = "$sum" ] && grep -q "is the input" "$T/err" && ok \
 	|| bad "print -o INPUT INPUT: exit $st: $(head -n 1 "$T/err")"
+if "$H" --help | grep -q '^  check '; then
+	for opt in -o --write-baseline; do
+		"$H" check "$opt" "$T/in.hlo" "$T/in.hlo" >/dev/null 2>"$T/err"; st=$?
+		[ $st = 2 ] && [ "$(sha256sum <"$T/in.hlo")" = "$sum" ] && grep -q "is the input" "$T/err" && ok \
+			|| bad "check $opt INPUT INPUT: exit $st: $(head -n 1 "$T/err")"
+	done
+fi
 ln -s in.hlo "$T/link.hlo"
 "$H" print -o "$T/link.hlo" "$T/in.hlo" >/dev/null 2>&1; st=$?
 [ $st = 2 ] && [ "$(sha256sum <"$T/in.hlo")" = "$sum" ] && ok || bad "print -o via a symlink to the input: exit $st"

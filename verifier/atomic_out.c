@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The pending set. A slot is FREE, CLAIMED (its owner is writing the path)
@@ -209,4 +210,13 @@ void atomic_out_abort(struct atomic_out *o)
 const char *atomic_out_tmp_path(const struct atomic_out *o)
 {
 	return o->pending ? pending_set[o->pending - 1].path : "";
+}
+
+int atomic_out_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (!a || !b || !strcmp(a, "-") || !strcmp(b, "-"))
+		return 0;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
 }

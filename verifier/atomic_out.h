@@ -37,6 +37,9 @@ int atomic_out_commit(struct atomic_out *o, struct diag *d);
 /* Give up: close and remove the temporary file. Safe after commit, twice,
  * and on a zeroed struct. */
 void atomic_out_abort(struct atomic_out *o);
+/* 1 when both paths name the same existing file (device and inode, so also
+ * through links): commands refuse an output that is one of their inputs. */
+int atomic_out_same_file(const char *a, const char *b);
 /* The temporary path of an open result file ("" for stdout), for tests. */
 const char *atomic_out_tmp_path(const struct atomic_out *o);
 

@@ -1,6 +1,6 @@
 /* baseline.c - load, apply and write baselines (baseline.h). */
 #include "baseline.h"
-#include "outfile.h"
+#include "atomic_out.h"
 #include "report.h"
 #include <jansson.h>
 #include <stdlib.h>
@@ -124,8 +124,8 @@ int baseline_write(const char *path, const struct report *r, struct diag *d)
 	json_t *root = json_object();
 	json_object_set_new(root, "version", json_integer(1));
 	json_object_set_new(root, "findings", list);
-	struct outfile of;
-	if (outfile_open(&of, path, d) < 0) {
+	struct atomic_out of;
+	if (atomic_out_open(&of, path, d) < 0) {
 		json_decref(root);
 		return -1;
 	}
@@ -134,8 +134,8 @@ int baseline_write(const char *path, const struct report *r, struct diag *d)
 	if (rc == 0)
 		fputc('\n', of.f);
 	if (rc < 0) {
-		outfile_abort(&of);
+		atomic_out_abort(&of);
 		return error_at(d, (struct srcpos){path, 0, 0}, "cannot write baseline");
 	}
-	return outfile_commit(&of, d);
+	return atomic_out_commit(&of, d);
 }

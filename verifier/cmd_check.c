@@ -1,9 +1,9 @@
 /* cmd_check.c - `hloproof check`: run the lint rules and report. */
+#include "atomic_out.h"
 #include "baseline.h"
 #include "cli.h"
 #include "config.h"
 #include "lint.h"
-#include "outfile.h"
 #include "report.h"
 #include <errno.h>
 #include <getopt.h>
@@ -133,19 +133,19 @@ static int fails(const struct report *r, enum fail_on level)
 
 static int write_report(const struct check_opts *o, const struct report *r, struct diag *d)
 {
-	struct outfile of;
-	if (outfile_open(&of, o->output, d) < 0)
+	struct atomic_out of;
+	if (atomic_out_open(&of, o->output, d) < 0)
 		return EXIT_INPUT;
 	struct report_options ro = {0};
 	ro.color = o->format == FMT_TEXT && of.f == stdout && isatty(STDOUT_FILENO) &&
 		   !getenv("NO_COLOR");
 	if (report_write(of.f, o->format, r, &ro) < 0) {
-		outfile_abort(&of);
+		atomic_out_abort(&of);
 		error_at(d, (struct srcpos){o->output ? o->output : "<stdout>", 0, 0},
 			 "cannot write the report");
 		return EXIT_INTERNAL;
 	}
-	return outfile_commit(&of, d) < 0 ? EXIT_INTERNAL : EXIT_CLEAN;
+	return atomic_out_commit(&of, d) < 0 ? EXIT_INTERNAL : EXIT_CLEAN;
 }
 
 int cmd_check(int argc, char **argv)
@@ -180,6 +180,15 @@ int cmd_check(int argc, char **argv)
 	size_t n_files = 0;
 	while (files[n_files])
 		n_files++;
+	/* inputs are never written (docs/limits.md) */
+	for (size_t i = 0; i < n_files; i++) {
+		const char *out = atomic_out_same_file(files[i], o.output) ? o.output
+				: atomic_out_same_file(files[i], o.write_baseline) ? o.write_baseline : NULL;
+		if (out) {
+			status = cli_usage_error("check", "output file '%s' is the input %s", out, files[i]);
+			goto out;
+		}
+	}
 	rep.modules = calloc(n_files ? n_files : 1, sizeof(*rep.modules));
 	if (!rep.modules) {
 		status = EXIT_INTERNAL;

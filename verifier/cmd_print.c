@@ -5,16 +5,6 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-
-/* The output names an existing file that is also the input: refuse, inputs
- * are never written (even a canonicalising rewrite in place). */
-static int same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	return strcmp(a, "-") && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
 
 int cmd_print(int argc, char **argv)
 {
@@ -33,7 +23,8 @@ int cmd_print(int argc, char **argv)
 	if (argc - optind != 1)
 		return cli_usage_error("print", "expects exactly one FILE");
 	const char *input = argv[optind];
-	if (output && strcmp(output, "-") && same_file(input, output))
+	/* inputs are never written, not even by a canonicalising rewrite in place */
+	if (atomic_out_same_file(input, output))
 		return cli_usage_error("print", "output file '%s' is the input", output);
 	struct diag d;
 	diag_init(&d, stderr);

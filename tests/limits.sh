@@ -147,6 +147,29 @@ for arg in -1 abc 1e3 99999999999999999999; do
 	"$H" parse --time-budget-ms "$arg" "$T/m1.hlo" >/dev/null 2>&1; st=$?
 	[ $st = 2 ] && ok || bad "--time-budget-ms $arg: exit $st, want 2"
 done
+# buffers: the same per file; within a module the budget turns interference tests into
+# the flag interference-unknown (never into "no interference"), and the run exits 3
+if "$H" --help | grep -q '^  buffers '; then
+	"$H" buffers --time-budget-ms 0 --format=json "$T/m1.hlo" "$T/m2.hlo" >"$T/out" 2>&1; st=$?
+	n=$(grep -o '"reason":"time budget exhausted"' "$T/out" | wc -l)
+	[ $st = 3 ] && [ "$n" = 2 ] && ok || bad "buffers budget 0 json: exit $st, $n unknown entries"
+	"$H" buffers "$T/m1.hlo" >"$T/full" 2>&1; st=$?
+	[ $st = 0 ] && ok || bad "buffers without a budget: exit $st"
+	if [ -x "$G" ]; then
+		"$G" --instructions 20000 >"$T/mid.hlo" 2>/dev/null
+		"$H" buffers "$T/mid.hlo" >"$T/full" 2>/dev/null
+		"$H" buffers --time-budget-ms 1 "$T/mid.hlo" "$T/m1.hlo" >"$T/out" 2>"$T/err"; st=$?
+		proven=$(grep -c 'interference[],]' "$T/out")
+		undecided=$(grep -c 'interference-unknown' "$T/out")
+		multi=$(grep -c '^buffer [0-9]*: [0-9]* bytes, [0-9]* values' "$T/full")
+		if [ $st = 3 ] && [ "$proven" = 0 ] && [ "$undecided" -gt 0 ] &&
+		   grep -q 'interference tests not decided: time budget exhausted' "$T/err" &&
+		   grep -q "^$T/m1.hlo: unknown: time budget exhausted" "$T/out" &&
+		   [ "$(grep -c '^buffer ' "$T/out")" = "$(grep -c '^buffer ' "$T/full")" ]; then ok
+		else bad "buffers budget 1 ms: exit $st, $proven proven, $undecided undecided of $multi multi-value buffers"; fi
+		rm -f "$T/mid.hlo"
+	fi
+fi
 # an input error still wins over unknown
 printf 'x' >"$T/bad.hlo"
 "$H" parse --time-budget-ms 600000 "$T/bad.hlo" "$T/m1.hlo" >/dev/null 2>&1; st=$?

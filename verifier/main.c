@@ -21,7 +21,8 @@ const struct command commands[] = {
 	 "       [--baseline FILE] [--write-baseline FILE] [--timeout-ms N] [--strict-donation] FILE...",
 	 "run the lint rules and report findings"},
 	{"buffers", cmd_buffers,
-	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential] FILE...",
+	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential]\n"
+	 "        [--time-budget-ms N] FILE...",
 	 "list alias-analysis buffers, their values and live ranges"},
 	{0, 0, 0, 0},
 };

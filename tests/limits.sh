@@ -170,6 +170,23 @@ if "$H" --help | grep -q '^  buffers '; then
 		rm -f "$T/mid.hlo"
 	fi
 fi
+# check: a rule that cannot start before the deadline is reported as a note
+# "not checked: time budget exhausted" per module and rule (in every format), the run
+# exits 3, and --write-baseline does not record those notes
+if "$H" --help | grep -q '^  check '; then
+	nrules=$("$H" rules | grep -c '^HP')
+	"$H" check --time-budget-ms 0 "$T/m1.hlo" "$T/m2.hlo" >"$T/out" 2>&1; st=$?
+	n=$(grep -c 'note: not checked: time budget exhausted' "$T/out")
+	[ $st = 3 ] && [ "$n" = $((2 * nrules)) ] && ok || bad "check budget 0: exit $st, $n notes for $nrules rules"
+	"$H" check --time-budget-ms 0 --format=sarif "$T/m1.hlo" >"$T/out" 2>&1; st=$?
+	[ $st = 3 ] && grep -q 'not checked: time budget exhausted' "$T/out" && ok || bad "check budget 0 sarif: exit $st"
+	"$H" check --time-budget-ms 0 --write-baseline "$T/base.json" "$T/m1.hlo" >/dev/null 2>&1; st=$?
+	[ $st = 3 ] && ! grep -q 'not checked' "$T/base.json" && ok || bad "check budget 0 --write-baseline: exit $st"
+	"$H" check --time-budget-ms 600000 "$T/m1.hlo" >"$T/out" 2>&1; st=$?
+	[ $st = 0 ] && ! grep -q 'not checked' "$T/out" && ok || bad "check with a 10 min budget: exit $st"
+	"$H" check --time-budget-ms x "$T/m1.hlo" >/dev/null 2>&1; st=$?
+	[ $st = 2 ] && ok || bad "check --time-budget-ms x: exit $st"
+fi
 # an input error still wins over unknown
 printf 'x' >"$T/bad.hlo"
 "$H" parse --time-budget-ms 600000 "$T/bad.hlo" "$T/m1.hlo" >/dev/null 2>&1; st=$?

@@ -1,9 +1,9 @@
 /* mutate.c - the metamorphic test's module rewriter (tests/metamorphic.sh).
  *
  *   mutate --variants FILE DIR   write DIR/NAME.hlo for every variant below
- *   mutate --compare JSON        check that every entry of the JSON report's
+ *   mutate --compare JSON...     check that every entry of the JSON report's
  *                                first array is equal to the first entry,
- *                                modulo names (every string) and order
+ *                                modulo names, positions and order
  *
  * A variant is FILE parsed and printed again from the IR with changes that
  * must not change any analysis: instructions and computations renamed
@@ -316,42 +316,75 @@ static int write_variants(const char *file, const char *dir)
 
 static json_t *normalize(const json_t *j);
 
-static int cmp_dumped(const void *a, const void *b)
+struct sorted_elem {
+	char *text;   /* normalized, compact, sorted keys: the sort key */
+	json_t *json; /* normalized */
+};
+
+static int cmp_elem(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct sorted_elem *)a)->text, ((const struct sorted_elem *)b)->text);
 }
 
-/* Strings become "" (names, files, messages that quote names); arrays are
+/* Keys whose values name things (or quote names, or number them in text
+ * order, or locate them in the file): renaming, reordering and reprinting
+ * may change them, so they are compared as null. Everything else (counts,
+ * bytes, flags, severities, rule ids, verdicts, families) must be equal. */
+static int is_name_key(const char *k)
+{
+	static const char *const keys[] = {
+		"name", "file", "instruction", "computation", "id", "fingerprint", "message",
+		"evidence", "line", "column", "col", "startLine", "startColumn", "endLine",
+		"endColumn", "uri", "text", "reason", "module", "copy", "operand", "user",
+		"witness", "proof", "edge", "from", "to", "at", "path",
+	};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(k, keys[i]))
+			return 1;
+	return 0;
+}
+
+/* Values under name keys become null; arrays of objects or arrays are
  * sorted by their normalized text, since their order may follow names or
- * computation order. Numbers, booleans and keys stay. */
+ * computation order. Arrays of scalars keep their order (a live range, a
+ * shape index, flags). */
 static json_t *normalize(const json_t *j)
 {
 	switch (json_typeof(j)) {
-	case JSON_STRING:
-		return json_string("");
 	case JSON_OBJECT: {
 		json_t *o = json_object();
 		const char *k;
 		json_t *v;
 		json_object_foreach((json_t *)j, k, v)
-			json_object_set_new(o, k, normalize(v));
+			json_object_set_new(o, k, is_name_key(k) ? json_null() : normalize(v));
 		return o;
 	}
 	case JSON_ARRAY: {
 		size_t n = json_array_size(j);
-		char **s = calloc(n ? n : 1, sizeof(char *));
-		for (size_t i = 0; i < n; i++) {
-			json_t *e = normalize(json_array_get(j, i));
-			s[i] = json_dumps(e, JSON_SORT_KEYS | JSON_COMPACT);
-			json_decref(e);
-		}
-		qsort(s, n, sizeof(char *), cmp_dumped);
+		int entities = 0;
+		for (size_t i = 0; i < n; i++)
+			entities |= json_is_object(json_array_get(j, i)) || json_is_array(json_array_get(j, i));
 		json_t *a = json_array();
-		for (size_t i = 0; i < n; i++) {
-			json_array_append_new(a, json_loads(s[i], 0, NULL));
-			free(s[i]);
+		if (!entities) {
+			for (size_t i = 0; i < n; i++)
+				json_array_append_new(a, normalize(json_array_get(j, i)));
+			return a;
 		}
-		free(s);
+		struct sorted_elem *e = calloc(n ? n : 1, sizeof(*e));
+		if (!e)
+			exit(3);
+		for (size_t i = 0; i < n; i++) {
+			e[i].json = normalize(json_array_get(j, i));
+			e[i].text = json_dumps(e[i].json, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
+			if (!e[i].text)
+				exit(3);
+		}
+		qsort(e, n, sizeof(*e), cmp_elem);
+		for (size_t i = 0; i < n; i++) {
+			json_array_append_new(a, e[i].json);
+			free(e[i].text);
+		}
+		free(e);
 		return a;
 	}
 	default:
@@ -389,8 +422,8 @@ static int compare_report(const char *path)
 			char *a = json_dumps(first, JSON_SORT_KEYS | JSON_COMPACT);
 			char *b = json_dumps(n, JSON_SORT_KEYS | JSON_COMPACT);
 			json_t *f = json_object_get(e, "file");
-			fprintf(stderr, "mutate: entry %zu (%s) differs:\n  want %.400s\n  got  %.400s\n", i,
-				json_is_string(f) ? json_string_value(f) : "?", a, b);
+			fprintf(stderr, "mutate: %s: entry %zu (%s) differs:\n  want %.400s\n  got  %.400s\n",
+				path, i, json_is_string(f) ? json_string_value(f) : "?", a, b);
 			free(a);
 			free(b);
 			rc = 1;
@@ -406,8 +439,15 @@ int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "--variants"))
 		return write_variants(argv[2], argv[3]);
-	if (argc == 3 && !strcmp(argv[1], "--compare"))
-		return compare_report(argv[2]);
-	fprintf(stderr, "usage: mutate --variants FILE DIR | mutate --compare JSON\n");
+	if (argc >= 3 && !strcmp(argv[1], "--compare")) {
+		int rc = 0;
+		for (int i = 2; i < argc; i++) {
+			int r = compare_report(argv[i]);
+			if (r > rc)
+				rc = r;
+		}
+		return rc;
+	}
+	fprintf(stderr, "usage: mutate --variants FILE DIR | mutate --compare JSON...\n");
 	return 2;
 }

@@ -1,6 +1,7 @@
 /* baseline.c - load, apply and write baselines (baseline.h). */
 #include "baseline.h"
 #include "atomic_out.h"
+#include "lint.h"
 #include "report.h"
 #include <jansson.h>
 #include <stdlib.h>
@@ -111,7 +112,8 @@ int baseline_write(const char *path, const struct report *r, struct diag *d)
 		const struct findings *fs = &r->modules[m].findings;
 		for (int32_t i = 0; i < fs->n; i++) {
 			const struct finding *f = &fs->items[i];
-			if (f->suppressed)
+			/* a rule the budget did not run is no accepted finding */
+			if (f->suppressed || !strcmp(f->message, LINT_NOT_CHECKED))
 				continue;
 			json_t *o = json_object();
 			json_object_set_new(o, "fingerprint", json_string(f->fingerprint));

@@ -1,6 +1,7 @@
 /* cmd_check.c - `hloproof check`: run the lint rules and report. */
 #include "atomic_out.h"
 #include "baseline.h"
+#include "budget.h"
 #include "cli.h"
 #include "config.h"
 #include "lint.h"
@@ -17,6 +18,7 @@ struct check_opts {
 	const char *output, *config, *baseline, *write_baseline;
 	const char *fail_on;
 	long timeout_ms;          /* -1: from the configuration */
+	long long budget_ms;      /* --time-budget-ms; -1: unlimited */
 	int strict_donation;
 	int n_toggles;
 	const char **toggle_rule; /* --enable / --disable in order */
@@ -36,6 +38,7 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{"write-baseline", required_argument, 0, 'w'},
 		{"timeout-ms", required_argument, 0, 't'},
 		{"strict-donation", no_argument, 0, 's'},
+		{"time-budget-ms", required_argument, 0, 'T'},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -83,6 +86,10 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		}
 		case 's':
 			o->strict_donation = 1;
+			break;
+		case 'T':
+			if (budget_parse_ms(optarg, &o->budget_ms) < 0)
+				return cli_usage_error("check", "--time-budget-ms wants milliseconds, not '%s'", optarg);
 			break;
 		default:
 			return cli_usage_error("check", "bad option");
@@ -152,6 +159,7 @@ int cmd_check(int argc, char **argv)
 {
 	struct check_opts o = {0};
 	o.timeout_ms = -1;
+	o.budget_ms = -1;
 	o.toggle_rule = calloc((size_t)argc + 1, sizeof(*o.toggle_rule));
 	o.toggle_on = calloc((size_t)argc + 1, sizeof(*o.toggle_on));
 	struct diag d;
@@ -161,7 +169,8 @@ int cmd_check(int argc, char **argv)
 	struct baseline base = {0};
 	struct report rep = {0};
 	char **files = NULL;
-	int status = EXIT_CLEAN, internal = 0;
+	int status = EXIT_CLEAN, internal = 0, not_checked = 0;
+	struct budget budget;
 
 	if (!o.toggle_rule || !o.toggle_on) {
 		status = EXIT_INTERNAL;
@@ -172,6 +181,7 @@ int cmd_check(int argc, char **argv)
 		status = EXIT_INPUT;
 		goto out;
 	}
+	budget_init(&budget, o.budget_ms);
 	files = cli_expand_inputs(argc - optind, argv + optind);
 	if (!files) {
 		status = EXIT_INPUT;
@@ -204,10 +214,14 @@ int cmd_check(int argc, char **argv)
 		}
 		struct module_report *mr = &rep.modules[rep.n_modules++];
 		findings_init(&mr->findings, m);
-		if (lint_run(m, &cfg, &mr->findings) < 0) {
+		struct rule_ctx stages = {.budget = &budget};
+		int rc = lint_run_stages(m, &cfg, &stages, &mr->findings);
+		if (rc < 0) {
 			fprintf(stderr, "%s: error: internal error in a rule; results are incomplete\n",
 				files[i]);
 			internal = 1;
+		} else if (rc > 0) {
+			not_checked = 1;
 		}
 		hlo_module_free(m);
 	}
@@ -228,6 +242,8 @@ int cmd_check(int argc, char **argv)
 		status = EXIT_INPUT;
 	else if (!o.write_baseline && fails(&rep, cfg.fail_on))
 		status = EXIT_FINDINGS;
+	else if (not_checked)
+		status = EXIT_INTERNAL; /* unknown is not clean (docs/limits.md) */
 out:
 	for (size_t i = 0; i < rep.n_modules; i++)
 		findings_free(&rep.modules[i].findings);

@@ -18,7 +18,8 @@ const struct command commands[] = {
 	{"check", cmd_check,
 	 "check [--format=text|json|sarif|junit|checkstyle] [-o FILE] [--config FILE]\n"
 	 "       [--fail-on=error|warning|note|none] [--enable RULE] [--disable RULE]\n"
-	 "       [--baseline FILE] [--write-baseline FILE] [--timeout-ms N] [--strict-donation] FILE...",
+	 "       [--baseline FILE] [--write-baseline FILE] [--timeout-ms N] [--strict-donation]\n"
+	 "       [--time-budget-ms N] FILE...",
 	 "run the lint rules and report findings"},
 	{"buffers", cmd_buffers,
 	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential]\n"
@@ -34,7 +35,7 @@ static void usage(FILE *out)
 	for (const struct command *c = commands; c->name; c++)
 		fprintf(out, "  %-10s %s\n", c->name, c->summary);
 	fprintf(out, "\nper command: hloproof COMMAND --help\n"
-		     "exit status: 0 clean, 1 findings, 2 bad input or usage, 3 internal error\n");
+		     "exit status: 0 clean, 1 findings, 2 bad input or usage, 3 internal error or unknown\n");
 }
 
 int main(int argc, char **argv)

@@ -137,12 +137,17 @@ build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(RULE_SRC) $(HDRS) $(BUILD)/rules_regis
 # -jobs=1 -workers=1: one core, and libFuzzer writes the job's log (fuzz-0.log) into the
 # target's own directory, so runs of different targets do not clobber each other.
 # A crash or hang leaves an artifact and fails the target.
+# The XML loaders' targets start from tests/fuzz/seeds/NAME with xml.dict; the others
+# from the HLO corpora with hlo.dict.
 FUZZ_RUN = cd build-fuzz/run-$$n && ./../$$n -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 	-timeout=10 -rss_limit_mb=4096 -jobs=1 -workers=1 -print_final_stats=1 \
-	-dict=$(CURDIR)/tests/fuzz/hlo.dict -artifact_prefix=../artifacts-$$n/ \
-	../corpus-$$n $(CURDIR)/corpus $(abspath $(SHARED))/corpus
+	-dict=$(CURDIR)/tests/fuzz/$$dict -artifact_prefix=../artifacts-$$n/ ../corpus-$$n $$seeds
 fuzz: $(FUZZ_BIN)
 	@for n in $(FUZZ_TARGETS); do \
+	  case $$n in \
+	  fuzz_config|fuzz_annotations) seeds="$(CURDIR)/tests/fuzz/seeds/$${n#fuzz_}"; dict=xml.dict ;; \
+	  *) seeds="$(CURDIR)/corpus $(abspath $(SHARED))/corpus"; dict=hlo.dict ;; \
+	  esac; \
 	  mkdir -p build-fuzz/corpus-$$n build-fuzz/artifacts-$$n build-fuzz/run-$$n; \
 	  echo "fuzz: $$n for $(FUZZ_SECONDS)s (log: build-fuzz/$$n.log)"; \
 	  ( $(FUZZ_RUN) ) >build-fuzz/$$n.log 2>&1; st=$$?; \

@@ -13,7 +13,7 @@ trap 'rm -rf "$T"' EXIT
 pass=0; fail=0
 for f in $(find "$S/corpus" corpus -name '*.hlo' | sort); do
 	for c in $cmds; do
-		valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
 			"$H" "$c" "$f" >/dev/null 2>"$T/err" </dev/null
 		st=$?
 		if [ "$st" = 99 ] || grep -q '^==[0-9]*== ' "$T/err"; then

@@ -113,6 +113,12 @@ mkdir "$T/dir/x.hlo"
 rejects directory-named-hlo "$T/dir/x.hlo" 2 "error: no input files"
 rejects dev-null /dev/null 2 "^/dev/null:1:1: error: empty input"
 rejects empty-stdin - 2 "^<stdin>:1:1: error: empty input"
+# a symlink loop: the walk stops 32 levels down and says so
+mkdir "$T/loop"; ln -s . "$T/loop/self"; cp corpus/demo/step.hlo "$T/loop/"
+"$H" parse "$T/loop" >"$T/out" 2>"$T/err"; st=$?
+[ $st = 0 ] && [ "$(wc -l <"$T/out")" = 33 ] && grep -q 'warning: more than 32 directory levels' "$T/err" && ok \
+	|| bad "symlink loop: exit $st, $(wc -l <"$T/out") modules"
+rm -rf "$T/loop"
 rejects missing "$T/no-such.hlo" 2 "^$T/no-such.hlo: error: cannot open: No such file or directory"
 
 # 8. an unreadable file (root reads anything: then only the message for a missing file is checked)

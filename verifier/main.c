@@ -131,8 +131,11 @@ static int has_suffix(const char *s, const char *suf)
 
 static int walk_dir(const char *dir, struct strvec *out, int depth)
 {
-	if (depth > 32)
+	if (depth > 32) { /* bounds symlink loops too; said, not silently dropped */
+		fprintf(stderr, "%s: warning: more than 32 directory levels below the argument: "
+				"not searched\n", dir);
 		return 0;
+	}
 	DIR *d = opendir(dir);
 	if (!d) {
 		fprintf(stderr, "%s: error: cannot open directory: %s\n", dir, strerror(errno));

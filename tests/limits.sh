@@ -121,6 +121,21 @@ mkdir "$T/loop"; ln -s . "$T/loop/self"; cp corpus/demo/step.hlo "$T/loop/"
 rm -rf "$T/loop"
 rejects missing "$T/no-such.hlo" 2 "^$T/no-such.hlo: error: cannot open: No such file or directory"
 
+# 7b. the configuration (XML) and baseline (JSON) files of check: endless or binary
+# streams and directories are refused with FILE: error, exit 2
+if "$H" --help | grep -q '^  check '; then
+	for dev in /dev/zero /dev/urandom; do
+		"$H" check --config $dev corpus/demo/step.hlo >/dev/null 2>"$T/err"; st=$?
+		[ $st = 2 ] && grep -q "^$dev: error: XML file is 1048577 bytes, over the 1048576-byte limit" "$T/err" && ok \
+			|| bad "check --config $dev: exit $st: $(head -n 1 "$T/err")"
+		"$H" check --baseline $dev corpus/demo/step.hlo >/dev/null 2>"$T/err"; st=$?
+		[ $st = 2 ] && grep -q "^$dev:.*error: cannot read baseline" "$T/err" && ok \
+			|| bad "check --baseline $dev: exit $st: $(head -n 1 "$T/err")"
+	done
+	"$H" check --config "$T" corpus/demo/step.hlo >/dev/null 2>"$T/err"; st=$?
+	[ $st = 2 ] && grep -q "error: " "$T/err" && ok || bad "check --config DIR: exit $st"
+fi
+
 # 8. an unreadable file (root reads anything: then only the message for a missing file is checked)
 printf 'HloModule t\n' >"$T/unreadable.hlo"; chmod 000 "$T/unreadable.hlo"
 if [ "$(id -u)" != 0 ]; then

@@ -24,13 +24,13 @@ TEST_COMMON := $(wildcard tests/testutil.c)
 HDRS := $(wildcard verifier/*.h verifier/*.def)
 
 # Files compiled into the binary as strings (rules/gen-embed.sh): the config schema, rule docs.
-EMBED_SRC := docs/config.rng $(filter-out docs/rules/README.md,$(sort $(wildcard docs/rules/*.md)))
+EMBED_SRC := docs/config.rng docs/annotations.rng $(filter-out docs/rules/README.md,$(sort $(wildcard docs/rules/*.md)))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(RULE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rules_registry.o \
 	$(BUILD)/embedded.o
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo check test asan-test install uninstall bench clean conformance fuzz fuzz-deps memcheck
+.PHONY: all deps demo check test asan-test install uninstall bench clean conformance fuzz fuzz-deps memcheck soak
 
 all: deps $(BUILD)/hloproof
 
@@ -77,7 +77,16 @@ $(BUILD)/tests/mutate: tests/mutate.c $(BUILD)/libhloproof.a
 
 $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) tests/testutil.h $(BUILD)/libhloproof.a
 	@mkdir -p $(dir $@)
-	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -Itests -o $@ $< $(TEST_COMMON) $(BUILD)/libhloproof.a $(TESTLIBS) $(LIBS)
+	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -Itests -o $@ $< $(TEST_COMMON) $(TEST_EXTRA) $(BUILD)/libhloproof.a $(TESTLIBS) $(LIBS)
+
+# The brute-force oracle and the module generator (issue 4) link into their suites only.
+# The agreement check (deciders vs oracle) links into test_agreement and the soak driver.
+ORACLE_SRC := tests/oracle.c tests/gen_small.c
+AGREE_SRC := $(ORACLE_SRC) tests/agree.c
+$(BUILD)/tests/test_oracle: TEST_EXTRA = $(ORACLE_SRC)
+$(BUILD)/tests/test_oracle: $(ORACLE_SRC) $(ORACLE_SRC:.c=.h)
+$(BUILD)/tests/test_agreement: TEST_EXTRA = $(AGREE_SRC)
+$(BUILD)/tests/test_agreement: $(AGREE_SRC) $(AGREE_SRC:.c=.h)
 
 # --- tests -------------------------------------------------------------------
 # Every cmocka suite, then the shell tests (CLI, bad corpus), then the same
@@ -91,6 +100,7 @@ test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@$(ROBUST_ENV) HLOPROOF=$(BUILD)/hloproof sh tests/limits.sh
 	@$(ROBUST_ENV) HLOPROOF=$(BUILD)/hloproof sh tests/outputs.sh
 	@$(ROBUST_ENV) HLOPROOF=$(BUILD)/hloproof MUTATE=$(BUILD)/tests/mutate sh tests/metamorphic.sh
+	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/gate.sh
 
 asan-test: deps $(BUILD)/hlogen
 	@$(MAKE) --no-print-directory BUILD=build-asan \
@@ -100,6 +110,8 @@ asan-test: deps $(BUILD)/hlogen
 	  HLOPROOF_SHARED=$(SHARED) HLOPROOF=build-asan/hloproof sh tests/run-suites.sh $(TEST_BIN:$(BUILD)/%=build-asan/%)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  HLOPROOF_SHARED=$(SHARED) HLOPROOF=build-asan/hloproof sh tests/cli.sh
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  HLOPROOF_SHARED=$(SHARED) HLOPROOF=build-asan/hloproof sh tests/gate.sh
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  $(ROBUST_ENV) HLOPROOF=build-asan/hloproof sh tests/limits.sh
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -114,6 +126,16 @@ demo: all
 
 conformance: all
 	@HLOPROOF_SHARED=$(SHARED) sh tests/conformance.sh $(BUILD)/hloproof
+
+# Agreement of the deciders with the oracle on N generated modules from seed START.
+N ?= 100000
+START ?= 1
+soak: all $(BUILD)/tests/soak
+	$(BUILD)/tests/soak $(N) $(START)
+
+$(BUILD)/tests/soak: tests/soak.c $(AGREE_SRC) $(AGREE_SRC:.c=.h) $(BUILD)/libhloproof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -Itests -o $@ $< $(AGREE_SRC) $(BUILD)/libhloproof.a $(LIBS)
 
 bench: all $(BUILD)/hlogen
 	@HLOPROOF_SHARED=$(SHARED) sh bench/run.sh $(BUILD)/hloproof $(BUILD)/hlogen

@@ -119,5 +119,147 @@ expect_out 0 '"stale_baseline": \[' "$H" check --format=json --baseline $T/base.
 printf '{"version": 1, "findings": [' > $T/broken.json
 expect 2 "$H" check --baseline $T/broken.json $RT/fires_copy_pair.hlo
 
+# --- donation (issue 5): hloproof donation, check's donations[], --annotations ---
+D=corpus/donation
+P=$D/pairs
+A=corpus/annotations
+expect_out 0 'given=null any=safe' "$H" donation $D/safe_elementwise.hlo
+expect_out 1 'given=null any=not-honored \(no output of 32 bytes\)' "$H" donation $D/donor_matched_and_unmatched.hlo
+expect_out 1 'honored through copy cp, 16 bytes: no memory saved' "$H" donation $D/copied.hlo
+expect_out 0 '"any": "safe"' "$H" donation --format=json $D/safe_elementwise.hlo
+expect_out 0 'saved 32 bytes' "$H" donation $P/update.before.hlo $P/update.after.hlo
+expect_out 1 'summary: 3 requested \(112 bytes\): 1 honored, 1 through a copy, 1 dropped; saved 64 bytes, lost 48 bytes' \
+	"$H" donation $P/train_step.before.hlo $P/train_step.after.hlo
+expect_out 1 '"outcome": "honored-through-copy"' "$H" donation --format=json $P/train_step.before.hlo $P/train_step.after.hlo
+expect 2 "$H" donation $P/train_step.before.hlo $P/train_step_mismatch.after.hlo
+if grep -q "^$P/train_step_mismatch.after.hlo:6:3: error: parameter 1 is f32\[4\]{0} here but f32\[8\]{0} in BEFORE" $T/err; then ok; else bad "donation mismatch: $(cat $T/err)"; fi
+expect 2 "$H" donation
+expect 2 "$H" donation a.hlo b.hlo c.hlo
+expect 2 "$H" donation $T/missing.hlo
+# check: the donations array and the donation rules
+expect_out 0 '"kind": "buffer-donor"' "$H" check --format=json $D/donor_matched_and_unmatched.hlo
+expect_out 0 '"output_index": null' "$H" check --format=json $D/donor_matched_and_unmatched.hlo
+expect_out 1 'error: donated param 0 \{\} \(params\[.w.\]\) \(may-alias into output \{0\}\) is unsafe in the printed schedule.*\[HP202 donation-unsafe\]' \
+	"$H" check $D/unsafe_scheduled.hlo
+expect_out 1 'warning: donation of param 0 .*honored only through a copy \(cp\).*\[HP203 donation-copied\]' "$H" check --fail-on=warning $D/copied.hlo
+# annotations: expectations, accepted copies, hostile and invalid files
+expect_out 1 'fires_not_donated.xml:3: expected param 1 \{\} \(params\[.b.\]\) to be donated.*\[HP204 annotation-violated\]' \
+	"$H" check --annotations $R/annotation-violated/fires_not_donated.xml $R/annotation-violated/fires_not_donated.hlo
+expect_out 0 '1 suppressed' "$H" check --fail-on=warning --annotations $R/annotation-violated/clean_as_declared.xml $R/annotation-violated/clean_as_declared.hlo
+expect_out 1 'annotation violated: .*fires_not_donated.xml:3' "$H" donation --annotations $R/annotation-violated/fires_not_donated.xml $R/annotation-violated/fires_not_donated.hlo
+for h in hostile_xxe hostile_billion_laughs hostile_external_dtd; do
+	expect 2 "$H" check --annotations $A/$h.xml $D/safe_elementwise.hlo
+	if grep -q "^$A/$h.xml:2: error: document type declarations and entities are not allowed" $T/err; then ok; else bad "$h: $(cat $T/err)"; fi
+done
+expect 2 "$H" donation --annotations $A/invalid_no_reason.xml $D/safe_elementwise.hlo
+if grep -q "^$A/invalid_no_reason.xml:3: error: does not match the schema" $T/err; then ok; else bad "invalid annotations: $(cat $T/err)"; fi
+head -c 1100000 /dev/zero | tr '\0' ' ' > $T/big.xml
+expect 2 "$H" check --annotations $T/big.xml $D/safe_elementwise.hlo
+if grep -q "over the 1048576-byte limit" $T/err; then ok; else bad "oversized annotations: $(cat $T/err)"; fi
+# --jobs: modules checked in parallel, the output byte for byte that of --jobs 1
+# (stdout and stderr, every format, exit status) on the shared corpus.
+SC=${HLOPROOF_SHARED:-../shared}/corpus
+if [ -d "$SC" ]; then
+	for fmt in text json sarif; do
+		"$H" check --fail-on=note --format=$fmt --jobs 1 $SC $RT > $T/j1.out 2> $T/j1.err; s1=$?
+		"$H" check --fail-on=note --format=$fmt --jobs 2 $SC $RT > $T/j2.out 2> $T/j2.err; s2=$?
+		"$H" check --fail-on=note --format=$fmt -j 7 $SC $RT > $T/j7.out 2> $T/j7.err; s7=$?
+		if [ -s $T/j1.out ] && [ -s $T/j1.err ] && [ $s1 = 2 ] && [ $s2 = $s1 ] && [ $s7 = $s1 ] &&
+		   cmp -s $T/j1.out $T/j2.out && cmp -s $T/j1.err $T/j2.err &&
+		   cmp -s $T/j1.out $T/j7.out && cmp -s $T/j1.err $T/j7.err; then ok
+		else bad "check --jobs 2/7 --format=$fmt differs from --jobs 1 (status $s1 $s2 $s7)"; fi
+	done
+else
+	bad "no shared corpus at $SC"
+fi
+expect 0 "$H" check --jobs 0 $RT/clean_needed_relayout.hlo
+expect 2 "$H" check --jobs two $RT/clean_needed_relayout.hlo
+expect 2 "$H" check --jobs 257 $RT/clean_needed_relayout.hlo
+expect 2 "$H" check --jobs=-1 $RT/clean_needed_relayout.hlo
+
+# --- exit status of every command (issue 6): 0 clean, 1 findings/regression,
+# 2 input or usage, 3 internal (here: the report cannot be written) ---------
+# expect_full STATUS CMD...: the command, its standard output on a full disk
+expect_full() {
+	want=$1; shift
+	"$@" >/dev/full 2>$T/err </dev/null
+	got=$?
+	if [ "$got" = "$want" ]; then ok; else bad "$* >/dev/full exited $got, want $want"; fi
+}
+DEMO=corpus/demo/step.hlo
+GB=corpus/gate/base.hlo
+GH=corpus/gate/head.hlo
+printf 'HloModule m\nENTRY e {\n  a = f32[4]{0} parameter(0)\n  c.1 = f32[4]{0} copy(a)\n  ROOT n = f32[4]{0} negate(c.1)\n}\n' > $T/removable.hlo
+# every command in `hloproof --help`, with its usage; COMMAND --help exits 0
+"$H" --help > $T/help.out
+for c in parse print rules check buffers donation explain prove-removal gate; do
+	if grep -qE "^  $c +[a-z]" $T/help.out && grep -qE "^    hloproof $c( |$)" $T/help.out; then ok; else bad "--help: no $c"; fi
+	expect_out 0 "^usage: hloproof $c" "$H" $c --help
+	expect 2 "$H" $c --no-such-option $DEMO
+	expect_full 3 "$H" $c --help
+done
+for o in --jobs --max-new-copy-bytes --allow-lost-donations --fail-on-new --no-deciders --annotations --strict-donation \
+	 --smt-dump --cross-check --baseline --write-baseline --enable --disable --fail-on= --timeout-ms --evidence --schedule= --stats --at --ordering=; do
+	if grep -qe "$o" $T/help.out; then ok; else bad "--help: no $o"; fi
+done
+expect_full 3 "$H" --help
+expect 0 "$H" parse $DEMO
+expect 2 "$H" parse $T/missing.hlo
+expect_full 3 "$H" parse $DEMO
+expect 0 "$H" print $DEMO
+expect 2 "$H" print $T/missing.hlo
+expect_full 3 "$H" print $DEMO
+expect 0 "$H" rules
+expect_full 3 "$H" rules
+expect 0 "$H" buffers $DEMO
+expect 2 "$H" buffers $T/missing.hlo
+expect_full 3 "$H" buffers $DEMO
+expect 0 "$H" check $DEMO
+expect 1 "$H" check --fail-on=warning $RT/fires_copy_pair.hlo
+expect 2 "$H" check $T/missing.hlo
+expect_full 3 "$H" check $DEMO
+expect 0 "$H" donation corpus/donation/safe_elementwise.hlo
+expect 1 "$H" donation corpus/donation/donor_matched_and_unmatched.hlo
+expect 2 "$H" donation $T/missing.hlo
+expect_full 3 "$H" donation corpus/donation/safe_elementwise.hlo
+expect 0 "$H" explain $GH buf.old
+expect 2 "$H" explain $GH no-such-copy
+expect_full 3 "$H" explain $GH buf.old
+expect 0 "$H" prove-removal $T/removable.hlo c.1
+expect 1 "$H" prove-removal $GH buf.old
+expect 2 "$H" prove-removal $GH no-such-copy
+expect_full 3 "$H" prove-removal $T/removable.hlo c.1
+expect 0 "$H" gate $GB $GB
+expect 1 "$H" gate $GB $GH
+expect 2 "$H" gate $GB $T/missing.hlo
+expect_full 3 "$H" gate $GB $GH
+# --- explain / prove-removal / check with the copy decider (issue 4) ------------
+C=corpus/copies
+expect_out 0 'family in-place' "$H" explain $C/in_place.hlo c2
+expect_out 0 'control edge: r2 -> d2' "$H" explain --cross-check $C/in_place.hlo c2
+expect_out 0 'verdict.given: necessary' "$H" explain $C/scheduled.hlo c1
+expect 2 "$H" explain $C/in_place.hlo d1
+expect 2 "$H" explain $C/in_place.hlo no_such
+expect 2 "$H" explain $C/in_place.hlo
+expect 2 "$H" explain --timeout-ms=0 $C/in_place.hlo c1
+expect_out 0 'proven safe' "$H" prove-removal $C/in_place.hlo c3
+expect_out 1 'overwrites x' "$H" prove-removal $C/in_place.hlo c1
+expect_out 1 'safe with the control edge r2 -> d2' "$H" prove-removal --schedule=any $C/in_place.hlo c2
+expect 1 "$H" prove-removal --schedule=given $C/scheduled.hlo c1
+expect 0 "$H" prove-removal --schedule=given $C/scheduled.hlo c2
+expect 1 "$H" prove-removal --schedule=any $C/scheduled.hlo c2
+expect 2 "$H" prove-removal --schedule=given $C/in_place.hlo c1
+expect 2 "$H" prove-removal --schedule=sometimes $C/in_place.hlo c1
+expect_out 3 'unknown: .*not flattened' "$H" prove-removal $C/unknown_not_flat.hlo cc
+expect 2 "$H" prove-removal $C/in_place.hlo x
+mkdir -p $T/smt && rm -f $T/smt/*.smt2
+expect 0 "$H" explain --smt-dump $T/smt $C/smt_unsat.hlo c1
+if ls $T/smt/*.smt2 >/dev/null 2>&1 && grep -q '(check-sat)' $T/smt/*.smt2; then ok; else bad "--smt-dump wrote no query"; fi
+AH=$R/aliasing-hazard
+expect_out 1 'fires_scheduled.hlo:8:[0-9]+: error: the printed schedule reads corrupted data' "$H" check --cross-check $AH/fires_scheduled.hlo
+expect_out 0 'warning: .*XLA will insert a copy \(family in-place, 32 bytes\); every schedule has it' "$H" check $AH/fires_in_place_before_read.hlo
+expect_out 0 '"any": "schedule-dependent"' "$H" check --format=json $C/in_place.hlo
+expect_out 0 'note: copy c .*control edge r -> d' "$H" check $R/schedule-dependent-copy/fires_unordered_read.hlo
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

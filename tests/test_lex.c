@@ -113,6 +113,55 @@ static void test_comments_and_positions(void **state)
 	want(&l, TOK_EOF, NULL);
 }
 
+/* Strings are skipped with memchr: escaped quotes and backslashes, line
+ * breaks inside (raw and escaped), and the lines counted for what follows. */
+static void test_strings_and_lines(void **state)
+{
+	struct lexed l;
+	start(&l, "\"a\\\"b\\\\\" x 'q\\'\"' \"l1\nl2\\\nl3\" y\n \"\\\\\" z");
+	want(&l, TOK_STRING, "\"a\\\"b\\\\\"");
+	struct token t = want(&l, TOK_IDENT, "x");
+	assert_int_equal(t.line, 1);
+	assert_int_equal(t.col, 10);
+	want(&l, TOK_STRING, "'q\\'\"'");
+	want(&l, TOK_STRING, "\"l1\nl2\\\nl3\"");
+	t = want(&l, TOK_IDENT, "y");
+	assert_int_equal(t.line, 3);
+	assert_int_equal(t.col, 5);
+	want(&l, TOK_STRING, "\"\\\\\"");
+	t = want(&l, TOK_IDENT, "z");
+	assert_int_equal(t.line, 4);
+	assert_int_equal(t.col, 7);
+	want(&l, TOK_EOF, NULL);
+	/* long strings (past the byte-by-byte prefix): an escape or a line
+	 * break at every position around the switch to memchr */
+	for (int at = 25; at < 40; at++) {
+		char buf[128];
+		memset(buf, 'a', sizeof(buf));
+		buf[0] = '"';
+		buf[at] = '\\';
+		buf[at + 1] = '"';   /* escaped quote */
+		buf[at + 5] = '\n'; /* raw line break */
+		buf[at + 9] = '\\';
+		buf[at + 10] = '\n'; /* escaped line break */
+		memcpy(buf + 60, "\" w", 3);
+		buf[63] = 0;
+		start(&l, buf);
+		t = want(&l, TOK_STRING, NULL);
+		assert_int_equal(t.len, 61);
+		t = want(&l, TOK_IDENT, "w");
+		assert_int_equal(t.line, 3);
+		assert_int_equal(t.col, 62 - (at + 11) + 1);
+		want(&l, TOK_EOF, NULL);
+	}
+	/* a backslash as the last byte leaves the string open */
+	start(&l, "\"abc\\");
+	struct token u;
+	assert_int_equal(lex_next(&l.lx, &u), TOK_ERROR);
+	assert_string_equal(l.d.first, "unterminated string");
+	assert_int_equal(l.d.first_pos.col, 1);
+}
+
 static void test_lex_errors(void **state)
 {
 	struct lexed l;
@@ -232,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_instruction_tokens),
 		cmocka_unit_test(test_numbers_strings_arrows),
 		cmocka_unit_test(test_comments_and_positions),
+		cmocka_unit_test(test_strings_and_lines),
 		cmocka_unit_test(test_lex_errors),
 		cmocka_unit_test(test_raw_values),
 		cmocka_unit_test(test_raw_until),

@@ -1,7 +1,9 @@
 /* test_parse.c - the HLO parser: shapes, layouts, header, attributes, scoping,
  * call graph, and the errors it must report (with their positions). */
 #include "testutil.h"
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct hlo_instruction *I(const struct hlo_module *m, const char *spec)
 {
@@ -131,6 +133,27 @@ static void test_shapes_are_shared(void **state)
 	assert_ptr_equal(I(m, "b")->operand_shapes[0], I(m, "a")->shape);
 	assert_ptr_not_equal(I(m, "c")->shape, I(m, "a")->shape); /* different text */
 	assert_true(shape_compatible(I(m, "c")->shape, I(m, "a")->shape));
+	hlo_module_free(m);
+	/* long tuples as XLA prints them, with index comments, are shared too
+	 * (parsing each again cost megabytes on the real corpus) */
+	m = parse_text(
+		"ENTRY e {\n"
+		"  p = (s32[], f32[2]{0}, f32[2]{0}, f32[2]{0}, f32[2]{0}, /*index=5*/f32[2]{0}) parameter(0)\n"
+		"  q = (s32[], f32[2]{0}, f32[2]{0}, f32[2]{0}, f32[2]{0}, /*index=5*/f32[2]{0}) copy(p)\n"
+		"  ROOT r = (s32[], f32[2]{0}, f32[2]{0}, f32[2]{0}, f32[2]{0}, /*index=5*/f32[2]{0}) copy(q)\n"
+		"}\n");
+	assert_int_equal(I(m, "p")->shape->n_elems, 6);
+	assert_ptr_equal(I(m, "p")->shape, I(m, "q")->shape);
+	assert_ptr_equal(I(m, "p")->shape, I(m, "r")->shape);
+	hlo_module_free(m);
+	/* a layout stops at a comment; such shapes are parsed each time */
+	m = parse_text(
+		"ENTRY e {\n"
+		"  p = f32[2]{0 /*x*/} parameter(0)\n"
+		"  ROOT q = f32[2]{0 /*x*/} copy(p)\n"
+		"}\n");
+	assert_ptr_not_equal(I(m, "p")->shape, I(m, "q")->shape);
+	assert_true(shape_equal(I(m, "p")->shape, I(m, "q")->shape));
 	hlo_module_free(m);
 }
 
@@ -607,6 +630,12 @@ static void test_alias_validation(void **state)
 
 static void test_errors(void **state)
 {
+	/* computation references are resolved at the end; the message still
+	 * points at the name (a second one, after a newline in the value) */
+	want_error("b {\n  ROOT p = f32[] parameter(0)\n}\n\nENTRY e {\n  x = f32[] parameter(0)\n"
+		   "  c = pred[] constant(true)\n"
+		   "  ROOT r = f32[] conditional(c, x, x), branch_computations={b,\n      nosuch}\n}\n",
+		   9, 7, "use of undefined computation 'nosuch'");
 	want_error("HloModule m\nENTRY e {\n  x = f32[] parameter(0)\n  ROOT r = f32[] add(x, q)\n}\n",
 		   4, 25, "use of undefined instruction 'q'");
 	want_error("ENTRY e {\n  x = f32[] parameter(0)\n  ROOT r = f32[] negate(x), dimensions={0}, dimensions={1}\n}\n",
@@ -701,6 +730,82 @@ static void test_parse_file(void **state)
 	hlo_module_free(m);
 }
 
+/* The parser reuses one scratch list for frontend attributes (16-byte
+ * entries) and output_to_operand_aliasing (40-byte entries): the second use
+ * must not take the first one's capacity for its own (it overran the heap). */
+static void test_scratch_list_reuse(void **state)
+{
+	char text[4096], *p = text;
+	p += sprintf(p, "ENTRY e {\n  p = f32[] parameter(0)\n"
+			"  a = f32[] add(p, p), frontend_attributes={x=\"1\"}\n  ROOT c = (");
+	for (int i = 0; i < 40; i++)
+		p += sprintf(p, "%sf32[]", i ? ", " : "");
+	p += sprintf(p, ") custom-call(p), custom_call_target=\"t\", output_to_operand_aliasing={");
+	for (int i = 0; i < 40; i++)
+		p += sprintf(p, "%s{%d}: (0, {})", i ? ", " : "", i);
+	sprintf(p, "}\n}\n");
+	struct hlo_module *m = parse_text(text);
+	const struct hlo_instruction *c = I(m, "c");
+	assert_int_equal(c->n_out_aliases, 40);
+	for (int i = 0; i < 40; i++) {
+		assert_int_equal(c->out_aliases[i].output.n, 1);
+		assert_int_equal(c->out_aliases[i].output.idx[0], i);
+		assert_int_equal(c->out_aliases[i].operand, 0);
+		assert_int_equal(c->out_aliases[i].operand_index.n, 0);
+	}
+	assert_int_equal(I(m, "a")->n_frontend_attrs, 1);
+	assert_string_equal(I(m, "a")->frontend_attrs[0].value, "1");
+	hlo_module_free(m);
+}
+
+/* Files of one page and around it (a page multiple has no zero byte after a
+ * mapped text): the text arrives whole and NUL-terminated, and a token that
+ * runs into the end of the file stops there. */
+static void test_parse_file_sizes(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	const char *body = "ENTRY e {\n  ROOT c = f32[] constant(1)\n}\n";
+	char path[] = "/tmp/hloproof-test-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	for (long size = page - 1; size <= 2 * page + 1; size++) {
+		if (size > page + 1 && size < 2 * page - 1)
+			continue;
+		for (int tail = 0; tail < 2; tail++) {
+			/* the text, a comment filling up to size, then "}" or "xyz" */
+			size_t bl = strlen(body), n = (size_t)size;
+			char *buf = malloc(n);
+			assert_non_null(buf);
+			memcpy(buf, body, bl);
+			memcpy(buf + bl, "//", 2);
+			memset(buf + bl + 2, 'x', n - bl - 2);
+			buf[n - 4] = '\n';
+			memcpy(buf + n - 3, tail ? "xyz" : "// ", 3);
+			assert_int_equal(ftruncate(fd, 0), 0);
+			assert_int_equal(pwrite(fd, buf, n, 0), (ssize_t)n);
+			struct diag d;
+			diag_init(&d, NULL);
+			struct hlo_module *m = hlo_parse_file(path, &d);
+			if (tail) {
+				/* "xyz" is lexed whole as a computation name */
+				assert_null(m);
+				assert_non_null(strstr(d.first, "but found end of input"));
+				assert_int_equal(d.first_pos.col, 4);
+			} else {
+				assert_non_null(m);
+				assert_int_equal(m->source_len, n);
+				assert_int_equal(strlen(m->source), n);
+				assert_memory_equal(m->source, buf, n);
+				assert_string_equal(m->entry->root->literal, "1");
+				hlo_module_free(m);
+			}
+			free(buf);
+		}
+	}
+	close(fd);
+	unlink(path);
+}
+
 static void test_opcode_table(void **state)
 {
 	assert_int_equal(opcode_from_name("add", 3), OP_ADD);
@@ -736,6 +841,8 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_nesting_and_limits),
 		cmocka_unit_test(test_parse_file),
+		cmocka_unit_test(test_parse_file_sizes),
+		cmocka_unit_test(test_scratch_list_reuse),
 		cmocka_unit_test(test_opcode_table),
 	};
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);

@@ -2,9 +2,11 @@
  *
  * Small arenas live in malloc'd chunks that double from 256 KiB. From 2 MiB
  * on, chunks are 2 MiB-aligned anonymous mappings of whole 2 MiB pages,
- * advised as transparent huge pages: on virtual machines a 4 KiB page fault costs microseconds, and a
- * large module touches tens of MiB, so this is most of the parse time
- * otherwise. Mapped memory is zero already, so it is not cleared again. */
+ * advised as transparent huge pages, that double with the arena: on a
+ * virtual machine the first touch of a 4 KiB page costs a fault of 10-20 us
+ * (docs/performance.md), and a large module touches tens of MiB.
+ * arena_reserve() maps a chunk of an expected size up front. All chunks are
+ * zero when obtained (calloc or mmap), so allocations are not cleared. */
 #include "arena.h"
 #include "diag.h"
 #include <stdint.h>
@@ -41,12 +43,12 @@ void arena_free(struct arena *a)
 }
 
 /* A 2 MiB-aligned mapping of len bytes (a multiple of 2 MiB), or NULL. */
-static void *map_huge(size_t len)
+static void *map_huge(size_t len, int flags)
 {
 	size_t over = len + ARENA_HUGE;
 	if (over < len)
 		return NULL;
-	char *p = mmap(NULL, over, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p = mmap(NULL, over, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
 	char *q = (char *)(((uintptr_t)p + ARENA_HUGE - 1) & ~(uintptr_t)(ARENA_HUGE - 1));
@@ -58,6 +60,35 @@ static void *map_huge(size_t len)
 	madvise(q, len, MADV_HUGEPAGE);
 #endif
 	return q;
+}
+
+/* A mapped chunk with room for need bytes; NULL only when `reserve` (then
+ * the mapping is address space only, and failing to get it is no error). */
+static struct arena_chunk *map_chunk(struct arena *a, size_t need, int reserve)
+{
+	struct arena_chunk *c;
+	size_t hdr = sizeof(*c);
+	size_t len = (hdr + need + ARENA_HUGE - 1) & ~(ARENA_HUGE - 1);
+	if (!(c = map_huge(len, reserve ? MAP_NORESERVE : 0))) {
+		if (reserve)
+			return NULL;
+		die("out of memory (arena chunk of %zu bytes)", len);
+	}
+	c->map_len = len;
+	c->size = len - hdr;
+	c->used = 0;
+	c->next = a->head;
+	a->head = c;
+	a->reserved += len;
+	return c;
+}
+
+void arena_reserve(struct arena *a, size_t n)
+{
+	struct arena_chunk *c = a->head;
+	if (n < ARENA_HUGE || n > SIZE_MAX / 2 || (c && c->size - c->used >= n))
+		return;
+	map_chunk(a, n, 1);
 }
 
 static struct arena_chunk *new_chunk(struct arena *a, size_t need)
@@ -72,18 +103,15 @@ static struct arena_chunk *new_chunk(struct arena *a, size_t need)
 	if (sz < need)
 		sz = need;
 	if (a->reserved + hdr + sz < ARENA_HUGE) {
-		if (!(c = malloc(hdr + sz)))
+		/* calloc: a fresh chunk comes zeroed from mmap without a memset,
+		 * so pages the arena never uses are never touched */
+		if (!(c = calloc(1, hdr + sz)))
 			die("out of memory (arena chunk of %zu bytes)", sz);
 		c->map_len = 0;
 		c->size = sz;
 		a->reserved += hdr + sz;
 	} else {
-		size_t len = (hdr + need + ARENA_HUGE - 1) & ~(ARENA_HUGE - 1);
-		if (!(c = map_huge(len)))
-			die("out of memory (arena chunk of %zu bytes)", len);
-		c->map_len = len;
-		c->size = len - hdr;
-		a->reserved += len;
+		return map_chunk(a, sz, 0);
 	}
 	c->used = 0;
 	c->next = a->head;
@@ -102,8 +130,6 @@ void *arena_alloc(struct arena *a, size_t n)
 	void *p = c->data + c->used;
 	c->used += need;
 	a->total += need;
-	if (!c->map_len) /* malloc'd memory is not zeroed; mapped memory is */
-		memset(p, 0, n);
 	return p;
 }
 

@@ -17,6 +17,10 @@ void arena_free(struct arena *a);
 void *arena_alloc(struct arena *a, size_t n);
 /* Overflow-checked n*size; returns NULL when n*size overflows. */
 void *arena_array(struct arena *a, size_t n, size_t size);
+/* About n more bytes will be allocated: when n is large, map them now as one
+ * chunk (address space only; pages are faulted in as they are used). A hint:
+ * when the mapping is refused, the arena grows as usual. */
+void arena_reserve(struct arena *a, size_t n);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
 

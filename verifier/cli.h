@@ -35,5 +35,10 @@ int cmd_print(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_buffers(int argc, char **argv);
+int cmd_gate(int argc, char **argv);
+int cmd_donation(int argc, char **argv);
+/* copies (issue 4) */
+int cmd_explain(int argc, char **argv);
+int cmd_prove_removal(int argc, char **argv);
 
 #endif

@@ -1,9 +1,14 @@
 /* cmd_check.c - `hloproof check`: run the lint rules and report. */
+#include "annotations.h"
 #include "atomic_out.h"
 #include "baseline.h"
 #include "budget.h"
 #include "cli.h"
+#include "copies.h"
 #include "config.h"
+#include "donation.h"
+#include "donation_stage.h"
+#include "jobs.h"
 #include "lint.h"
 #include "report.h"
 #include <errno.h>
@@ -15,14 +20,17 @@
 
 struct check_opts {
 	enum report_format format;
-	const char *output, *config, *baseline, *write_baseline;
+	const char *output, *config, *baseline, *write_baseline, *annotations;
 	const char *fail_on;
 	long timeout_ms;          /* -1: from the configuration */
 	long long budget_ms;      /* --time-budget-ms; -1: unlimited */
 	int strict_donation;
+	int jobs;                 /* --jobs: modules checked at once */
 	int n_toggles;
 	const char **toggle_rule; /* --enable / --disable in order */
 	int *toggle_on;
+	const char *smt_dump;     /* copy decider (issue 4): --smt-dump DIR */
+	int cross_check;          /* --cross-check: exit 3 when the deciders disagree */
 };
 
 static int parse_opts(int argc, char **argv, struct check_opts *o)
@@ -38,12 +46,16 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{"write-baseline", required_argument, 0, 'w'},
 		{"timeout-ms", required_argument, 0, 't'},
 		{"strict-donation", no_argument, 0, 's'},
+		{"smt-dump", required_argument, 0, 'S'},
+		{"cross-check", no_argument, 0, 'X'},
+		{"annotations", required_argument, 0, 'A'},
+		{"jobs", required_argument, 0, 'j'},
 		{"time-budget-ms", required_argument, 0, 'T'},
 		{0, 0, 0, 0},
 	};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:j:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (report_format_parse(optarg, &o->format) < 0)
@@ -87,9 +99,23 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		case 's':
 			o->strict_donation = 1;
 			break;
+		case 'S':
+			o->smt_dump = optarg;
+			break;
+		case 'X':
+			o->cross_check = 1;
+			break;
+		case 'A':
+			o->annotations = optarg;
+			break;
 		case 'T':
 			if (budget_parse_ms(optarg, &o->budget_ms) < 0)
 				return cli_usage_error("check", "--time-budget-ms wants milliseconds, not '%s'", optarg);
+			break;
+		case 'j':
+			if (jobs_parse(optarg, &o->jobs) < 0)
+				return cli_usage_error("check", "--jobs takes a number of threads from 0 (one per CPU) to %d, not '%s'",
+						       JOBS_MAX, optarg);
 			break;
 		default:
 			return cli_usage_error("check", "bad option");
@@ -155,11 +181,123 @@ static int write_report(const struct check_opts *o, const struct report *r, stru
 	return atomic_out_commit(&of, d) < 0 ? EXIT_INTERNAL : EXIT_CLEAN;
 }
 
+/* One input file, checked on whichever thread picks it up: it reads only the
+ * shared configuration and writes only its own slot; what it would print on
+ * stderr is kept in `diag` and printed in input order. */
+struct check_job {
+	const char *file;
+	struct module_report *slot;
+	int parsed, internal;
+	int not_checked;          /* rules the time budget did not run */
+	char *diag;
+	size_t diag_len;
+};
+
+struct check_run {
+	const struct lint_config *cfg;
+	const struct check_opts *o;
+	const struct annotations *ann;    /* --annotations, or NULL */
+	const struct budget *budget;      /* --time-budget-ms, shared read-only */
+	struct check_job *jobs;
+	struct module_report *slots;
+};
+
+/* Every copy of a module the budget left unanalysed: listed, verdict unknown
+ * (the family is not computed either: "unexplained", with the reason). */
+static struct copy_summaries *copy_summaries_unknown(const struct hlo_module *m, struct arena *a)
+{
+	int32_t n = 0;
+	for (int32_t c = 0; c < m->n_comps; c++)
+		for (int32_t i = 0; i < m->comps[c]->n_instrs; i++)
+			n += m->comps[c]->instrs[i]->opcode == OP_COPY;
+	struct copy_summaries *s = arena_alloc(a, sizeof(*s));
+	s->v = arena_array(a, (size_t)n + 1, sizeof(*s->v));
+	for (int32_t c = 0; c < m->n_comps; c++)
+		for (int32_t i = 0; i < m->comps[c]->n_instrs; i++) {
+			const struct hlo_instruction *in = m->comps[c]->instrs[i];
+			if (in->opcode != OP_COPY)
+				continue;
+			struct copy_summary *o = &s->v[s->n++];
+			o->name = arena_strdup(a, in->name);
+			o->computation = arena_strdup(a, m->comps[c]->name);
+			o->line = in->pos.line;
+			o->family = FAMILY_UNEXPLAINED;
+			o->given = m->is_scheduled ? VERDICT_UNKNOWN : VERDICT_NONE;
+			o->any = VERDICT_UNKNOWN;
+			o->evidence = BUDGET_EXHAUSTED_REASON;
+			o->bytes = in->shape ? in->shape->bytes : 0;
+		}
+	return s;
+}
+
+static void check_one(void *arg, size_t i)
+{
+	struct check_run *run = arg;
+	struct check_job *j = &run->jobs[i];
+	FILE *err = open_memstream(&j->diag, &j->diag_len);
+	struct diag pd;
+	diag_init(&pd, err ? err : stderr);
+	struct hlo_module *m = hlo_parse_file(j->file, &pd);
+	if (!m)
+		goto done;
+	j->parsed = 1;
+	j->slot = &run->slots[i];
+	/* the copy decider (issue 4): verdicts for the rules and the report */
+	struct analysis_options aopt;
+	analysis_default_options(&aopt);
+	if (run->cfg->timeout_ms > 0)
+		aopt.timeout_ms = (int)run->cfg->timeout_ms;
+	aopt.smt_dump_dir = run->o->smt_dump;
+	aopt.cross_check = run->o->cross_check;
+	struct diag ad;
+	diag_init(&ad, NULL);
+	/* past the budget: no decider runs; the copies are listed unknown below
+	 * and every rule reports itself not checked (lint_run_stages) */
+	int expired = budget_expired(run->budget);
+	struct copy_verdicts *cv = expired ? NULL : copy_verdicts_run(m, &aopt, &ad);
+	struct copy_verdicts none = {0}; /* "analysis failed", no verdicts */
+	if (!cv && !expired)
+		fprintf(pd.out, "%s: warning: no copy verdicts: %s\n", j->file,
+			ad.errors ? ad.first : "the module cannot be analysed");
+	struct rule_ctx stages = {0};
+	stages.budget = run->budget;
+	if (cv) {
+		stages.dataflow = cv->an->df;
+		stages.buffers = cv->an->bufs;
+		stages.ordering = cv->an->dep;
+	}
+	stages.copy_verdicts = cv ? cv : &none;
+	struct module_report *mr = j->slot;
+	findings_init(&mr->findings, m);
+	if (lint_run_with_deciders(m, run->cfg, run->ann, &stages, cv ? cv->an : NULL,
+				   &mr->findings, &mr->donation_verdicts) < 0) {
+		fprintf(pd.out, "%s: error: internal error in a rule; results are incomplete\n",
+			j->file);
+		j->internal = 1;
+	}
+	mr->copy_verdicts = expired ? copy_summaries_unknown(m, &mr->findings.arena)
+				    : copy_summaries_build(cv, &mr->findings.arena);
+	for (int32_t k = 0; k < mr->findings.n; k++)
+		if (!strcmp(mr->findings.items[k].message, LINT_NOT_CHECKED))
+			j->not_checked = 1;
+	if (cv && cv->an->cross_check_failed) {
+		fprintf(pd.out, "%s: error: the graph decider and z3 disagree (--cross-check)\n",
+			j->file);
+		j->internal = 1;
+	}
+	copy_verdicts_free(cv);
+	hlo_module_free(m);
+done:
+	if (err)
+		fclose(err);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct check_opts o = {0};
 	o.timeout_ms = -1;
 	o.budget_ms = -1;
+	o.jobs = 1;
 	o.toggle_rule = calloc((size_t)argc + 1, sizeof(*o.toggle_rule));
 	o.toggle_on = calloc((size_t)argc + 1, sizeof(*o.toggle_on));
 	struct diag d;
@@ -168,6 +306,8 @@ int cmd_check(int argc, char **argv)
 	config_init(&cfg);
 	struct baseline base = {0};
 	struct report rep = {0};
+	struct annotations ann = {0};
+	struct check_job *jobs = NULL;
 	char **files = NULL;
 	int status = EXIT_CLEAN, internal = 0, not_checked = 0;
 	struct budget budget;
@@ -177,7 +317,8 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	if (parse_opts(argc, argv, &o) != 0 || setup_config(&cfg, &o, &d) < 0 ||
-	    (o.baseline && baseline_load(&base, o.baseline, &d) < 0)) {
+	    (o.baseline && baseline_load(&base, o.baseline, &d) < 0) ||
+	    (o.annotations && annotations_load(&ann, o.annotations, &d) < 0)) {
 		status = EXIT_INPUT;
 		goto out;
 	}
@@ -192,39 +333,38 @@ int cmd_check(int argc, char **argv)
 		n_files++;
 	/* inputs are never written (docs/limits.md) */
 	for (size_t i = 0; i < n_files; i++) {
-		const char *out = atomic_out_same_file(files[i], o.output) ? o.output
-				: atomic_out_same_file(files[i], o.write_baseline) ? o.write_baseline : NULL;
-		if (out) {
-			status = cli_usage_error("check", "output file '%s' is the input %s", out, files[i]);
+		const char *w = atomic_out_same_file(files[i], o.output) ? o.output
+			      : atomic_out_same_file(files[i], o.write_baseline) ? o.write_baseline : NULL;
+		if (w) {
+			status = cli_usage_error("check", "output file '%s' is the input %s", w, files[i]);
 			goto out;
 		}
 	}
 	rep.modules = calloc(n_files ? n_files : 1, sizeof(*rep.modules));
-	if (!rep.modules) {
+	jobs = calloc(n_files ? n_files : 1, sizeof(*jobs));
+	if (!rep.modules || !jobs) {
 		status = EXIT_INTERNAL;
 		goto out;
 	}
+	for (size_t i = 0; i < n_files; i++)
+		jobs[i].file = files[i];
+	struct check_run run = {&cfg, &o, o.annotations ? &ann : NULL, &budget, jobs, rep.modules};
+	jobs_run(o.jobs, n_files, check_one, &run);
+	/* In input order: the messages, then the parsed modules packed to the front. */
 	for (size_t i = 0; i < n_files; i++) {
-		struct diag pd;
-		diag_init(&pd, stderr);
-		struct hlo_module *m = hlo_parse_file(files[i], &pd);
-		if (!m) {
+		if (jobs[i].diag_len)
+			fwrite(jobs[i].diag, 1, jobs[i].diag_len, stderr);
+		internal |= jobs[i].internal;
+		not_checked |= jobs[i].not_checked;
+		if (!jobs[i].parsed) {
 			rep.files_failed++;
 			continue;
 		}
-		struct module_report *mr = &rep.modules[rep.n_modules++];
-		findings_init(&mr->findings, m);
-		struct rule_ctx stages = {.budget = &budget};
-		int rc = lint_run_stages(m, &cfg, &stages, &mr->findings);
-		if (rc < 0) {
-			fprintf(stderr, "%s: error: internal error in a rule; results are incomplete\n",
-				files[i]);
-			internal = 1;
-		} else if (rc > 0) {
-			not_checked = 1;
-		}
-		hlo_module_free(m);
+		if (rep.n_modules != i)
+			rep.modules[rep.n_modules] = rep.modules[i];
+		rep.n_modules++;
 	}
+	fflush(stderr);
 	if (o.baseline) {
 		baseline_apply(&base, &rep);
 		rep.baseline = &base;
@@ -245,12 +385,18 @@ int cmd_check(int argc, char **argv)
 	else if (not_checked)
 		status = EXIT_INTERNAL; /* unknown is not clean (docs/limits.md) */
 out:
-	for (size_t i = 0; i < rep.n_modules; i++)
+	for (size_t i = 0; i < rep.n_modules; i++) {
 		findings_free(&rep.modules[i].findings);
+		donation_summaries_free(rep.modules[i].donation_verdicts);
+	}
 	free(rep.modules);
+	for (size_t i = 0; jobs && files && files[i]; i++)
+		free(jobs[i].diag);
+	free(jobs);
 	baseline_free(&base);
 	cli_free_inputs(files);
 	config_free(&cfg);
+	annotations_free(&ann);
 	free(o.toggle_rule);
 	free(o.toggle_on);
 	return status;

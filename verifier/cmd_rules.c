@@ -10,6 +10,8 @@ static const char *sev_name(enum severity s)
 
 int cmd_rules(int argc, char **argv)
 {
+	if (argc > 1)
+		return cli_usage_error("rules", "takes no arguments, not '%s'", argv[1]);
 	for (const struct rule *const *r = rule_registry; *r; r++)
 		printf("%s  %-28s %-8s %s\n", (*r)->id, (*r)->slug, sev_name((*r)->severity),
 		       (*r)->summary);

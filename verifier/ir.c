@@ -111,40 +111,45 @@ static void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
-/* Users in text order, each once, in one pass: operands and control
- * predecessors are defined earlier in text order, so an instruction's arrays
- * are placed before any user fills them; a user's duplicate operands are
- * adjacent in the array, so checking the last entry dedupes. */
-void hlo_build_users(struct hlo_module *m, size_t n_users, size_t n_succs)
+/* Users in text order, each once: a counting sort of the uses by operand.
+ * Control successors in one pass: predecessors are defined earlier in text
+ * order, so an instruction's array is placed before any successor fills it;
+ * a successor's duplicate predecessors are adjacent, so checking the last
+ * entry dedupes. */
+void hlo_build_users(struct hlo_computation *comp, const struct hlo_use *uses, size_t n_uses,
+		     int32_t *count, struct hlo_instruction **ubuf, struct hlo_instruction **sbuf,
+		     size_t n_succs)
 {
-	struct hlo_instruction **ubuf = arena_array(&m->arena, n_users, sizeof(*ubuf));
-	struct hlo_instruction **sbuf = arena_array(&m->arena, n_succs, sizeof(*sbuf));
-	struct hlo_instruction **uend = ubuf + n_users, **send = sbuf + n_succs;
-	if (!ubuf || !sbuf)
-		die("out of memory (users)");
-	for (int32_t c = 0; c < m->n_comps; c++) {
-		struct hlo_computation *comp = m->comps[c];
-		for (int32_t i = 0; i < comp->n_instrs; i++) {
-			struct hlo_instruction *in = comp->instrs[i];
-			if (in->n_users > uend - ubuf || in->n_ctrl_succs > send - sbuf)
-				die("internal error: user counts are inconsistent");
-			in->users = in->n_users ? ubuf : NULL;
-			ubuf += in->n_users;
-			in->ctrl_succs = in->n_ctrl_succs ? sbuf : NULL;
-			sbuf += in->n_ctrl_succs;
-			in->n_users = in->n_ctrl_succs = 0;
-			for (int32_t k = 0; k < in->n_operands; k++) {
-				struct hlo_instruction *op = in->operands[k];
-				if (op->n_users == 0 || op->users[op->n_users - 1] != in)
-					op->users[op->n_users++] = in;
-			}
-			for (int32_t k = 0; k < in->n_ctrl_preds; k++) {
-				struct hlo_instruction *p = in->ctrl_preds[k];
-				if (p->n_ctrl_succs == 0 || p->ctrl_succs[p->n_ctrl_succs - 1] != in)
-					p->ctrl_succs[p->n_ctrl_succs++] = in;
-			}
+	size_t off = 0;
+	struct hlo_instruction **send = sbuf + n_succs;
+	int32_t n_instrs = comp->n_instrs;
+	for (int32_t i = 0; i < n_instrs; i++) {
+		struct hlo_instruction *in = comp->instrs[i];
+		/* instructions of a large computation are out of cache by now */
+		if (i + 8 < n_instrs)
+			__builtin_prefetch(&comp->instrs[i + 8]->n_users, 1);
+		int32_t n = count[i];
+		if ((size_t)n > n_uses - off)
+			die("internal error: user counts are inconsistent");
+		in->n_users = n;
+		in->users = n ? ubuf + off : NULL;
+		count[i] = (int32_t)off;
+		off += (size_t)n;
+		if (!n_succs) /* no control edges: leave those fields alone */
+			continue;
+		if (in->n_ctrl_succs > send - sbuf)
+			die("internal error: control successor counts are inconsistent");
+		in->ctrl_succs = in->n_ctrl_succs ? sbuf : NULL;
+		sbuf += in->n_ctrl_succs;
+		in->n_ctrl_succs = 0;
+		for (int32_t k = 0; k < in->n_ctrl_preds; k++) {
+			struct hlo_instruction *p = in->ctrl_preds[k];
+			if (p->n_ctrl_succs == 0 || p->ctrl_succs[p->n_ctrl_succs - 1] != in)
+				p->ctrl_succs[p->n_ctrl_succs++] = in;
 		}
 	}
+	for (size_t u = 0; u < n_uses; u++)
+		ubuf[count[uses[u].def]++] = comp->instrs[uses[u].user];
 }
 
 /* Callers (one callsite per calling instruction) and contexts propagated from

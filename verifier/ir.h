@@ -63,33 +63,38 @@ struct buffer_donor {
 
 enum call_context { CALL_NONE = 0, CALL_CONTROL_FLOW = 1, CALL_EMBEDDED = 2, CALL_BOTH = 3 };
 
+/* Field order: the fields the parser, the edge builder and most passes read
+ * for every instruction come first, so they share one or two cache lines;
+ * the rest is ordered to leave no padding (328 bytes on LP64). */
 struct hlo_instruction {
 	const char *name;
-	struct srcpos pos;            /* of the name in the definition */
-	struct hlo_computation *parent;
-	int32_t index;                /* position in parent->instrs (text order) */
-	int32_t gid;                  /* unique over the module, dense from 0 */
-	uint16_t opcode;              /* enum opcode */
-	uint8_t is_root;
-	uint8_t has_result_shape;     /* result shape was printed */
-	const char *opcode_text;      /* as printed (for unknown opcodes and async sugar) */
-	uint16_t async_wrapped_opcode;/* for X-start/-update/-done sugar: enum opcode of X */
 	struct shape *shape;          /* may be shared between instructions */
-
-	int32_t n_operands, n_users, n_ctrl_preds, n_ctrl_succs;
+	struct hlo_computation *parent;
 	struct hlo_instruction **operands;
 	struct hlo_instruction **users;       /* distinct users, in text order */
+	int32_t index;                /* position in parent->instrs (text order) */
+	int32_t gid;                  /* unique over the module, dense from 0 */
+	int32_t n_operands, n_users;
+	uint16_t opcode;              /* enum opcode */
+	uint16_t async_wrapped_opcode;/* for X-start/-update/-done sugar: enum opcode of X */
+	uint8_t is_root;
+	uint8_t has_result_shape;     /* result shape was printed */
+
+	int32_t n_ctrl_preds, n_ctrl_succs;
 	struct hlo_instruction **ctrl_preds;
 	struct hlo_instruction **ctrl_succs;
-	struct shape **operand_shapes;        /* as printed, or NULL entries; NULL when none */
 
 	/* Called computations, in the order of the attributes (to_apply, calls,
 	 * condition, body, branches, called_computations). */
 	int32_t n_called;
-	struct hlo_computation **called;
-	struct hlo_computation *to_apply, *calls, *condition, *body;
 	int32_t n_branches;                   /* true/false become branches {0: true, 1: false} */
+	struct hlo_computation **called;
 	struct hlo_computation **branches;
+	struct hlo_computation *to_apply, *calls, *condition, *body;
+
+	struct shape **operand_shapes;        /* as printed, or NULL entries; NULL when none */
+	const char *opcode_text;      /* as printed (for unknown opcodes and async sugar) */
+	struct srcpos pos;            /* of the name in the definition */
 
 	int64_t tuple_index;                  /* index= ; -1 when absent */
 	int64_t parameter_number;             /* parameter(N); -1 otherwise */

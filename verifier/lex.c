@@ -9,7 +9,7 @@ const unsigned char lex_class[256] = {
 	['a' ... 'z'] = ID, ['A' ... 'Z'] = ID, ['_'] = ID,
 	['0' ... '9'] = LEX_IDENT_CHAR | LEX_DIGIT, ['.'] = LEX_IDENT_CHAR, ['-'] = LEX_IDENT_CHAR,
 	[' '] = LEX_SPACE, ['\t'] = LEX_SPACE, ['\r'] = LEX_SPACE, ['\f'] = LEX_SPACE,
-	['\v'] = LEX_SPACE,
+	['\v'] = LEX_SPACE, ['\n'] = LEX_BREAK, ['/'] = LEX_BREAK,
 };
 #undef ID
 
@@ -73,37 +73,57 @@ static const char *skip_block_comment(struct lexer *lx, const char *p)
 	return NULL;
 }
 
+/* Count the line breaks in [p, end). */
+static void newlines_in(struct lexer *lx, const char *p, const char *end)
+{
+	const char *nl;
+	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+		newline(lx, nl + 1);
+		p = nl + 1;
+	}
+}
+
 /* Skip a quoted string starting at p; returns the byte after the closing
- * quote or NULL after reporting. Escapes are skipped, not decoded. */
+ * quote or NULL after reporting. Escapes are skipped, not decoded. memchr
+ * finds the quote and the backslashes: op_name strings run to hundreds of
+ * bytes, and a byte loop over them was a quarter of gemma's parse. */
 static const char *skip_string(struct lexer *lx, const char *p)
 {
 	char q = *p;
 	const char *e = lx->end;
 	struct srcpos at = pos_at(lx, p);
-	for (p++; p < e; p++) {
-		char c = *p;
-		if (c == q)
-			return p + 1;
-		if (c == '\\') {
-			if (p + 1 < e && p[1] == '\n')
-				newline(lx, p + 2);
-			p++;
-		} else if (c == '\n') {
-			newline(lx, p + 1);
+	for (p++; p < e;) {
+		const char *qe = memchr(p, q, (size_t)(e - p));
+		const char *stop = qe ? qe : e;
+		const char *bs = memchr(p, '\\', (size_t)(stop - p));
+		if (!bs) {
+			newlines_in(lx, p, stop);
+			if (qe)
+				return qe + 1;
+			break;
 		}
+		/* an escape: the byte after the backslash is taken as is */
+		newlines_in(lx, p, bs);
+		if (bs + 1 < e && bs[1] == '\n')
+			newline(lx, bs + 2);
+		p = bs + 2;
 	}
 	error_at(lx->d, at, "unterminated string");
 	return NULL;
 }
 
-/* Whitespace and comments. Returns -1 after reporting an error. */
-static int skip_space(struct lexer *lx)
+/* Whitespace and comments. Returns -1 after reporting an error. Out of
+ * line: lex_next skips plain spaces itself. */
+static __attribute__((noinline)) int skip_space(struct lexer *lx)
 {
 	const char *p = lx->cur, *e = lx->end;
 	while (p < e) {
 		char c = *p;
-		if (lex_class[(unsigned char)c] & LEX_SPACE) {
+		unsigned k = lex_class[(unsigned char)c];
+		if (k & LEX_SPACE) {
 			p++;
+		} else if (!(k & LEX_BREAK)) {
+			break;
 		} else if (c == '\n') {
 			p++;
 			newline(lx, p);
@@ -126,44 +146,21 @@ static inline int is_digit(unsigned char c)
 	return lex_class[c] & LEX_DIGIT;
 }
 
-enum tok lex_next(struct lexer *lx, struct token *t)
+/* Tokens of one byte. */
+static const unsigned char punct_tok[256] = {
+	['('] = TOK_LPAREN, [')'] = TOK_RPAREN, ['{'] = TOK_LBRACE, ['}'] = TOK_RBRACE,
+	['['] = TOK_LBRACKET, [']'] = TOK_RBRACKET, [','] = TOK_COMMA, [':'] = TOK_COLON,
+	['='] = TOK_EQUAL, ['?'] = TOK_QUESTION, ['*'] = TOK_STAR,
+};
+
+/* The tokens lex_next leaves to this: numbers, strings, '->', '<=', other
+ * bytes and errors. s is the token's first byte; t->line/col are set. */
+static __attribute__((noinline)) enum tok lex_rare(struct lexer *lx, struct token *t, const char *s)
 {
-	if (skip_space(lx) < 0) {
-		t->kind = TOK_ERROR;
-		t->p = lx->cur;
-		t->len = 0;
-		return TOK_ERROR;
-	}
-	const char *p = lx->cur, *e = lx->end, *s = p;
-	t->line = lx->line;
-	t->col = (int)(p - lx->line_start) + 1;
-	t->p = p;
-	t->len = 0;
-	if (p >= e)
-		return t->kind = TOK_EOF;
+	const char *p = s, *e = lx->end;
 	unsigned char c = (unsigned char)*p;
 	enum tok k;
-	if (lex_is_ident_start(c)) {
-		/* no bound check: *end is never an identifier byte (see lex_init) */
-		p++;
-		while (lex_is_ident_char((unsigned char)*p))
-			p++;
-		/* "name->" : the '-' belongs to the arrow */
-		if (p < e && *p == '>' && p[-1] == '-')
-			p--;
-		if (p < e && *p == '=' && !(p + 1 < e && p[1] == '=')) {
-			t->len = (uint32_t)(p - s);
-			lx->cur = p + 1;
-			return t->kind = TOK_ATTR;
-		}
-		k = TOK_IDENT;
-	} else if (c == '%' && p + 1 < e && lex_is_ident_char((unsigned char)p[1])) {
-		p++;
-		s = p;
-		while (lex_is_ident_char((unsigned char)*p))
-			p++;
-		k = TOK_NAME;
-	} else if (is_digit(c) || (c == '-' && p + 1 < e && is_digit((unsigned char)p[1]))) {
+	if (is_digit(c) || (c == '-' && p + 1 < e && is_digit((unsigned char)p[1]))) {
 		k = TOK_INT;
 		p++;
 		while (p < e && is_digit((unsigned char)*p))
@@ -192,22 +189,12 @@ enum tok lex_next(struct lexer *lx, struct token *t)
 	} else {
 		p++;
 		switch (c) {
-		case '(': k = TOK_LPAREN; break;
-		case ')': k = TOK_RPAREN; break;
-		case '{': k = TOK_LBRACE; break;
-		case '}': k = TOK_RBRACE; break;
-		case '[': k = TOK_LBRACKET; break;
-		case ']': k = TOK_RBRACKET; break;
-		case ',': k = TOK_COMMA; break;
-		case ':': k = TOK_COLON; break;
-		case '=': k = TOK_EQUAL; break;
-		case '?': k = TOK_QUESTION; break;
-		case '*': k = TOK_STAR; break;
 		case '"':
 		case '\'':
 			if (!(p = skip_string(lx, s))) {
-				t->kind = TOK_ERROR;
-				return TOK_ERROR;
+				t->p = s;
+				t->len = 0;
+				return t->kind = TOK_ERROR;
 			}
 			k = TOK_STRING;
 			break;
@@ -230,8 +217,9 @@ enum tok lex_next(struct lexer *lx, struct token *t)
 		default:
 			if (c < 0x20 || c == 0x7f) {
 				error_at(lx->d, pos_at(lx, s), "stray byte 0x%02x in input", c);
-				t->kind = TOK_ERROR;
-				return TOK_ERROR;
+				t->p = s;
+				t->len = 0;
+				return t->kind = TOK_ERROR;
 			}
 			k = TOK_OTHER;
 			/* one whole UTF-8 sequence, so messages quote it intact */
@@ -246,6 +234,75 @@ enum tok lex_next(struct lexer *lx, struct token *t)
 	return t->kind = k;
 }
 
+/* Identifiers, %names, attribute names and one-byte tokens here; the rest
+ * in lex_rare and skip_space, so this path keeps few registers live. */
+enum tok lex_next(struct lexer *lx, struct token *t)
+{
+	const char *p = lx->cur, *e = lx->end;
+	while (p < e && *p == ' ')
+		p++;
+	if (p < e && (lex_class[(unsigned char)*p] & (LEX_SPACE | LEX_BREAK))) {
+		lx->cur = p;
+		if (skip_space(lx) < 0) {
+			t->kind = TOK_ERROR;
+			t->p = lx->cur;
+			t->len = 0;
+			return TOK_ERROR;
+		}
+		p = lx->cur;
+	}
+	const char *s = p;
+	t->line = lx->line;
+	t->col = (int)(p - lx->line_start) + 1;
+	if (p >= e) {
+		lx->cur = p;
+		t->p = p;
+		t->len = 0;
+		return t->kind = TOK_EOF;
+	}
+	unsigned char c = (unsigned char)*p;
+	enum tok k;
+	if (lex_is_ident_start(c)) {
+		/* no bound check: *end is never an identifier byte (see lex_init) */
+		p++;
+		while (lex_is_ident_char((unsigned char)*p))
+			p++;
+		/* "name->" : the '-' belongs to the arrow */
+		if (p < e && *p == '>' && p[-1] == '-')
+			p--;
+		if (p < e && *p == '=' && !(p + 1 < e && p[1] == '=')) {
+			t->p = s;
+			t->len = (uint32_t)(p - s);
+			lx->cur = p + 1;
+			return t->kind = TOK_ATTR;
+		}
+		k = TOK_IDENT;
+	} else if (c == '%' && p + 1 < e && lex_is_ident_char((unsigned char)p[1])) {
+		p++;
+		s = p;
+		while (lex_is_ident_char((unsigned char)*p))
+			p++;
+		k = TOK_NAME;
+	} else if (punct_tok[c]) {
+		p++;
+		k = (enum tok)punct_tok[c];
+	} else {
+		lx->cur = p;
+		return lex_rare(lx, t, p);
+	}
+	t->p = s;
+	t->len = (uint32_t)(p - s);
+	lx->cur = p;
+	return t->kind = k;
+}
+
+/* Bytes raw_scan stops at; every other byte is part of the value. */
+static const unsigned char raw_special[256] = {
+	[','] = 1, [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\n'] = 1, ['('] = 1, [')'] = 1,
+	['['] = 1, [']'] = 1, ['{'] = 1, ['}'] = 1, ['"'] = 1, ['\''] = 1, ['/'] = 1,
+	['\0'] = 1,
+};
+
 static int raw_scan(struct lexer *lx, int stop_at_top, char close, const char **vs, const char **ve)
 {
 	char stack[HLO_MAX_NESTING];
@@ -254,6 +311,10 @@ static int raw_scan(struct lexer *lx, int stop_at_top, char close, const char **
 	*vs = p;
 	while (p < e) {
 		char c = *p;
+		if (!raw_special[(unsigned char)c]) {
+			p++;
+			continue;
+		}
 		if (depth == 0) {
 			if (stop_at_top && (c == ',' || c == ' ' || c == '\t' || c == '\r' ||
 					    c == '\n' || c == ')' || c == '}' || c == ']'))

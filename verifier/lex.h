@@ -45,6 +45,7 @@ struct lexer {
 /* text[len] must be readable and not an identifier byte (a NUL, or the byte
  * a raw value stopped at): identifier scans use it as their sentinel. */
 void lex_init(struct lexer *lx, const char *file, const char *text, size_t len, struct diag *d);
+
 /* Lex the next token into *t; returns t->kind. Errors (unterminated comment
  * or string, stray byte) are reported and yield TOK_ERROR. */
 enum tok lex_next(struct lexer *lx, struct token *t);
@@ -70,6 +71,7 @@ const char *tok_kind_name(enum tok k);
 #define LEX_IDENT_CHAR 2u
 #define LEX_DIGIT 4u
 #define LEX_SPACE 8u
+#define LEX_BREAK 16u  /* '\n' and '/': a line break or a comment may start */
 extern const unsigned char lex_class[256];
 
 static inline int lex_is_ident_start(unsigned char c)

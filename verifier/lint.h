@@ -16,6 +16,8 @@
 struct dataflow;   /* values.h */
 struct buffers;    /* buffers.h */
 struct ordering;   /* ordering.h (queries update scratch state: not const) */
+struct donation_list; /* donation.h */
+struct annotations;   /* annotations.h */
 struct budget;     /* budget.h */
 
 struct rule_ctx {
@@ -30,7 +32,8 @@ struct rule_ctx {
 	const struct buffers *buffers;
 	struct ordering *ordering;
 	const void *copy_verdicts;      /* copy decider (issue 4), type to come */
-	const void *donation_verdicts;  /* donation decider (issue 5), type to come */
+	const struct donation_list *donation_verdicts; /* donation decider (issue 5) */
+	const struct annotations *annotations; /* --annotations FILE, or NULL */
 	/* --time-budget-ms; NULL: unlimited. A rule that decides one verdict at a
 	 * time checks budget_expired() before each and reports the rest unknown. */
 	const struct budget *budget;

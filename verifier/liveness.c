@@ -252,6 +252,10 @@ int can_share_operand_buffer(struct liveness *lv, const struct hlo_instruction *
 	}
 	if (operand->opcode == OP_CONSTANT)
 		return 0;
+	int sif = slice_input_fusion_can_share(df, operand, osub, user, usub,
+					       operand_index_of(user, operand));
+	if (sif >= 0)
+		return sif;
 	const struct shape *os = dataflow_subshape(df, operand, osub);
 	const struct shape *us = dataflow_subshape(df, user, usub);
 	int shapes_equal = os && us && shape_equal(os, us);
@@ -620,4 +624,188 @@ int buffers_any_interference(struct liveness *lv, const struct buffers *b, int32
 				}
 	}
 	return 0;
+}
+
+/* ---- slice input fusions (horizontal fusion): CanShareOperandBufferWithUser's
+ * first case, before the shape test. Added with the copy decider. ---- */
+
+static int is_1d_slice_without_strides(const struct hlo_instruction *x)
+{
+	return x->opcode == OP_SLICE && x->n_slice == 1 && x->slice[0].stride == 1;
+}
+
+static int is_slice_input_fusion(const struct hlo_instruction *f)
+{
+	if (!fusion_kind_is(f, "kInput"))
+		return 0;
+	struct hlo_computation *c = fused_computation(f);
+	const struct hlo_instruction *root = c ? c->root : NULL;
+	if (!root || root->opcode != OP_TUPLE)
+		return 0;
+	for (int32_t i = 0; i < root->n_operands; i++)
+		if (!is_1d_slice_without_strides(root->operands[i]))
+			return 0;
+	return 1;
+}
+
+static int same_layout(const struct shape *a, const struct shape *b)
+{
+	if (!shape_is_array(a) || !shape_is_array(b))
+		return 1;
+	if (a->rank != b->rank || a->layout.memory_space != b->layout.memory_space ||
+	    a->layout.element_size_bits != b->layout.element_size_bits)
+		return 0;
+	for (int i = 0; i < a->rank; i++)
+		if (shape_minor_to_major(a, i) != shape_minor_to_major(b, i))
+			return 0;
+	const char *x = a->layout.ext ? a->layout.ext : "", *y = b->layout.ext ? b->layout.ext : "";
+	return !strcmp(x, y);
+}
+
+static int default_layout(const struct shape *s)
+{
+	if (!shape_is_array(s))
+		return 0;
+	for (int i = 0; i < s->rank; i++)
+		if (shape_minor_to_major(s, i) != s->rank - 1 - i)
+			return 0;
+	return !s->layout.ext;
+}
+
+struct concat_usage {
+	const struct hlo_instruction *prev_concat;
+	int32_t operand_idx;
+	const struct hlo_instruction *slice_to_recover;
+};
+
+static int cmp_slice_start(const void *a, const void *b)
+{
+	const struct hlo_instruction *x = *(const struct hlo_instruction *const *)a;
+	const struct hlo_instruction *y = *(const struct hlo_instruction *const *)b;
+	return x->slice[0].start < y->slice[0].start ? -1 : x->slice[0].start > y->slice[0].start;
+}
+
+/* XLA's ConcatIsEffectivelyElementwise: the concat's users are 1-d slices
+ * that cut it back into its operands. */
+static int concat_effectively_elementwise(const struct hlo_instruction *concat,
+					  const struct hlo_instruction *operand,
+					  struct concat_usage *info)
+{
+	int32_t n = concat->n_users;
+	if (n != concat->n_operands || n > 1024)
+		return 0;
+	for (int32_t i = 0; i < concat->n_operands; i++)
+		for (int32_t j = 0; j < i; j++)
+			if (concat->operands[i] == concat->operands[j])
+				return 0;
+	const struct hlo_instruction *users[1024];
+	for (int32_t i = 0; i < n; i++) {
+		if (!is_1d_slice_without_strides(concat->users[i]))
+			return 0;
+		users[i] = concat->users[i];
+	}
+	qsort(users, (size_t)n, sizeof(users[0]), cmp_slice_start);
+	int64_t prev_limit = 0;
+	for (int32_t i = 0; i < n; i++) {
+		const struct hlo_instruction *u = users[i];
+		int64_t size = u->slice[0].limit - u->slice[0].start;
+		const struct shape *os = concat->operands[i]->shape;
+		if (u->slice[0].start != prev_limit || !os || size != (int64_t)os->elements)
+			return 0;
+		prev_limit = u->slice[0].limit;
+	}
+	int32_t idx = -1;
+	for (int32_t i = 0; i < concat->n_operands && idx < 0; i++)
+		if (concat->operands[i] == operand)
+			idx = i;
+	if (idx < 0)
+		return 0;
+	if (info->prev_concat) {
+		const struct hlo_instruction *p = info->prev_concat;
+		int identical = p->n_operands == concat->n_operands && p->shape && concat->shape &&
+				shape_equal(p->shape, concat->shape) &&
+				p->n_dimensions == concat->n_dimensions;
+		for (int32_t d = 0; identical && d < p->n_dimensions; d++)
+			identical = p->dimensions[d] == concat->dimensions[d];
+		if (!identical || info->operand_idx != idx)
+			return 0;
+	}
+	info->prev_concat = concat;
+	info->operand_idx = idx;
+	info->slice_to_recover = users[idx];
+	return 1;
+}
+
+/* XLA's AreTransitiveUsesEffectivelyElementwise (bounded by the fused
+ * computation's size). */
+static int transitive_effectively_elementwise(const struct hlo_instruction *param,
+					      const struct hlo_instruction *root, int32_t out)
+{
+	const struct hlo_computation *c = param->parent;
+	size_t cap = (size_t)c->n_instrs + 1;
+	const struct hlo_instruction **stack = malloc(cap * sizeof(*stack));
+	uint8_t *seen = calloc(cap, 1);
+	if (!stack || !seen)
+		die("out of memory");
+	size_t n = 0;
+	stack[n++] = param;
+	struct concat_usage info = {NULL, 0, NULL};
+	int reachable = 0, ok = 1;
+	while (n > 0 && ok) {
+		const struct hlo_instruction *cur = stack[--n];
+		seen[cur->index] = 1;
+		for (int32_t u = 0; u < cur->n_users && ok; u++) {
+			const struct hlo_instruction *user = cur->users[u];
+			if (user->parent != c)
+				continue;
+			if (user->opcode == OP_TUPLE) {
+				if (user == root && out >= 0 && out < root->n_operands &&
+				    root->operands[out] == cur)
+					reachable = 1;
+			} else if (user->opcode == OP_RESHAPE) {
+				if (!cur->shape || !user->shape || !default_layout(cur->shape) ||
+				    !default_layout(user->shape))
+					ok = 0;
+			} else if (user->opcode == OP_CONCATENATE) {
+				if (!concat_effectively_elementwise(user, cur, &info)) {
+					ok = 0;
+					break;
+				}
+				/* go on from the slice that recovers this operand */
+				if (!seen[info.slice_to_recover->index] && n < cap)
+					stack[n++] = info.slice_to_recover;
+				continue;
+			} else {
+				for (int32_t k = 0; k < user->n_operands && ok; k++)
+					if (user->operands[k] == cur && !instr_is_elementwise_on_operand(user, k))
+						ok = 0;
+				if (ok && cur->shape && user->shape && !same_layout(cur->shape, user->shape))
+					ok = 0;
+			}
+			if (ok && !seen[user->index] && n < cap)
+				stack[n++] = user;
+		}
+	}
+	free(stack);
+	free(seen);
+	return ok && reachable;
+}
+
+int slice_input_fusion_can_share(const struct dataflow *df, const struct hlo_instruction *operand,
+				 int32_t osub, const struct hlo_instruction *user, int32_t usub,
+				 int32_t slot)
+{
+	if (!is_slice_input_fusion(user))
+		return -1;
+	const struct shape *os = dataflow_subshape(df, operand, osub);
+	const struct shape *us = dataflow_subshape(df, user, usub);
+	struct hlo_computation *c = fused_computation(user);
+	if (!os || !us || !shape_is_array(os) || !shape_is_array(us) || os->elements != us->elements ||
+	    os->type != us->type || slot < 0 || !c || slot >= c->n_params)
+		return 0;
+	int32_t idx[SHAPE_MAX_DEPTH + 1];
+	int32_t depth = shape_tree_index(dataflow_tree(df, user), usub, idx);
+	if (depth != 1)
+		return 0;
+	return transitive_effectively_elementwise(c->params[slot], c->root, idx[0]);
 }

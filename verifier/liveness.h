@@ -39,6 +39,12 @@ int buffers_any_interference(struct liveness *lv, const struct buffers *b, int32
 /* 5.8: operand's buffer at oidx may be reused for user's output at uidx. */
 int can_share_operand_buffer(struct liveness *lv, const struct hlo_instruction *operand,
 			     int32_t osub, const struct hlo_instruction *user, int32_t usub);
+/* The slice-input-fusion case of 5.8 (a kInput fusion whose root is a tuple of
+ * 1-d slices, as horizontal fusion makes): -1 when user is not one, else
+ * whether operand (at operand slot `slot` of user) may share the buffer. */
+int slice_input_fusion_can_share(const struct dataflow *df, const struct hlo_instruction *operand,
+				 int32_t osub, const struct hlo_instruction *user, int32_t usub,
+				 int32_t slot);
 /* XLA's DoesNotUseOperandBuffer: no value at (operand, sub) is read by user
  * (a loop fusion whose fused parameter has no uses does not read it). */
 int does_not_use_operand_buffer(const struct dataflow *df, const struct hlo_instruction *operand,

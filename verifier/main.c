@@ -19,23 +19,51 @@ const struct command commands[] = {
 	 "check [--format=text|json|sarif|junit|checkstyle] [-o FILE] [--config FILE]\n"
 	 "       [--fail-on=error|warning|note|none] [--enable RULE] [--disable RULE]\n"
 	 "       [--baseline FILE] [--write-baseline FILE] [--timeout-ms N] [--strict-donation]\n"
+	 "       [--annotations FILE.xml] [--smt-dump DIR] [--cross-check] [--jobs N]\n"
 	 "       [--time-budget-ms N] FILE...",
 	 "run the lint rules and report findings"},
 	{"buffers", cmd_buffers,
 	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential]\n"
 	 "        [--time-budget-ms N] FILE...",
 	 "list alias-analysis buffers, their values and live ranges"},
+	{"donation", cmd_donation,
+	 "donation [--format=text|json] [--evidence] [--annotations FILE.xml] [--timeout-ms N]\n"
+	 "       BEFORE [AFTER]",
+	 "prove or refute every donation; with two files, what optimization did with each"},
+	/* copies (issue 4) */
+	{"explain", cmd_explain,
+	 "explain [--timeout-ms N] [--smt-dump DIR] [--cross-check] FILE COPY | FILE --all | FILE --hazards",
+	 "the family, removal verdicts and evidence of a copy"},
+	{"prove-removal", cmd_prove_removal,
+	 "prove-removal [--schedule=given|any] [--timeout-ms N] [--smt-dump DIR] [--cross-check] FILE COPY",
+	 "exit 0 when removing COPY is proven safe, 1 when refuted, 3 when unknown"},
+	{"gate", cmd_gate,
+	 "gate [--format=text|json] [-o FILE] [--config FILE] [--max-new-copy-bytes N]\n"
+	 "       [--allow-lost-donations] [--fail-on-new=error|warning|note|none]\n"
+	 "       [--annotations FILE.xml] [--no-deciders] [--timeout-ms N] [--jobs N] BASE HEAD",
+	 "compare two versions of a module (or two dump directories); exit 1 on a regression"},
 	{0, 0, 0, 0},
 };
 
+/* Every command with its summary and its whole usage (every option). */
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: hloproof COMMAND [OPTIONS] FILE...\n\n"
 		     "Static verifier and linter for XLA HLO modules.\n\ncommands:\n");
-	for (const struct command *c = commands; c->name; c++)
-		fprintf(out, "  %-10s %s\n", c->name, c->summary);
-	fprintf(out, "\nper command: hloproof COMMAND --help\n"
-		     "exit status: 0 clean, 1 findings, 2 bad input or usage, 3 internal error or unknown\n");
+	for (const struct command *c = commands; c->name; c++) {
+		fprintf(out, "  %-13s %s\n    hloproof ", c->name, c->summary);
+		for (const char *p = c->usage; *p; p++) {
+			fputc(*p, out);
+			if (*p == '\n')
+				fputs("      ", out); /* the usage indents by 7: under the name */
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "\nFILE may be - (standard input) or a directory (its *.hlo and *.txt files).\n"
+		     "per command: hloproof COMMAND --help\n"
+		     "exit status: 0 clean, 1 findings (check, donation), a regression (gate) or a refuted\n"
+		     "removal (prove-removal), 2 bad input or usage, 3 internal error (prove-removal:\n"
+		     "also unknown; parse, buffers, check: results left unknown by --time-budget-ms)\n");
 }
 
 int main(int argc, char **argv)
@@ -46,11 +74,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return EXIT_CLEAN;
+		return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_CLEAN : EXIT_INTERNAL;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("hloproof %s\n", HLOPROOF_VERSION);
-		return EXIT_CLEAN;
+		return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_CLEAN : EXIT_INTERNAL;
 	}
 	for (const struct command *c = commands; c->name; c++) {
 		if (strcmp(argv[1], c->name))
@@ -60,10 +88,17 @@ int main(int argc, char **argv)
 				break;
 			if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 				printf("usage: hloproof %s\n%s\n", c->usage, c->summary);
-				return EXIT_CLEAN;
+				return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_CLEAN : EXIT_INTERNAL;
 			}
 		}
-		return c->run(argc - 1, argv + 1);
+		int status = c->run(argc - 1, argv + 1);
+		/* A report that did not reach standard output (disk full, closed
+		 * pipe) is an internal error whatever the command found. */
+		if ((fflush(stdout) != 0 || ferror(stdout)) && status != EXIT_INTERNAL) {
+			fprintf(stderr, "hloproof %s: error: cannot write to standard output\n", c->name);
+			status = EXIT_INTERNAL;
+		}
+		return status;
 	}
 	fprintf(stderr, "hloproof: unknown command '%s'\n", argv[1]);
 	usage(stderr);

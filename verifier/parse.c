@@ -5,7 +5,12 @@
  * copied into packed arena blocks (no per-string rounding); identical shape
  * texts are parsed once and shared (a hash of the raw span); operand lists
  * are gathered in reusable scratch vectors and copied out at their final size.
- * Scratch (hash tables, vectors) is malloc'd and freed before returning.
+ * Scratch (hash tables, vectors) lives in the module arena too, which is
+ * huge pages for a large input: on a virtual machine every first touch of a
+ * 4 KiB page costs a fault of several microseconds (malloc'd scratch was
+ * ~400 such faults on mixtral). An array outgrown by its table or vector
+ * becomes a block of the pool (zeroed again), so doubling wastes nothing;
+ * the final arrays stay behind in the arena (~1.3 MB on mixtral, 6%).
  *
  * Layouts: a shape printed without a layout keeps layout.n_m2m = -1 and no
  * SHAPE_HAS_LAYOUT flag, so the printer reprints exactly what was there;
@@ -29,23 +34,67 @@
 
 #define POOL_BLOCK (64u * 1024u)
 
+struct recycled {             /* an outgrown scratch array, reused as a block */
+	struct recycled *next;
+	size_t size;
+};
+
 struct pool {
 	struct arena *a;
 	char *p, *end;
+	struct recycled *spare;
 };
 
-static void *pool_alloc(struct pool *pl, size_t n, size_t align)
+static void *pool_refill(struct pool *pl, size_t n);
+
+static inline void *pool_alloc(struct pool *pl, size_t n, size_t align)
 {
 	uintptr_t q = ((uintptr_t)pl->p + (align - 1)) & ~(uintptr_t)(align - 1);
-	if (!pl->p || n > (size_t)(pl->end - pl->p) || q + n > (uintptr_t)pl->end) {
-		if (n > POOL_BLOCK / 4)
-			return arena_alloc(pl->a, n); /* zeroed, 16-aligned */
-		pl->p = arena_alloc(pl->a, POOL_BLOCK);
-		pl->end = pl->p + POOL_BLOCK;
-		q = (uintptr_t)pl->p;
-	}
+	if (__builtin_expect(!pl->p || n > (size_t)(pl->end - pl->p) || q + n > (uintptr_t)pl->end, 0))
+		return pool_refill(pl, n);
 	pl->p = (char *)(q + n);
 	return (void *)q;
+}
+
+/* A new block (or, for large n, memory of its own); 16-aligned. */
+static void *pool_refill(struct pool *pl, size_t n)
+{
+	if (n > POOL_BLOCK / 4)
+		return arena_alloc(pl->a, n); /* zeroed, 16-aligned */
+	if (pl->spare) {
+		struct recycled *r = pl->spare;
+		size_t size = r->size;
+		pl->spare = r->next;
+		pl->p = memset(r, 0, size);
+		pl->end = pl->p + size;
+	} else {
+		pl->p = arena_alloc(pl->a, POOL_BLOCK);
+		pl->end = pl->p + POOL_BLOCK;
+	}
+	void *q = pl->p;
+	pl->p += n;
+	return q;
+}
+
+/* Scratch arrays come from the arena (zeroed, 16-aligned). */
+static void *scratch_alloc(struct pool *pl, size_t n, size_t size)
+{
+	void *p = arena_array(pl->a, n, size);
+	if (!p)
+		die("out of memory (scratch array of %zu x %zu bytes)", n, size);
+	return p;
+}
+
+/* p (from scratch_alloc, n bytes) is no longer used: blocks of at least
+ * POOL_BLOCK bytes are handed to the pool; smaller ones are left. */
+static void scratch_recycle(struct pool *pl, void *p, size_t n)
+{
+	if (n < POOL_BLOCK)
+		return;
+	struct recycled *r = p;
+	r->size = n & ~(size_t)15;
+	r->next = pl->spare;
+	pl->spare = r;
 }
 
 static void *pool_array(struct pool *pl, size_t n, size_t size)
@@ -64,24 +113,41 @@ static char *pool_strndup(struct pool *pl, const char *s, size_t n)
 	return p;
 }
 
-/* ---- scratch vectors (malloc'd, reused) -------------------------------- */
+/* ---- scratch vectors (reused) ----------------------------------------- */
 
 struct vec {
 	char *v;
 	size_t n, cap; /* in elements */
 	size_t size;   /* element size */
+	struct pool *pl;
 };
 
-static void *vec_push(struct vec *x)
+static void vec_grow(struct vec *x)
 {
-	if (x->n == x->cap) {
-		size_t cap = x->cap ? x->cap * 2 : 64;
-		char *v = realloc(x->v, cap * x->size);
-		if (!v)
-			die("out of memory (scratch vector of %zu elements)", cap);
-		x->v = v;
-		x->cap = cap;
-	}
+	size_t cap = x->cap ? x->cap * 2 : 64;
+	char *v = scratch_alloc(x->pl, cap, x->size);
+	if (x->n)
+		memcpy(v, x->v, x->n * x->size);
+	if (x->v)
+		scratch_recycle(x->pl, x->v, x->cap * x->size);
+	x->v = v;
+	x->cap = cap;
+}
+
+/* Empty x and reuse its array for elements of another size: the capacity is
+ * recounted in the new elements (keeping it would overrun the array when
+ * the new elements are larger). */
+static void vec_reset(struct vec *x, size_t size)
+{
+	x->cap = x->cap * x->size / size;
+	x->size = size;
+	x->n = 0;
+}
+
+static inline void *vec_push(struct vec *x)
+{
+	if (__builtin_expect(x->n == x->cap, 0))
+		vec_grow(x);
 	void *p = x->v + x->n * x->size;
 	x->n++;
 	return p;
@@ -112,6 +178,7 @@ struct hslot {
 struct htab {
 	struct hslot *s;
 	uint32_t mask, n, gen;
+	struct pool *pl;
 };
 
 static uint64_t hash_bytes(const char *p, size_t n)
@@ -143,20 +210,13 @@ static uint64_t hash_bytes(const char *p, size_t n)
 	return h;
 }
 
-static void ht_init(struct htab *t, uint32_t cap)
+static void ht_init(struct htab *t, struct pool *pl, uint32_t cap)
 {
-	t->s = calloc(cap, sizeof(*t->s));
-	if (!t->s)
-		die("out of memory (hash table)");
+	t->s = scratch_alloc(pl, cap, sizeof(*t->s));
 	t->mask = cap - 1;
 	t->n = 0;
 	t->gen = 1;
-}
-
-static void ht_free(struct htab *t)
-{
-	free(t->s);
-	t->s = NULL;
+	t->pl = pl;
 }
 
 static struct hslot *ht_find(const struct htab *t, const char *k, uint32_t len, uint64_t h)
@@ -184,20 +244,62 @@ static void ht_put_at(struct htab *t, struct hslot *s, const char *k, uint32_t l
 	struct htab nt;
 	if (t->mask >= (1u << 30))
 		die("hash table too large");
-	ht_init(&nt, (t->mask + 1) * 2);
+	ht_init(&nt, t->pl, (t->mask + 1) * 2);
 	nt.gen = t->gen;
 	for (uint32_t i = 0; i <= t->mask; i++)
 		if (t->s[i].gen == t->gen)
 			*ht_find(&nt, t->s[i].k, t->s[i].len, t->s[i].h) = t->s[i];
 	nt.n = t->n;
-	free(t->s);
+	scratch_recycle(t->pl, t->s, (size_t)(t->mask + 1) * sizeof(*t->s));
 	*t = nt;
 }
 
-static void ht_put(struct htab *t, const char *k, uint32_t len, void *v)
+/* Fixed words (opcodes, element types, attribute names): a small table
+ * keyed by a cheap hash of the length and the first and last bytes, so a
+ * lookup costs a few instructions and one compare (~250 words in 512
+ * slots). Entries are 1-based
+ * indexes into the caller's word list; collisions probe linearly. */
+#define KW_BITS 9
+struct kwtab {
+	const char *word[1u << KW_BITS];
+	uint8_t len[1u << KW_BITS];
+	uint16_t val[1u << KW_BITS];
+};
+
+static inline uint32_t kw_hash(const char *s, size_t n)
 {
-	uint64_t h = hash_bytes(k, len);
-	ht_put_at(t, ht_find(t, k, len, h), k, len, h, v);
+	uint32_t a, b;
+	if (n >= 4) {
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+	} else {
+		a = n ? (unsigned char)s[0] | (uint32_t)(unsigned char)s[n / 2] << 8 : 0;
+		b = n ? (unsigned char)s[n - 1] : 0;
+	}
+	uint32_t h = (a * 0x9e3779b1u) ^ (b * 0x85ebca77u) ^ ((uint32_t)n * 0xc2b2ae3du);
+	return (h ^ (h >> 15)) >> (32 - KW_BITS);
+}
+
+static void kw_put(struct kwtab *t, const char *w, uint16_t val)
+{
+	size_t n = strlen(w);
+	uint32_t i = kw_hash(w, n);
+	while (t->word[i])
+		i = (i + 1) & ((1u << KW_BITS) - 1);
+	t->word[i] = w;
+	t->len[i] = (uint8_t)n;
+	t->val[i] = val;
+}
+
+/* val of word s, or 0 */
+static inline unsigned kw_get(const struct kwtab *t, const char *s, size_t n)
+{
+	for (uint32_t i = kw_hash(s, n);; i = (i + 1) & ((1u << KW_BITS) - 1)) {
+		if (!t->word[i])
+			return 0;
+		if (t->len[i] == n && memcmp(t->word[i], s, n) == 0)
+			return t->val[i];
+	}
 }
 
 /* Instruction names of the computation being parsed. Slots are 8 bytes, a
@@ -208,16 +310,23 @@ struct ntab {
 	uint64_t *s;
 	uint32_t mask, n;
 	int32_t first_gid;
+	struct pool *pl;
+	/* names only: a computation starts in the small table, which stays in
+	 * L1 (most computations have a few dozen instructions), and moves to
+	 * the big one, which grows as needed, when it outgrows it */
+	uint64_t *small, *big;
+	uint32_t big_mask;
 };
 
-static void nt_init(struct ntab *t, uint32_t cap)
+#define NT_SMALL 256
+
+static void nt_init(struct ntab *t, struct pool *pl, uint32_t cap)
 {
-	t->s = calloc(cap, sizeof(*t->s));
-	if (!t->s)
-		die("out of memory (hash table)");
+	t->s = scratch_alloc(pl, cap, sizeof(*t->s));
 	t->mask = cap - 1;
 	t->n = 0;
 	t->first_gid = 0;
+	t->pl = pl;
 }
 
 /* ---- attribute names the parser types -------------------------------- */
@@ -282,21 +391,21 @@ static const struct {
 
 enum refkind { R_TO_APPLY, R_CALLS, R_CONDITION, R_BODY, R_BRANCH, R_TRUE, R_FALSE, R_CALLED };
 
+/* Computation references keep the name's place in the text, not a srcpos:
+ * a position is only needed for an undefined name (pos_in_text). */
 struct ref {                /* a computation named by an attribute */
 	uint8_t kind;
 	const char *name;
 	uint32_t len;
-	struct srcpos pos;
 };
 
 struct fixup {              /* resolved after the whole file is read */
 	struct hlo_instruction *instr;
+	const char *name;
+	uint32_t len;
 	int32_t called_index;
 	int32_t branch_index;   /* -1 unless the ref fills a branch */
 	uint8_t kind;
-	const char *name;
-	uint32_t len;
-	struct srcpos pos;
 };
 
 struct async_refs {         /* where an async op's computation refs are */
@@ -318,17 +427,21 @@ struct pctx {
 	int failed;
 	int32_t n_instrs;
 	struct ntab names;      /* instruction names of the current computation */
-	struct vec stamp;       /* int32 per gid: last user counted (dedupes users) */
 	struct vec callers;     /* struct hlo_instruction * that call computations */
-	size_t n_users, n_succs; /* sums of the distinct-user counts */
-	struct htab comps;      /* computation names */
+	size_t n_succs;         /* sum of the control successor counts in a computation */
+	struct vec uses;        /* struct hlo_use of the current computation */
+	struct vec ucount;      /* int32 per instruction of the computation: users */
+	struct vec ulast;       /* int32 per instruction: index of its last user */
+	struct ntab comps;      /* computation names: tag and index + 1 in comp_list */
 	struct htab shapes;     /* shape text -> struct shape * */
 	struct htab strs;       /* interned strings (source_file) */
-	struct htab ops, types, attrs;
+	struct kwtab *ops, *types, *attrs;
 	struct vec instrs;      /* struct hlo_instruction * of the current computation */
+	struct vec inames;      /* their names (const char *) */
+	struct vec params;      /* its parameter instructions */
+	struct pool names_pool; /* instruction names, packed together */
 	struct vec comp_list;   /* struct hlo_computation * */
 	struct vec ptrs;        /* operand / control-predecessor stack */
-	struct vec oshapes;     /* struct shape * per operand */
 	struct vec pending;     /* struct pending */
 	struct vec async;       /* struct async_refs, in gid order */
 	struct vec shape_stack; /* struct shape, tuple elements under construction */
@@ -527,27 +640,49 @@ static int layout_follows(const struct parser *P)
 	return p < e && ((*p >= '0' && *p <= '9') || *p == ':' || *p == '}');
 }
 
+/* Bytes shape_span_end looks at: brackets, and what ends its search. */
+enum { SPAN_OPEN = 1, SPAN_CLOSE = 2, SPAN_STOP = 3, SPAN_SLASH = 4 };
+static const unsigned char span_class[256] = {
+	['('] = SPAN_OPEN, ['['] = SPAN_OPEN, ['{'] = SPAN_OPEN,
+	[')'] = SPAN_CLOSE, [']'] = SPAN_CLOSE, ['}'] = SPAN_CLOSE,
+	['"'] = SPAN_STOP, ['\''] = SPAN_STOP, ['\n'] = SPAN_STOP, ['\0'] = SPAN_STOP,
+	['/'] = SPAN_SLASH,
+};
+
+/* The end of the balanced group opening at p (one past its closer), or
+ * NULL at a quote, newline or NUL (or '/' with stop_slash), when nested
+ * deeper than HLO_MAX_NESTING, or when the outermost closer is not `close`.
+ * Tuples keep their comments (XLA prints an index comment every five
+ * elements of a long one): a span is only a lookup key, and a text found in
+ * the table always parses whole. */
+static const char *group_end(const char *p, const char *e, char close, int stop_slash)
+{
+	int depth = 0;
+	for (; p < e; p++) {
+		unsigned k = span_class[(unsigned char)*p];
+		if (!k)
+			continue;
+		if (k == SPAN_OPEN) {
+			if (++depth > HLO_MAX_NESTING)
+				return NULL;
+		} else if (k == SPAN_CLOSE) {
+			if (--depth == 0)
+				return *p == close ? p + 1 : NULL;
+		} else if (k == SPAN_STOP || stop_slash) {
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
 /* Where the shape text starting at s ends, found cheaply so the text can be
- * looked up before parsing; NULL if unsure (the real parse then decides). */
+ * looked up before parsing; NULL if unsure (the real parse then decides).
+ * A span never holds a newline. */
 static const char *shape_span_end(const char *s, const char *e)
 {
 	const char *p = s;
-	int depth = 0;
-	if (p < e && *p == '(') {
-		for (; p < e; p++) {
-			char c = *p;
-			if (c == '(' || c == '[' || c == '{') {
-				if (++depth > HLO_MAX_NESTING)
-					return NULL;
-			} else if (c == ')' || c == ']' || c == '}') {
-				if (--depth == 0)
-					return c == ')' ? p + 1 : NULL;
-			} else if (c == '"' || c == '\'' || c == '\n' || c == '\0') {
-				return NULL;
-			}
-		}
-		return NULL;
-	}
+	if (p < e && *p == '(')
+		return group_end(p, e, ')', 0);
 	while (p < e && lex_is_ident_char((unsigned char)*p))
 		p++;
 	if (p == s)
@@ -558,10 +693,12 @@ static const char *shape_span_end(const char *s, const char *e)
 		return NULL; /* b(...) buffer shapes are not shared */
 	if (*p != '[')
 		return p;
-	const char *q = memchr(p, ']', (size_t)(e - p));
-	if (!q || memchr(p, '\n', (size_t)(q - p)))
+	for (p++; p < e && *p != ']'; p++)
+		if (*p == '\n')
+			return NULL;
+	if (p >= e)
 		return NULL;
-	p = q + 1;
+	p++;
 	const char *r = p;
 	while (r < e && (*r == ' ' || *r == '\t'))
 		r++;
@@ -572,19 +709,7 @@ static const char *shape_span_end(const char *s, const char *e)
 		t++;
 	if (!(t < e && ((*t >= '0' && *t <= '9') || *t == ':' || *t == '}')))
 		return p;
-	for (p = r; p < e; p++) {
-		char c = *p;
-		if (c == '(' || c == '[' || c == '{') {
-			if (++depth > HLO_MAX_NESTING)
-				return NULL;
-		} else if (c == ')' || c == ']' || c == '}') {
-			if (--depth == 0)
-				return c == '}' ? p + 1 : NULL;
-		} else if (c == '"' || c == '\'' || c == '\n' || c == '\0' || c == '/') {
-			return NULL;
-		}
-	}
-	return NULL;
+	return group_end(r, e, '}', 1);
 }
 
 static struct shape *parse_shape(struct parser *P, int depth);
@@ -744,8 +869,7 @@ static int parse_shape_into(struct parser *P, struct shape *out, int depth)
 		out->flags |= SHAPE_BUFFER;
 		return expect(P, TOK_RPAREN, "')' to close the buffer shape");
 	}
-	enum ptype t = (enum ptype)(uintptr_t)ht_get(&c->types, P->tok.p, P->tok.len,
-						      hash_bytes(P->tok.p, P->tok.len));
+	enum ptype t = (enum ptype)kw_get(c->types, P->tok.p, P->tok.len);
 	if (t == PT_INVALID)
 		return perr(P, at, "unknown element type '%.*s'", (int)P->tok.len, P->tok.p);
 	out->type = (uint8_t)t;
@@ -814,7 +938,7 @@ static struct shape *parse_shape(struct parser *P, int depth)
 		h = hash_bytes(s, (size_t)(e - s));
 		slot = ht_find(&c->shapes, s, (uint32_t)(e - s), h);
 		if (slot->gen == c->shapes.gen) {
-			lex_skip_to(&P->lx, e);
+			P->lx.cur = e; /* a span holds no newline (shape_span_end) */
 			P->tok.p = e;
 			P->tok.len = 0;
 			next(P);
@@ -906,8 +1030,7 @@ static int parse_aliases(struct parser *S)
 	struct hlo_module *m = c->m;
 	if (expect(S, TOK_LBRACE, "'{'") < 0)
 		return -1;
-	c->misc.size = sizeof(struct io_alias);
-	c->misc.n = 0;
+	vec_reset(&c->misc, sizeof(struct io_alias));
 	while (S->tok.kind != TOK_RBRACE) {
 		struct io_alias a = {.pos = here(S)};
 		if (parse_shape_index(S, &a.output) < 0 || expect(S, TOK_COLON, "':'") < 0 ||
@@ -949,8 +1072,7 @@ static int parse_donors(struct parser *S)
 	struct hlo_module *m = c->m;
 	if (expect(S, TOK_LBRACE, "'{'") < 0)
 		return -1;
-	c->misc.size = sizeof(struct buffer_donor);
-	c->misc.n = 0;
+	vec_reset(&c->misc, sizeof(struct buffer_donor));
 	while (S->tok.kind != TOK_RBRACE) {
 		struct buffer_donor b = {.pos = here(S)};
 		int64_t p;
@@ -1100,10 +1222,11 @@ static int parse_stack_tables(struct parser *P)
 
 /* ---- instructions ------------------------------------------------------- */
 
-/* The instruction named k in the current computation, or NULL; *slot is
- * where k lives or would be inserted. */
-static struct hlo_instruction *nt_get(struct pctx *c, const char *k, uint32_t len, uint64_t h,
-				      uint64_t **slot)
+/* The index in the current computation of the instruction named k, or -1;
+ * *slot is where k lives or would be inserted. Names are compared with
+ * c->inames, copies packed in their own pool, so a lookup touches neither
+ * the instruction nor the cache lines around it. */
+static int32_t nt_get(struct pctx *c, const char *k, uint32_t len, uint64_t h, uint64_t **slot)
 {
 	struct ntab *t = &c->names;
 	uint32_t tag = (uint32_t)(h >> 32);
@@ -1112,17 +1235,27 @@ static struct hlo_instruction *nt_get(struct pctx *c, const char *k, uint32_t le
 		int32_t gid = (int32_t)(uint32_t)s - 1;
 		if (gid < t->first_gid) {
 			*slot = &t->s[i];
-			return NULL;
+			return -1;
 		}
 		if ((uint32_t)(s >> 32) == tag) {
-			struct hlo_instruction *in =
-				VEC_AT(&c->instrs, struct hlo_instruction *, gid - t->first_gid);
-			if (memcmp(in->name, k, len) == 0 && in->name[len] == 0) {
+			int32_t x = gid - t->first_gid;
+			const char *nm = VEC_AT(&c->inames, const char *, x);
+			if (memcmp(nm, k, len) == 0 && nm[len] == 0) {
 				*slot = &t->s[i];
-				return in;
+				return x;
 			}
 		}
 	}
+}
+
+/* Start the table for a computation whose first instruction is first_gid:
+ * slots holding smaller gids count as empty, so nothing is cleared. */
+static void nt_start(struct ntab *t, int32_t first_gid)
+{
+	t->s = t->small;
+	t->mask = NT_SMALL - 1;
+	t->n = 0;
+	t->first_gid = first_gid;
 }
 
 static void nt_put(struct pctx *c, uint64_t *slot, uint64_t h, const struct hlo_instruction *in)
@@ -1133,17 +1266,25 @@ static void nt_put(struct pctx *c, uint64_t *slot, uint64_t h, const struct hlo_
 		return;
 	if (t->mask >= (1u << 30))
 		die("hash table too large");
-	struct ntab nt;
-	nt_init(&nt, (t->mask + 1) * 2);
-	nt.first_gid = t->first_gid;
-	nt.n = t->n;
-	free(t->s);
-	*t = nt;
+	if (!t->big || t->s != t->small || t->n * 2 > t->big_mask + 1) {
+		/* the big table doubles (or more, past the small one) */
+		uint32_t cap = t->big_mask + 1;
+		while (cap < t->n * 4)
+			cap *= 2;
+		if (t->big)
+			scratch_recycle(t->pl, t->big, (size_t)(t->big_mask + 1) * sizeof(uint64_t));
+		t->big = scratch_alloc(t->pl, cap, sizeof(uint64_t));
+		t->big_mask = cap - 1;
+	}
+	/* stale slots of earlier computations in the big table count as empty */
+	t->s = t->big;
+	t->mask = t->big_mask;
 	for (size_t i = 0; i < c->instrs.n; i++) {
-		const struct hlo_instruction *x = VEC_AT(&c->instrs, struct hlo_instruction *, i);
-		uint64_t xh = hash_bytes(x->name, strlen(x->name)), *sl;
-		nt_get(c, x->name, (uint32_t)strlen(x->name), xh, &sl);
-		*sl = (xh >> 32 << 32) | (uint32_t)(x->gid + 1);
+		const char *nm = VEC_AT(&c->inames, const char *, i);
+		uint32_t len = (uint32_t)strlen(nm);
+		uint64_t xh = hash_bytes(nm, len), *sl;
+		nt_get(c, nm, len, xh, &sl);
+		*sl = (xh >> 32 << 32) | (uint32_t)(t->first_gid + (int32_t)i + 1);
 	}
 }
 
@@ -1154,10 +1295,72 @@ static inline void nt_prefetch(const struct pctx *c, uint64_t h)
 	__builtin_prefetch(&c->names.s[(uint32_t)h & c->names.mask]);
 }
 
+/* Computations by name, slots as in the instruction table: a 32-bit hash tag
+ * and the index + 1 in comp_list. */
+static struct hlo_computation *ct_get(struct pctx *c, const char *k, uint32_t len, uint64_t h,
+				      uint64_t **slot)
+{
+	struct ntab *t = &c->comps;
+	uint32_t tag = (uint32_t)(h >> 32);
+	for (uint32_t i = (uint32_t)h & t->mask;; i = (i + 1) & t->mask) {
+		uint64_t s = t->s[i];
+		if (!s) {
+			*slot = &t->s[i];
+			return NULL;
+		}
+		struct hlo_computation *comp =
+			VEC_AT(&c->comp_list, struct hlo_computation *, (uint32_t)s - 1);
+		if ((uint32_t)(s >> 32) == tag && memcmp(comp->name, k, len) == 0 && comp->name[len] == 0) {
+			*slot = &t->s[i];
+			return comp;
+		}
+	}
+}
+
+/* comp is already in comp_list. */
+static void ct_put(struct pctx *c, uint64_t *slot, uint64_t h, const struct hlo_computation *comp)
+{
+	struct ntab *t = &c->comps;
+	*slot = (h >> 32 << 32) | (uint32_t)(comp->index + 1);
+	if (++t->n * 2 <= t->mask + 1)
+		return;
+	if (t->mask >= (1u << 30))
+		die("hash table too large");
+	struct ntab nt = {.s = scratch_alloc(t->pl, (size_t)(t->mask + 1) * 2, sizeof(uint64_t)),
+			  .mask = t->mask * 2 + 1, .n = t->n, .pl = t->pl};
+	for (uint32_t i = 0; i <= t->mask; i++) {
+		uint64_t s = t->s[i];
+		if (!s)
+			continue;
+		const char *nm = VEC_AT(&c->comp_list, struct hlo_computation *, (uint32_t)s - 1)->name;
+		uint32_t j = (uint32_t)hash_bytes(nm, strlen(nm)) & nt.mask;
+		while (nt.s[j])
+			j = (j + 1) & nt.mask;
+		nt.s[j] = s;
+	}
+	scratch_recycle(t->pl, t->s, (size_t)(t->mask + 1) * sizeof(uint64_t));
+	*t = nt;
+}
+
+/* Position of p (inside the text) for a message: counts the lines before
+ * it. Only errors need it, so positions that are rarely reported are not
+ * kept. */
+static struct srcpos pos_in_text(const struct pctx *c, const char *p)
+{
+	const char *ls = c->m->source, *q;
+	int line = 1;
+	while ((q = memchr(ls, '\n', (size_t)(p - ls)))) {
+		line++;
+		ls = q + 1;
+	}
+	return (struct srcpos){c->m->file, line, (int)(p - ls) + 1};
+}
+
 static struct hlo_instruction *lookup_instr(struct pctx *c, const struct token *t)
 {
 	uint64_t *slot;
-	return nt_get(c, t->p, t->len, hash_bytes(t->p, t->len), &slot);
+	int32_t x = nt_get(c, t->p, t->len, hash_bytes(t->p, t->len), &slot);
+	return x < 0 ? NULL : VEC_AT(&c->instrs, struct hlo_instruction *, x);
 }
 
 static int add_ref(struct parser *S, uint8_t kind)
@@ -1165,7 +1368,7 @@ static int add_ref(struct parser *S, uint8_t kind)
 	if (!is_name_tok(&S->tok))
 		return expected(S, "a computation name");
 	struct ref *r = vec_push(&S->c->refs);
-	*r = (struct ref){kind, S->tok.p, S->tok.len, here(S)};
+	*r = (struct ref){kind, S->tok.p, S->tok.len};
 	next(S);
 	return 0;
 }
@@ -1235,8 +1438,7 @@ static int parse_frontend_attrs(struct parser *S, struct kv **out, int32_t *n_ou
 	struct pctx *c = S->c;
 	if (S->tok.kind != TOK_LBRACE)
 		return expected(S, "'{'");
-	c->misc.size = sizeof(struct kv);
-	c->misc.n = 0;
+	vec_reset(&c->misc, sizeof(struct kv));
 	for (;;) {
 		next(S);
 		if (S->tok.kind == TOK_COMMA)
@@ -1268,8 +1470,7 @@ static int parse_slice(struct parser *S, struct hlo_instruction *in)
 	struct pctx *c = S->c;
 	if (expect(S, TOK_LBRACE, "'{'") < 0)
 		return -1;
-	c->misc.size = sizeof(struct slice_dim);
-	c->misc.n = 0;
+	vec_reset(&c->misc, sizeof(struct slice_dim));
 	while (S->tok.kind != TOK_RBRACE) {
 		struct slice_dim sd = {0, 0, 1};
 		if (expect(S, TOK_LBRACKET, "'['") < 0 || parse_int(S, &sd.start) < 0 ||
@@ -1299,8 +1500,7 @@ static int parse_out_aliasing(struct parser *S, struct hlo_instruction *in)
 	struct pctx *c = S->c;
 	if (expect(S, TOK_LBRACE, "'{'") < 0)
 		return -1;
-	c->misc.size = sizeof(struct operand_alias);
-	c->misc.n = 0;
+	vec_reset(&c->misc, sizeof(struct operand_alias));
 	while (S->tok.kind != TOK_RBRACE) {
 		struct operand_alias oa;
 		int64_t k;
@@ -1438,7 +1638,7 @@ static int parse_attributes(struct parser *P, struct hlo_instruction *in)
 			c->failed = 1;
 			return -1;
 		}
-		uintptr_t idx = (uintptr_t)ht_get(&c->attrs, name.p, name.len, hash_bytes(name.p, name.len));
+		unsigned idx = kw_get(c->attrs, name.p, name.len);
 		enum akind k = idx ? (enum akind)attr_table[idx - 1].kind : A_OTHER;
 		struct hlo_attr *a = vec_push(&c->attr_list);
 		a->name = idx ? attr_table[idx - 1].name : pool_strndup(&c->pool, name.p, name.len);
@@ -1486,11 +1686,11 @@ static int finish_refs(struct parser *P, struct hlo_instruction *in)
 			tf[r->kind == R_FALSE] = r;
 	}
 	if (!tf[0] != !tf[1])
-		return perr(P, (tf[0] ? tf[0] : tf[1])->pos, "%s without %s",
+		return perr(P, pos_in_text(c, (tf[0] ? tf[0] : tf[1])->name), "%s without %s",
 			    tf[0] ? "true_computation" : "false_computation",
 			    tf[0] ? "false_computation" : "true_computation");
 	if (tf[0] && br)
-		return perr(P, br->pos, "branch_computations together with true_computation");
+		return perr(P, pos_in_text(c, br->name), "branch_computations together with true_computation");
 	if (tf[0])
 		n_branch = 2;
 	in->n_called = (int32_t)n;
@@ -1508,7 +1708,7 @@ static int finish_refs(struct parser *P, struct hlo_instruction *in)
 		else if (r->kind == R_FALSE)
 			b = 1;
 		*(struct fixup *)vec_push(&c->fixups) =
-			(struct fixup){in, (int32_t)i, b, r->kind, r->name, r->len, r->pos};
+			(struct fixup){in, r->name, r->len, (int32_t)i, b, r->kind};
 	}
 	c->refs.n = 0;
 	return 0;
@@ -1534,7 +1734,7 @@ static int inherit_calls(struct parser *P, struct hlo_instruction *in, struct sr
 			for (uint32_t i = 0; i < a->n; i++) {
 				const struct fixup *f = &VEC_AT(&c->fixups, struct fixup, a->first + i);
 				*(struct ref *)vec_push(&c->refs) =
-					(struct ref){f->kind, f->name, f->len, f->pos};
+					(struct ref){f->kind, f->name, f->len};
 			}
 			return 0;
 		}
@@ -1548,7 +1748,7 @@ static int inherit_calls(struct parser *P, struct hlo_instruction *in, struct sr
 
 static enum opcode lookup_opcode(struct pctx *c, const char *s, size_t n)
 {
-	return (enum opcode)(uintptr_t)ht_get(&c->ops, s, (uint32_t)n, hash_bytes(s, n));
+	return (enum opcode)kw_get(c->ops, s, n);
 }
 
 /* The result shape XLA infers for tuple and get-tuple-element. */
@@ -1596,7 +1796,7 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 		return perr(P, npos, "more than %d instructions", HLO_MAX_INSTRUCTIONS);
 
 	struct hlo_instruction *in = pool_alloc(&c->pool, sizeof(*in), 8);
-	in->name = pool_strndup(&c->pool, name.p, name.len);
+	in->name = pool_strndup(&c->names_pool, name.p, name.len);
 	in->pos = npos;
 	in->parent = comp;
 	in->index = (int32_t)c->instrs.n;
@@ -1662,7 +1862,7 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 		next(P);
 		/* operands are read first, with their name slots prefetched, and
 		 * resolved after the ')' */
-		size_t base = c->ptrs.n, sbase = c->oshapes.n, pbase = c->pending.n;
+		size_t pbase = c->pending.n;
 		int any_shape = 0;
 		while (P->tok.kind != TOK_RPAREN) {
 			struct pending *pd = vec_push(&c->pending);
@@ -1688,13 +1888,27 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 				return expected(P, "',' or ')' in the operand list");
 		}
 		next(P);
-		for (size_t i = pbase; i < c->pending.n; i++) {
-			struct pending *pd = &VEC_AT(&c->pending, struct pending, i);
+		size_t n = c->pending.n - pbase;
+		in->n_operands = (int32_t)n;
+		in->operands = n ? pool_array(&c->pool, n, sizeof(void *)) : NULL;
+		if (any_shape)
+			in->operand_shapes = pool_array(&c->pool, n, sizeof(void *));
+		/* uses for hlo_build_users(), deduped with the index of the last
+		 * user of each instruction */
+		int32_t *ucount = (int32_t *)c->ucount.v, *ulast = (int32_t *)c->ulast.v;
+		for (size_t i = 0; i < n; i++) {
+			struct pending *pd = &VEC_AT(&c->pending, struct pending, pbase + i);
 			uint64_t *osl;
-			struct hlo_instruction *o = nt_get(c, pd->tok.p, pd->tok.len, pd->h, &osl);
-			if (!o)
+			int32_t d = nt_get(c, pd->tok.p, pd->tok.len, pd->h, &osl);
+			if (d < 0)
 				return perr(P, tok_pos(&P->lx, &pd->tok), "use of undefined instruction '%.*s'",
 					    (int)pd->tok.len, pd->tok.p);
+			struct hlo_instruction *o = VEC_AT(&c->instrs, struct hlo_instruction *, d);
+			if (ulast[d] != in->index) {
+				ulast[d] = in->index;
+				ucount[d]++;
+				*(struct hlo_use *)vec_push(&c->uses) = (struct hlo_use){d, in->index};
+			}
 			if (pd->shape && !shape_compatible(pd->shape, o->shape)) {
 				char a[128], b[128];
 				shape_to_string(pd->shape, a, sizeof(a));
@@ -1702,17 +1916,11 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 				return perr(P, pd->shape_pos, "operand shape %s does not match the shape %s of '%s'",
 					    a, b, o->name);
 			}
-			*(struct hlo_instruction **)vec_push(&c->ptrs) = o;
-			*(struct shape **)vec_push(&c->oshapes) = pd->shape;
+			in->operands[i] = o;
+			if (any_shape)
+				in->operand_shapes[i] = pd->shape;
 		}
 		c->pending.n = pbase;
-		size_t n = c->ptrs.n - base;
-		in->n_operands = (int32_t)n;
-		in->operands = vec_copy(&c->pool, &c->ptrs, base);
-		if (any_shape)
-			in->operand_shapes = vec_copy(&c->pool, &c->oshapes, sbase);
-		c->ptrs.n = base;
-		c->oshapes.n = sbase;
 	}
 	c->refs.n = 0;
 	if (parse_attributes(P, in) < 0)
@@ -1736,7 +1944,7 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 	}
 	if (!in->shape && !(in->shape = infer_shape(P, in, shape_pos)))
 		return -1;
-	if (nt_get(c, name.p, name.len, nh, &slot))
+	if (nt_get(c, name.p, name.len, nh, &slot) >= 0)
 		return perr(P, npos, "duplicate instruction name '%.*s' in computation '%s'",
 			    (int)name.len, name.p, comp->name);
 	if (is_root) {
@@ -1745,32 +1953,25 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 				    comp->name, comp->root->name);
 		comp->root = in;
 	}
-	/* count distinct users and control successors now, while the operands
-	 * are in cache; hlo_build_users() then only fills the arrays */
-	if (c->stamp.n <= (size_t)in->gid) {
-		while (c->stamp.n <= (size_t)in->gid)
-			*(int32_t *)vec_push(&c->stamp) = 0;
-	}
-	int32_t *stamp = (int32_t *)c->stamp.v;
-	for (int32_t k = 0; k < in->n_operands; k++) {
-		struct hlo_instruction *o = in->operands[k];
-		if (stamp[o->gid] != in->gid + 1) {
-			stamp[o->gid] = in->gid + 1;
-			o->n_users++;
-			c->n_users++;
-		}
-	}
+	/* Control successors are counted in place; until hlo_build_users()
+	 * runs, an instruction's ctrl_succs field holds the last successor
+	 * counted (a marker, never dereferenced). */
+	*(int32_t *)vec_push(&c->ucount) = 0;
+	*(int32_t *)vec_push(&c->ulast) = -1;
 	for (int32_t k = 0; k < in->n_ctrl_preds; k++) {
 		struct hlo_instruction *p = in->ctrl_preds[k];
-		if (stamp[p->gid] != -(in->gid + 1)) {
-			stamp[p->gid] = -(in->gid + 1);
+		if (p->ctrl_succs != (struct hlo_instruction **)in) {
+			p->ctrl_succs = (struct hlo_instruction **)in;
 			p->n_ctrl_succs++;
 			c->n_succs++;
 		}
 	}
 	if (in->n_called)
 		*(struct hlo_instruction **)vec_push(&c->callers) = in;
+	if (op == OP_PARAMETER)
+		*(struct hlo_instruction **)vec_push(&c->params) = in;
 	*(struct hlo_instruction **)vec_push(&c->instrs) = in;
+	*(const char **)vec_push(&c->inames) = in->name;
 	nt_put(c, slot, nh, in);
 	c->n_instrs++;
 	return 0;
@@ -1781,15 +1982,13 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 static int finish_params(struct parser *P, struct hlo_computation *comp)
 {
 	struct pctx *c = P->c;
-	int32_t k = 0;
-	for (int32_t i = 0; i < comp->n_instrs; i++)
-		k += comp->instrs[i]->opcode == OP_PARAMETER;
+	/* c->params lists the parameters as read: the other instructions of a
+	 * large computation are not visited again */
+	int32_t k = (int32_t)c->params.n;
 	comp->n_params = k;
 	comp->params = pool_array(&c->pool, (size_t)k, sizeof(void *));
-	for (int32_t i = 0; i < comp->n_instrs; i++) {
-		struct hlo_instruction *in = comp->instrs[i];
-		if (in->opcode != OP_PARAMETER)
-			continue;
+	for (int32_t i = 0; i < k; i++) {
+		struct hlo_instruction *in = VEC_AT(&c->params, struct hlo_instruction *, i);
 		int64_t num = in->parameter_number;
 		if (num >= k)
 			return perr(P, in->pos, "parameter number %lld is out of range: computation '%s' has %d parameters",
@@ -1821,18 +2020,17 @@ static int parse_computation(struct parser *P)
 	comp->module = m;
 	comp->index = (int32_t)c->comp_list.n;
 	comp->is_entry = (uint8_t)is_entry;
-	uint64_t h = hash_bytes(name.p, name.len);
-	struct hslot *slot = ht_find(&c->comps, name.p, name.len, h);
-	if (slot->gen == c->comps.gen)
+	uint64_t h = hash_bytes(name.p, name.len), *slot;
+	if (ct_get(c, name.p, name.len, h, &slot))
 		return perr(P, comp->pos, "duplicate computation name '%s'", comp->name);
-	ht_put_at(&c->comps, slot, name.p, name.len, h, comp);
+	*(struct hlo_computation **)vec_push(&c->comp_list) = comp;
+	ct_put(c, slot, h, comp);
 	if (is_entry) {
 		if (m->entry)
 			return perr(P, epos, "second ENTRY computation '%s' (the first is '%s')",
 				    comp->name, m->entry->name);
 		m->entry = comp;
 	}
-	*(struct hlo_computation **)vec_push(&c->comp_list) = comp;
 	next(P);
 
 	int32_t n_sig = -1;
@@ -1859,9 +2057,10 @@ static int parse_computation(struct parser *P)
 	struct srcpos body_pos = here(P);
 	if (expect(P, TOK_LBRACE, "'{' to start the computation body") < 0)
 		return -1;
-	c->names.first_gid = c->n_instrs;
-	c->names.n = 0;
-	c->instrs.n = 0;
+	nt_start(&c->names, c->n_instrs);
+	c->n_succs = 0;
+	c->uses.n = c->ucount.n = c->ulast.n = 0;
+	c->instrs.n = c->inames.n = c->params.n = 0;
 	while (P->tok.kind != TOK_RBRACE) {
 		if (P->tok.kind == TOK_EOF)
 			return expected(P, "'}' to close the computation body");
@@ -1873,6 +2072,9 @@ static int parse_computation(struct parser *P)
 		return perr(P, body_pos, "computation '%s' has no instructions", comp->name);
 	comp->n_instrs = (int32_t)c->instrs.n;
 	comp->instrs = vec_copy(&c->pool, &c->instrs, 0);
+	hlo_build_users(comp, (struct hlo_use *)c->uses.v, c->uses.n, (int32_t *)c->ucount.v,
+			pool_array(&c->pool, c->uses.n, sizeof(void *)),
+			pool_array(&c->pool, c->n_succs, sizeof(void *)), c->n_succs);
 	if (!comp->root)
 		comp->root = comp->instrs[comp->n_instrs - 1];
 	if (finish_params(P, comp) < 0)
@@ -1899,9 +2101,11 @@ static int resolve_fixups(struct parser *P)
 	struct pctx *c = P->c;
 	for (size_t i = 0; i < c->fixups.n; i++) {
 		struct fixup *f = &VEC_AT(&c->fixups, struct fixup, i);
-		struct hlo_computation *callee = ht_get(&c->comps, f->name, f->len, hash_bytes(f->name, f->len));
+		uint64_t *slot;
+		struct hlo_computation *callee = ct_get(c, f->name, f->len, hash_bytes(f->name, f->len), &slot);
 		if (!callee)
-			return perr(P, f->pos, "use of undefined computation '%.*s'", (int)f->len, f->name);
+			return perr(P, pos_in_text(c, f->name), "use of undefined computation '%.*s'",
+				    (int)f->len, f->name);
 		struct hlo_instruction *in = f->instr;
 		in->called[f->called_index] = callee;
 		switch (f->kind) {
@@ -1928,31 +2132,43 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	c->m = m;
 	c->d = d;
 	c->pool.a = &m->arena;
-	nt_init(&c->names, 1024);
-	ht_init(&c->comps, 256);
-	ht_init(&c->shapes, 1024);
-	ht_init(&c->strs, 64);
-	ht_init(&c->ops, 512);
-	ht_init(&c->types, 128);
-	ht_init(&c->attrs, 512);
-	for (int i = 1; i < OP_COUNT; i++) {
-		const char *s = opcode_name((enum opcode)i);
-		ht_put(&c->ops, s, (uint32_t)strlen(s), (void *)(uintptr_t)i);
-	}
-	for (int i = 1; i < PT_COUNT; i++) {
-		const char *s = ptype_name((enum ptype)i);
-		if (s)
-			ht_put(&c->types, s, (uint32_t)strlen(s), (void *)(uintptr_t)i);
-	}
+	c->names_pool.a = &m->arena;
+	struct pool *a = &c->pool;
+	nt_init(&c->names, a, NT_SMALL);
+	c->names.small = c->names.s;
+	c->names.big = NULL; /* on first need */
+	c->names.big_mask = 2 * NT_SMALL - 1;
+	/* about one computation per KiB of text on the real corpus: sized so it
+	 * rarely grows (growing reads every computation's name again) */
+	uint32_t nc = 256;
+	while (nc < (1u << 24) && nc < m->source_len / 256)
+		nc *= 2;
+	c->comps = (struct ntab){.s = scratch_alloc(a, nc, sizeof(uint64_t)), .mask = nc - 1, .pl = a};
+	ht_init(&c->shapes, a, 256);
+	ht_init(&c->strs, a, 64);
+	c->ops = scratch_alloc(a, 3, sizeof(struct kwtab));
+	c->types = c->ops + 1;
+	c->attrs = c->ops + 2;
+	for (int i = 1; i < OP_COUNT; i++)
+		kw_put(c->ops, opcode_name((enum opcode)i), (uint16_t)i);
+	for (int i = 1; i < PT_COUNT; i++)
+		if (ptype_name((enum ptype)i))
+			kw_put(c->types, ptype_name((enum ptype)i), (uint16_t)i);
 	for (size_t i = 0; i < sizeof(attr_table) / sizeof(attr_table[0]); i++)
-		ht_put(&c->attrs, attr_table[i].name, (uint32_t)strlen(attr_table[i].name),
-		       (void *)(uintptr_t)(i + 1));
+		kw_put(c->attrs, attr_table[i].name, (uint16_t)(i + 1));
+	struct vec *v[] = {&c->params, &c->inames, &c->uses, &c->ucount, &c->ulast, &c->async, &c->pending, &c->callers, &c->instrs, &c->comp_list, &c->ptrs,
+			   &c->shape_stack, &c->ints, &c->attr_list, &c->refs, &c->fixups, &c->misc};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		v[i]->pl = a;
 	c->instrs.size = sizeof(void *);
-	c->stamp.size = sizeof(int32_t);
+	c->inames.size = sizeof(void *);
+	c->params.size = sizeof(void *);
+	c->uses.size = sizeof(struct hlo_use);
+	c->ucount.size = sizeof(int32_t);
+	c->ulast.size = sizeof(int32_t);
 	c->callers.size = sizeof(void *);
 	c->comp_list.size = sizeof(void *);
 	c->ptrs.size = sizeof(void *);
-	c->oshapes.size = sizeof(void *);
 	c->pending.size = sizeof(struct pending);
 	c->async.size = sizeof(struct async_refs);
 	c->shape_stack.size = sizeof(struct shape);
@@ -1963,20 +2179,6 @@ static void pctx_init(struct pctx *c, struct hlo_module *m, struct diag *d)
 	c->misc.size = 16;
 }
 
-static void pctx_free(struct pctx *c)
-{
-	free(c->names.s);
-	ht_free(&c->comps);
-	ht_free(&c->shapes);
-	ht_free(&c->strs);
-	ht_free(&c->ops);
-	ht_free(&c->types);
-	ht_free(&c->attrs);
-	struct vec *v[] = {&c->async, &c->pending, &c->stamp, &c->callers, &c->instrs, &c->comp_list, &c->ptrs, &c->oshapes, &c->shape_stack,
-			   &c->ints, &c->attr_list, &c->refs, &c->fixups, &c->misc};
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		free(v[i]->v);
-}
 
 static int check_text(struct hlo_module *m, struct diag *d)
 {
@@ -2034,14 +2236,13 @@ static int parse_module(struct pctx *c)
 	}
 	if (resolve_fixups(P) < 0)
 		return -1;
-	hlo_build_users(m, c->n_users, c->n_succs);
 	hlo_build_call_graph(m, (struct hlo_instruction **)c->callers.v, c->callers.n);
 	return 0;
 }
 
 /* A module whose arena starts with a buffer for the source text (len bytes
- * and a NUL) followed by the file name, so small inputs need one chunk and
- * large ones no extra malloc'd chunk. */
+ * and a NUL) followed by the file name, so small inputs need one chunk. */
+#define ARENA_PER_TEXT_BYTE 7
 static struct hlo_module *module_new(const char *file, size_t len, char **buf)
 {
 	struct hlo_module *m = calloc(1, sizeof(*m));
@@ -2051,6 +2252,12 @@ static struct hlo_module *module_new(const char *file, size_t len, char **buf)
 	if (!file)
 		file = "<input>";
 	size_t fl = strlen(file);
+	/* The text and its IR (2.5-5 bytes per byte of text on the real corpus)
+	 * in one huge-page mapping: a 4 KiB page costs a fault each (~10 us on
+	 * a virtual machine), a 2 MiB page one for all of them. Address space
+	 * only: pages past what is used are never touched. */
+	if (len <= SIZE_MAX / 8)
+		arena_reserve(&m->arena, len * ARENA_PER_TEXT_BYTE + fl + 1);
 	*buf = arena_alloc(&m->arena, len + 1 + fl + 1);
 	memcpy(*buf + len + 1, file, fl + 1);
 	m->file = *buf + len + 1;
@@ -2067,7 +2274,6 @@ static struct hlo_module *parse_loaded(struct hlo_module *m, struct diag *d)
 	struct pctx c;
 	pctx_init(&c, m, d);
 	int rc = parse_module(&c);
-	pctx_free(&c);
 	if (rc == 0 && hlo_validate(m, d) < 0)
 		rc = -1;
 	if (rc < 0) {

@@ -21,10 +21,11 @@ struct module_report {
 	/* Hooks for the deciders (issues 4 and 5): their verdict lists, NULL until
 	 * they land; report_json.c turns them into "copies" and "donations". */
 	const void *copy_verdicts;
-	const void *donation_verdicts;
+	struct donation_summaries *donation_verdicts; /* donation.h; owned, may be NULL */
 };
 
 struct baseline;
+struct donation_summaries;
 
 struct report {
 	struct module_report *modules;

@@ -6,6 +6,8 @@
  *  "summary":{"errors","warnings","notes","suppressed","baselined"},
  *  "stale_baseline":[{"fingerprint","rule","file","message"}] (with --baseline)} */
 #include "baseline.h"
+#include "copies.h"
+#include "donation.h"
 #include "report.h"
 #include <stdlib.h>
 
@@ -32,20 +34,59 @@ static json_t *finding_json(const struct finding *f)
 	return o;
 }
 
-/* HOOK(copy decider, issue 4): one object per copy instruction with its
- * verdict and evidence, from mr->copy_verdicts. Empty until the decider lands. */
+/* One object per copy instruction with its verdict and evidence, from
+ * mr->copy_verdicts (struct copy_summaries, copies.h). */
 static json_t *copies_json(const struct module_report *mr)
 {
-	(void)mr->copy_verdicts;
-	return json_array();
+	json_t *a = json_array();
+	const struct copy_summaries *cs = mr->copy_verdicts;
+	for (int32_t i = 0; cs && i < cs->n; i++) {
+		const struct copy_summary *c = &cs->v[i];
+		json_t *o = json_object(), *v = json_object();
+		json_object_set_new(o, "name", report_json_string(c->name));
+		json_object_set_new(o, "computation", report_json_string(c->computation));
+		json_object_set_new(o, "line", json_integer(c->line));
+		json_object_set_new(o, "family", json_string(copy_family_name(c->family)));
+		json_object_set_new(v, "given", c->given == VERDICT_NONE ? json_null()
+						: json_string(verdict_name(c->given)));
+		json_object_set_new(v, "any", json_string(verdict_name(c->any)));
+		json_object_set_new(o, "verdict", v);
+		json_object_set_new(o, "evidence", report_json_string(c->evidence));
+		json_object_set_new(o, "bytes", json_integer((json_int_t)c->bytes));
+		json_array_append_new(a, o);
+	}
+	return a;
 }
 
-/* HOOK(donation decider, issue 5): one object per input_output_alias entry
- * and buffer_donor leaf, from mr->donation_verdicts. Empty until it lands. */
+/* One object per input_output_alias entry and buffer_donor leaf (donation.h):
+ * {"param", "param_index", "output_index" (or null), "kind", "verdict":
+ * {"given", "any"}, "evidence", "bytes", "arg_path" (or null), "copied",
+ * "copy_bytes", "edge" (schedule-dependent: "a -> b"), "reason"}. */
 static json_t *donations_json(const struct module_report *mr)
 {
-	(void)mr->donation_verdicts;
-	return json_array();
+	json_t *a = json_array();
+	const struct donation_summaries *s = mr->donation_verdicts;
+	for (int32_t i = 0; s && i < s->n; i++) {
+		const struct donation_summary *d = &s->items[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "param", json_integer(d->param));
+		json_object_set_new(o, "param_index", json_string(d->param_index));
+		json_object_set_new(o, "output_index", str_or_null(d->output_index));
+		json_object_set_new(o, "kind", json_string(donation_kind_name(d->kind)));
+		json_t *v = json_object();
+		json_object_set_new(v, "given", str_or_null(verdict_name(d->given)));
+		json_object_set_new(v, "any", str_or_null(verdict_name(d->any)));
+		json_object_set_new(o, "verdict", v);
+		json_object_set_new(o, "evidence", str_or_null(d->evidence));
+		json_object_set_new(o, "bytes", json_integer((json_int_t)d->bytes));
+		json_object_set_new(o, "arg_path", str_or_null(d->arg_path));
+		json_object_set_new(o, "copied", json_boolean(d->copied));
+		json_object_set_new(o, "copy_bytes", json_integer((json_int_t)d->copy_bytes));
+		json_object_set_new(o, "edge", str_or_null(d->edge));
+		json_object_set_new(o, "reason", str_or_null(d->reason));
+		json_array_append_new(a, o);
+	}
+	return a;
 }
 
 static json_t *module_json(const struct module_report *mr)

@@ -47,9 +47,14 @@ static void *xrealloc(void *p, size_t n, size_t size)
 
 /* ---- shape trees ---- */
 
-static int32_t leaf_nk[1] = {-1}, leaf_size[1] = {1}, leaf_parent[1] = {-1}, leaf_zero[1] = {0};
+/* The tree of an array shape, shared by every array: read-only (const, in
+ * rodata) so modules analysed on different threads share no mutable state;
+ * the casts only satisfy shape_tree's non-const members. */
+static const int32_t leaf_nk[1] = {-1}, leaf_size[1] = {1}, leaf_parent[1] = {-1},
+		     leaf_zero[1] = {0};
 static const struct shape_tree leaf_tree = {
-	1, leaf_nk, leaf_size, leaf_parent, leaf_zero, leaf_zero, leaf_zero, NULL,
+	1, (int32_t *)leaf_nk, (int32_t *)leaf_size, (int32_t *)leaf_parent,
+	(int32_t *)leaf_zero, (int32_t *)leaf_zero, (int32_t *)leaf_zero, NULL,
 };
 
 int32_t shape_tree_sub(const struct shape_tree *t, const int32_t *idx, int32_t n)

@@ -1,0 +1,135 @@
+/* aliasing-hazard (HP101): the module as given reads a value after another
+ * value of its buffer was written (docs/hazards.md section 3), or breaks a
+ * static rule (read-only buffer written or returned, one buffer at two
+ * outputs).
+ *
+ * A scheduled module is checked in its printed order: a hazard there means
+ * the compiled program reads corrupted data (error). A module that is not
+ * scheduled (before copy insertion) gets a warning that predicts the copy
+ * XLA will insert, with its family and bytes, when some schedule has the
+ * hazard; it says whether every schedule has it or which control edge
+ * avoids it. Hazards are grouped per overwritten value (one predicted copy
+ * each); the evidence lists the first few of each group. */
+#include "lint.h"
+#include "copies.h"
+#include "hazard.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EVIDENCE_MAX 8
+
+/* group of a hazard: the protected value and the kind of conflict */
+static int32_t klass(const struct hazard_report *h)
+{
+	switch (h->kind) {
+	case HAZARD_READ_ONLY_WRITTEN: return 1;
+	case HAZARD_READ_ONLY_OUTPUT: return 2;
+	case HAZARD_OUTPUTS_NOT_DISTINCT: return 3;
+	default: return 0;
+	}
+}
+
+static const struct hlo_instruction *where(const struct hlo_module *m, const struct hazard_report *h)
+{
+	switch (h->kind) {
+	case HAZARD_READ_ONLY_WRITTEN:
+	case HAZARD_READ_ONLY_OUTPUT:
+		return h->def_v;
+	case HAZARD_OUTPUTS_NOT_DISTINCT:
+		return m->entry ? m->entry->root : h->def_v;
+	default:
+		return h->def_w ? h->def_w : h->def_v;
+	}
+}
+
+static int check(struct rule_ctx *ctx)
+{
+	int owned;
+	const struct copy_verdicts *cv = copy_verdicts_for_rule(
+		ctx->copy_verdicts, ctx->module, ctx->config->timeout_ms, &owned);
+	if (!cv || !cv->an)
+		return 0; /* the module could not be analysed */
+	const struct hlo_module *m = ctx->module;
+	int scheduled = m->is_scheduled;
+	enum severity sev = ctx->severity;
+	if (sev == SEV_ERROR && !scheduled)
+		sev = SEV_WARNING; /* a prediction, before copy insertion */
+	int32_t nv = cv->an->df->n_values;
+	int32_t *count = calloc((size_t)nv * 4 + 1, sizeof(int32_t));
+	uint8_t *done = calloc((size_t)nv * 4 + 1, 1);
+	if (!count || !done) {
+		free(count);
+		free(done);
+		if (owned)
+			copy_verdicts_free((struct copy_verdicts *)cv);
+		return -1;
+	}
+	const struct hazard_report *H = cv->hazards;
+	int32_t n = cv->n_hazards;
+	for (int32_t i = 0; i < n; i++)
+		if (scheduled ? H[i].in_given > 0 : H[i].in_some)
+			count[H[i].v * 4 + klass(&H[i])]++;
+	for (int32_t i = 0; i < n; i++) {
+		const struct hazard_report *h = &H[i];
+		int32_t key = h->v * 4 + klass(h);
+		if (!(scheduled ? h->in_given > 0 : h->in_some) || done[key])
+			continue;
+		done[key] = 1;
+		char more[96] = "";
+		if (count[key] > 1)
+			snprintf(more, sizeof(more), " (%d hazards on this value)", count[key]);
+		char fkey[160];
+		snprintf(fkey, sizeof(fkey), "%s/%d", h->def_v->name, (int)klass(h));
+		char *msg = NULL;
+		size_t len = 0;
+		FILE *s = open_memstream(&msg, &len);
+		if (!s)
+			continue;
+		if (scheduled) {
+			fprintf(s, "the printed schedule reads corrupted data: %s%s", h->witness, more);
+		} else {
+			fprintf(s, "%s; XLA will insert a copy (family %s, %llu bytes); ", h->witness,
+				copy_family_name(h->predicted_family), (unsigned long long)h->bytes);
+			if (h->in_every)
+				fprintf(s, "every schedule has it");
+			else if (h->edge_from && h->edge_to)
+				fprintf(s, "the control edge %s -> %s avoids it", h->edge_from->name,
+					h->edge_to->name);
+			else
+				fprintf(s, "some schedules have it");
+			fprintf(s, "%s", more);
+		}
+		fclose(s);
+		struct finding *f = findings_add(ctx->findings, ctx->rule, sev, where(m, h),
+						 (struct srcpos){0}, fkey, msg);
+		free(msg);
+		if (!f)
+			continue;
+		int shown = 0;
+		for (int32_t j = i; j < n && shown < EVIDENCE_MAX && count[key] > 1; j++) {
+			const struct hazard_report *g = &H[j];
+			if (g->v * 4 + klass(g) != key || !(scheduled ? g->in_given > 0 : g->in_some))
+				continue;
+			finding_evidence(ctx->findings, f, "%s: %s%s", hazard_kind_name(g->kind), g->witness,
+					 g->in_every ? " [every schedule]" : "");
+			shown++;
+		}
+		if (count[key] > shown && shown > 0)
+			finding_evidence(ctx->findings, f, "... and %d more", count[key] - shown);
+	}
+	free(count);
+	free(done);
+	if (owned)
+		copy_verdicts_free((struct copy_verdicts *)cv);
+	return 0;
+}
+
+const struct rule rule_aliasing_hazard = {
+	.id = "HP101",
+	.slug = "aliasing-hazard",
+	.severity = SEV_ERROR,
+	.summary = "the module as given reads a value after its buffer was overwritten",
+	.check = check,
+	.flags = RULE_ABOUT_COPY,
+};

@@ -1,0 +1,40 @@
+/* annotation-violated (HP204): the module breaks an expectation of the
+ * --annotations file (docs/annotations.md): an argument declared donated is
+ * not donated, not reused, or reused only through a copy nobody accepted;
+ * an output declared to reuse an argument does not; or an item names an
+ * argument the module does not have. The checks are annotations_check's. */
+#include "annotations.h"
+#include "donation.h"
+#include "lint.h"
+#include <stdio.h>
+#include <string.h>
+
+static void found(void *p, const struct annotation_violation *v)
+{
+	struct rule_ctx *ctx = p;
+	char key[64];
+	snprintf(key, sizeof(key), "annotation:%d:%d", v->item->line,
+		 v->report ? (int)(v->report - ctx->donation_verdicts->items) : -1);
+	struct srcpos pos = v->report ? v->report->pos : (struct srcpos){0, 0, 0};
+	struct finding *f = finding_add_at(ctx, v->param, pos, key, "%s", v->message);
+	if (f && v->item->reason && v->item->kind != ANNOT_ACCEPT_COPY)
+		finding_evidence(ctx->findings, f, "note: %s", v->item->reason);
+}
+
+static int check(struct rule_ctx *ctx)
+{
+	if (!ctx->annotations || !ctx->donation_verdicts)
+		return 0;
+	annotations_check(ctx->annotations, ctx->module, ctx->donation_verdicts->items,
+			  ctx->donation_verdicts->n, found, ctx);
+	return 0;
+}
+
+const struct rule rule_annotation_violated = {
+	.id = "HP204",
+	.slug = "annotation-violated",
+	.severity = SEV_ERROR,
+	.summary = "the module breaks an expectation of the --annotations file",
+	.check = check,
+	.flags = RULE_ABOUT_DONATION,
+};

@@ -1,0 +1,98 @@
+/* donation-copied (HP203): a donation honored only through a copy of the
+ * parameter, so no memory is saved (hlo-semantics.md §7.4, §7.6 D4/D5).
+ *  - observed: the parameter value's only readers are same-layout copies
+ *    (what copy insertion leaves when the parameter is read after the
+ *    output is written);
+ *  - predicted, in a module not yet scheduled: the parameter is read after
+ *    a write into its buffer in every schedule, or in some (copy insertion
+ *    orders by dependencies only, so it copies then too unless an ordering
+ *    is added).
+ * An <accept-copy> in the --annotations file marks the finding accepted. */
+#include "annotations.h"
+#include "donation.h"
+#include "donormatch.h"
+#include "lint.h"
+#include <stdio.h>
+#include <string.h>
+
+static void add_evidence(struct rule_ctx *ctx, struct finding *f, const char *text)
+{
+	while (text && *text) {
+		const char *nl = strchr(text, '\n');
+		int n = nl ? (int)(nl - text) : (int)strlen(text);
+		if (n)
+			finding_evidence(ctx->findings, f, "%.*s", n, text);
+		text = nl ? nl + 1 : text + n;
+	}
+}
+
+static int check(struct rule_ctx *ctx)
+{
+	const struct donation_list *dl = ctx->donation_verdicts;
+	const struct hlo_module *m = ctx->module;
+	if (!dl)
+		return 0;
+	for (int32_t i = 0; i < dl->n; i++) {
+		const struct donation_report *r = &dl->items[i];
+		if (r->any == VERDICT_NOT_HONORED)
+			continue;
+		int predicted = donation_copy_predicted(m, r);
+		if (!r->copied && !predicted)
+			continue;
+		char pd[256], oi[128] = "{}", key[300], is[128], what[300];
+		describe_param(pd, sizeof(pd), m, r->param, &r->param_index);
+		if (r->output_index)
+			shape_index_to_string(r->output_index, oi, sizeof(oi));
+		shape_index_to_string(&r->param_index, is, sizeof(is));
+		snprintf(key, sizeof(key), "%s->%s", is, oi);
+		const char *kind = r->kind == DONATION_MUST_ALIAS ? "must-alias donation"
+				 : r->kind == DONATION_BUFFER_DONOR ? "predicted donation" : "donation";
+		struct finding *f;
+		if (r->copied) {
+			f = finding_add_at(ctx, r->param_instr, r->pos, key,
+					   "%s of %s into output %s is honored only through a copy (%s): "
+					   "no memory saved, the copy takes %llu bytes",
+					   kind, pd, oi, r->copy ? r->copy->name : "?",
+					   (unsigned long long)r->copy_bytes);
+		} else {
+			if (r->reader && r->writer)
+				snprintf(what, sizeof(what), "%s reads it after %s writes the output",
+					 r->reader->name, r->writer->name);
+			else
+				snprintf(what, sizeof(what), "it is still read after the output is written");
+			if (r->any == VERDICT_SCHEDULE_DEPENDENT && r->edge_from && r->edge_to)
+				f = finding_add_at(ctx, r->param_instr, r->pos, key,
+						   "%s of %s into output %s will be honored only through a "
+						   "copy: %s in some schedules, and copy insertion orders by "
+						   "dependencies only; the control edge %s -> %s avoids the "
+						   "copy (%llu bytes)", kind, pd, oi, what,
+						   r->edge_from->name, r->edge_to->name,
+						   (unsigned long long)r->bytes);
+			else
+				f = finding_add_at(ctx, r->param_instr, r->pos, key,
+						   "%s of %s into output %s will be honored only through a "
+						   "copy: %s in every schedule, so XLA copies the parameter "
+						   "(%llu bytes, no memory saved)", kind, pd, oi, what,
+						   (unsigned long long)r->bytes);
+		}
+		add_evidence(ctx, f, r->evidence);
+		const struct annotation *acc =
+			annotations_accepted_copy(ctx->annotations, m, r->param, &r->param_index);
+		if (f && acc) {
+			char buf[4200];
+			snprintf(buf, sizeof(buf), "%s (%s:%d)", acc->reason,
+				 ctx->annotations->path ? ctx->annotations->path : "annotations", acc->line);
+			f->suppressed = arena_strdup(&ctx->findings->arena, buf);
+		}
+	}
+	return 0;
+}
+
+const struct rule rule_donation_copied = {
+	.id = "HP203",
+	.slug = "donation-copied",
+	.severity = SEV_WARNING,
+	.summary = "a donation honored only through a copy of the parameter: no memory saved",
+	.check = check,
+	.flags = RULE_ABOUT_DONATION | RULE_STRICT_DONATION,
+};

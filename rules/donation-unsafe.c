@@ -1,0 +1,67 @@
+/* donation-unsafe (HP202): in a scheduled module, a donated parameter is read
+ * after its buffer was overwritten (docs/hazards.md §6: the donation's buffer
+ * has a hazard in the printed schedule). The verdict is the hazard decider's
+ * (donation.h); this rule names the late reader and the writer. */
+#include "donation.h"
+#include "donormatch.h"
+#include "hazard.h"
+#include "lint.h"
+#include <stdio.h>
+#include <string.h>
+
+static void add_evidence(struct rule_ctx *ctx, struct finding *f, const char *text)
+{
+	while (text && *text) {
+		const char *nl = strchr(text, '\n');
+		int n = nl ? (int)(nl - text) : (int)strlen(text);
+		if (n)
+			finding_evidence(ctx->findings, f, "%.*s", n, text);
+		text = nl ? nl + 1 : text + n;
+	}
+}
+
+static int check(struct rule_ctx *ctx)
+{
+	const struct donation_list *dl = ctx->donation_verdicts;
+	const struct hlo_module *m = ctx->module;
+	if (!dl || !m->is_scheduled)
+		return 0;
+	for (int32_t i = 0; i < dl->n; i++) {
+		const struct donation_report *r = &dl->items[i];
+		if (r->given != VERDICT_UNSAFE)
+			continue;
+		char pd[256], oi[128] = "{}", key[300], is[128];
+		describe_param(pd, sizeof(pd), m, r->param, &r->param_index);
+		if (r->output_index)
+			shape_index_to_string(r->output_index, oi, sizeof(oi));
+		shape_index_to_string(&r->param_index, is, sizeof(is));
+		snprintf(key, sizeof(key), "%s->%s", is, oi);
+		struct finding *f;
+		if (r->reader && r->writer && r->witness_kind == HAZARD_SAME_INSTRUCTION)
+			f = finding_add_at(ctx, r->param_instr, r->pos, key,
+					   "donated %s (%s into output %s) is unsafe in the printed schedule: "
+					   "%s reads a value of the donated buffer while writing into it",
+					   pd, donation_kind_name(r->kind), oi, r->reader->name);
+		else if (r->reader && r->writer)
+			f = finding_add_at(ctx, r->param_instr, r->pos, key,
+					   "donated %s (%s into output %s) is unsafe in the printed schedule: "
+					   "%s reads a value of the donated buffer after %s overwrote it",
+					   pd, donation_kind_name(r->kind), oi, r->reader->name, r->writer->name);
+		else
+			f = finding_add_at(ctx, r->param_instr, r->pos, key,
+					   "donated %s (%s into output %s) is unsafe in the printed schedule: "
+					   "the donated buffer is overwritten while a value in it is still read",
+					   pd, donation_kind_name(r->kind), oi);
+		add_evidence(ctx, f, r->evidence);
+	}
+	return 0;
+}
+
+const struct rule rule_donation_unsafe = {
+	.id = "HP202",
+	.slug = "donation-unsafe",
+	.severity = SEV_ERROR,
+	.summary = "a donated buffer overwritten while the parameter is still read (scheduled module)",
+	.check = check,
+	.flags = RULE_ABOUT_DONATION,
+};

@@ -1,0 +1,52 @@
+/* removable-copy (HP102): a copy whose removal is proven safe under every
+ * schedule (and under the printed one, when the module is scheduled): no
+ * hazard on the merged buffer (docs/hazards.md section 4). The message gives
+ * the bytes the copy writes; the evidence is the proof. */
+#include "lint.h"
+#include "copies.h"
+#include <string.h>
+
+#define EVIDENCE_LINES 24
+
+static void add_evidence(struct findings *fs, struct finding *f, const char *text)
+{
+	int lines = 0;
+	for (const char *e = text; e && *e && lines < EVIDENCE_LINES; lines++) {
+		const char *nl = strchr(e, '\n');
+		int len = nl ? (int)(nl - e) : (int)strlen(e);
+		finding_evidence(fs, f, "%.*s", len, e);
+		e = nl ? nl + 1 : e + len;
+	}
+}
+
+static int check(struct rule_ctx *ctx)
+{
+	int owned;
+	const struct copy_verdicts *cv = copy_verdicts_for_rule(
+		ctx->copy_verdicts, ctx->module, ctx->config->timeout_ms, &owned);
+	if (!cv || !cv->an)
+		return 0; /* the module could not be analysed */
+	for (int32_t i = 0; i < cv->n_copies; i++) {
+		const struct copy_report *r = &cv->copies[i];
+		if (r->any != VERDICT_REMOVABLE || (r->given != VERDICT_NONE && r->given != VERDICT_REMOVABLE))
+			continue;
+		struct finding *f = finding_add(ctx, r->copy,
+						"copy %s is removable under every schedule: %llu bytes saved (%s copy)",
+						r->copy->name, (unsigned long long)r->bytes,
+						copy_family_name(r->family));
+		if (f)
+			add_evidence(ctx->findings, f, r->evidence);
+	}
+	if (owned)
+		copy_verdicts_free((struct copy_verdicts *)cv);
+	return 0;
+}
+
+const struct rule rule_removable_copy = {
+	.id = "HP102",
+	.slug = "removable-copy",
+	.severity = SEV_WARNING,
+	.summary = "a copy proven removable under every schedule",
+	.check = check,
+	.flags = RULE_ABOUT_COPY,
+};

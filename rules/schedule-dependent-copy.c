@@ -1,0 +1,51 @@
+/* schedule-dependent-copy (HP103): a copy needed under some schedules only
+ * (docs/hazards.md section 4): the note names the control edge(s) that make
+ * every schedule safe without it, and the evidence shows a hazardous order. */
+#include "lint.h"
+#include "copies.h"
+#include <stdio.h>
+#include <string.h>
+
+static int check(struct rule_ctx *ctx)
+{
+	int owned;
+	const struct copy_verdicts *cv = copy_verdicts_for_rule(
+		ctx->copy_verdicts, ctx->module, ctx->config->timeout_ms, &owned);
+	if (!cv || !cv->an)
+		return 0; /* the module could not be analysed */
+	for (int32_t i = 0; i < cv->n_copies; i++) {
+		const struct copy_report *r = &cv->copies[i];
+		if (r->any != VERDICT_SCHEDULE_DEPENDENT || !r->edge_from)
+			continue;
+		char edges[512];
+		size_t o = 0;
+		edges[0] = 0;
+		for (int32_t k = 0; k < r->n_edges && o < sizeof(edges); k++)
+			o += (size_t)snprintf(edges + o, sizeof(edges) - o, "%s%s -> %s", k ? ", " : "",
+					      r->edges_from[k]->name, r->edges_to[k]->name);
+		struct finding *f = finding_add(
+			ctx, r->copy, "copy %s (%s, %llu bytes) is needed only in some schedules; with the control edge%s %s it can be removed",
+			r->copy->name, copy_family_name(r->family), (unsigned long long)r->bytes,
+			r->n_edges > 1 ? "s" : "", edges);
+		if (!f)
+			continue;
+		for (const char *e = r->evidence; e && *e;) {
+			const char *nl = strchr(e, '\n');
+			int len = nl ? (int)(nl - e) : (int)strlen(e);
+			finding_evidence(ctx->findings, f, "%.*s", len, e);
+			e = nl ? nl + 1 : e + len;
+		}
+	}
+	if (owned)
+		copy_verdicts_free((struct copy_verdicts *)cv);
+	return 0;
+}
+
+const struct rule rule_schedule_dependent_copy = {
+	.id = "HP103",
+	.slug = "schedule-dependent-copy",
+	.severity = SEV_NOTE,
+	.summary = "a copy needed under some schedules only; the control edge named avoids it",
+	.check = check,
+	.flags = RULE_ABOUT_COPY,
+};

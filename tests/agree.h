@@ -1,0 +1,38 @@
+/* agree.h - the deciders (verifier/copies.h, verifier/hazard.h) against the
+ * brute-force oracle on one module: every copy's removal verdicts, every
+ * buffer's hazard verdicts, every donation, and the module's own hazard
+ * (tests only; shared by test_agreement and the soak driver). */
+#ifndef HLOPROOF_TESTS_AGREE_H
+#define HLOPROOF_TESTS_AGREE_H
+#include <stdint.h>
+#include <stdio.h>
+
+struct agree_stats {
+	int64_t modules;        /* modules checked */
+	int64_t agreed;         /* modules with no disagreement */
+	int64_t disagreed;      /* modules with at least one disagreement */
+	int64_t skipped;        /* the oracle had no answer (over its limits) */
+	int64_t copies, buffers, donations;   /* questions compared */
+	int64_t unknown;        /* decider answers `unknown` (each is a failure here) */
+	int64_t edges_checked;  /* schedule-dependent repair edges re-checked by the oracle */
+	int64_t multi_edge_repairs; /* repairs that needed several edges (listed in the evidence;
+				     * the API and hazards.md section 4 speak of one edge) */
+	int64_t triples, triple_mismatch; /* hazard triples compared (module level) */
+	double oracle_s, decider_s;
+	double decider_copies_s, decider_buffers_s, decider_module_s; /* parts of decider_s */
+};
+
+/* What agree_module compares besides copies, donations and the module. */
+enum {
+	AGREE_CROSS_CHECK = 1, /* both deciders (graph and Z3) on every question; their
+				* disagreement is a failure (slow: Z3 on everything) */
+	AGREE_ALL_BUFFERS = 2, /* every buffer, not only those with two values or a hazard */
+};
+
+/* Compare on one module text (label names it in messages, e.g. "seed 17").
+ * flags: AGREE_*. Disagreements are dumped to err (module text, the question, both answers,
+ * the oracle's witness schedule). Returns the number of disagreements. */
+int agree_module(const char *text, const char *label, unsigned flags, struct agree_stats *st,
+		 FILE *err);
+
+#endif

@@ -1,0 +1,56 @@
+/* analysis.h - everything the copy and hazard deciders share for one module:
+ * dataflow values, in-place pairs, buffers, the dependency ordering (and the
+ * sequential one when the module is scheduled), and one Z3 context.
+ *
+ * One analysis per module and per thread; no globals. All memory but the Z3
+ * context comes from the module's arena. */
+#ifndef HLOPROOF_ANALYSIS_H
+#define HLOPROOF_ANALYSIS_H
+#include <stdint.h>
+#include "buffers.h"
+#include "ordering.h"
+#include "liveness.h"
+#include "verdict.h"
+
+struct analysis_options {
+	int timeout_ms;           /* per SMT query; default 2000; <= 0 = default */
+	const char *smt_dump_dir; /* write every SMT query there as SMT-LIB2; NULL = off */
+	int cross_check;          /* run both deciders where both apply; abort on disagreement */
+};
+
+void analysis_default_options(struct analysis_options *opt);
+
+struct smt;      /* the Z3 side (smt.h) */
+struct hz_cache; /* per-analysis caches of the hazard deciders */
+
+struct analysis {
+	struct hlo_module *m;
+	struct dataflow *df;
+	struct inplace *ip;
+	struct buffers *bufs;
+	struct ordering *dep;     /* dependency ordering (always) */
+	struct ordering *seq;     /* sequential ordering; NULL unless scheduled */
+	struct liveness lv_dep;   /* XLA's live-range tests over dep */
+	struct analysis_options opt;
+	struct diag *d;
+	struct smt *smt;          /* created on first use; freed by analysis_free */
+	struct hz_cache *cache;
+	/* counters, for --stats and the performance figures */
+	uint64_t n_graph_queries, n_smt_queries, n_smt_unknown, n_cache_hits;
+	int cross_check_failed;   /* set when the two deciders disagreed */
+};
+
+/* Run dataflow, in-place pairs, buffers and orderings. Allocates in m->arena.
+ * Returns NULL after reporting an error through d. opt may be NULL. */
+struct analysis *analysis_run(struct hlo_module *m, const struct analysis_options *opt,
+			      struct diag *d);
+/* Frees what is not in the arena (Z3 context, caches). NULL is fine. */
+void analysis_free(struct analysis *an);
+
+/* Command-line options shared by the commands that run the deciders:
+ * --timeout-ms N, --smt-dump DIR, --cross-check (also as --opt=value).
+ * Looks at argv[*i]; returns 1 and advances *i past what it consumed, 0 when
+ * argv[*i] is not one of them, -1 on a bad value (message printed). */
+int analysis_parse_option(struct analysis_options *o, int argc, char **argv, int *i);
+
+#endif

@@ -1,0 +1,87 @@
+/* copies.h - prove or refute every copy: its family (why it is there) and
+ * the removal verdicts of docs/hazards.md section 4, with evidence. */
+#ifndef HLOPROOF_COPIES_H
+#define HLOPROOF_COPIES_H
+#include "analysis.h"
+
+struct copy_report {
+	const struct hlo_instruction *copy;
+	enum copy_family family;
+	char *family_evidence;       /* names the instructions that explain the family */
+	enum verdict given;          /* VERDICT_NONE when the module is not scheduled */
+	enum verdict any;            /* removable / necessary / schedule-dependent / unknown */
+	char *evidence;              /* witness (necessary) or proof (removable), multi-line */
+	char *unknown_reason;        /* set when any (or given) is unknown */
+	/* repair control edge edge_from -> edge_to for schedule-dependent */
+	const struct hlo_instruction *edge_from, *edge_to;
+	/* all repair edges when one is not enough (edge_from/edge_to first); arena */
+	int32_t n_edges;
+	const struct hlo_instruction **edges_from, **edges_to;
+	uint64_t bytes;              /* size of the copy's result (what removal saves) */
+};
+
+/* Analyse one copy instruction (opcode copy, in a non-fusion computation).
+ * Strings are allocated in the module arena. Returns 0, or -1 when `copy` is
+ * not a copy (or an internal error, reported through an->d). */
+int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
+		     struct copy_report *out);
+/* Every `copy` opcode in non-fusion computations, in text order (computations
+ * in text order, then instructions). *out is arena memory. Returns the count,
+ * or -1 on error. */
+int32_t copies_analyse(struct analysis *an, struct copy_report **out);
+
+/* Family only (cheap; no verdicts). */
+enum copy_family copy_family_of(struct analysis *an, const struct hlo_instruction *copy,
+				char **evidence);
+
+/* The merged buffer of removing `copy` (hazards.md section 4), as value ids of
+ * the module as given: buffer(operand value) U buffer(copy value) minus the
+ * copy's value, with loop/branch phis that collapse after the rewrite replaced
+ * by what they collapse to. *values is arena memory; returns the count or -1
+ * when the copy's operand has no unique value. */
+int32_t copy_merged_buffer(struct analysis *an, const struct hlo_instruction *copy,
+			   int32_t **values);
+
+/* ---- what the rules and reporters get (lint.h copy_verdicts) ---- */
+
+struct hazard_report;
+
+struct copy_verdicts {
+	struct analysis *an;
+	int32_t n_copies;
+	struct copy_report *copies;    /* copies_analyse */
+	int32_t n_hazards;
+	struct hazard_report *hazards; /* hazards_analyse */
+};
+
+/* Run the analysis, every copy and the module hazards. Returns NULL after an
+ * error through d. Free with copy_verdicts_free (the module must outlive it). */
+struct copy_verdicts *copy_verdicts_run(struct hlo_module *m, const struct analysis_options *opt,
+					struct diag *d);
+void copy_verdicts_free(struct copy_verdicts *cv);
+
+/* For a rule: the verdicts the command computed (`given`, may be NULL), or
+ * computed now for module m (then *owned = 1: free them when done). NULL
+ * when the module cannot be analysed. */
+const struct copy_verdicts *copy_verdicts_for_rule(const void *given, const struct hlo_module *m,
+						   long timeout_ms, int *owned);
+
+/* A copy as the JSON report keeps it once the module is gone. */
+struct copy_summary {
+	const char *name, *computation;
+	int line;
+	enum copy_family family;
+	enum verdict given, any;
+	const char *evidence;
+	uint64_t bytes;
+};
+
+struct copy_summaries {
+	int32_t n;
+	struct copy_summary *v;
+};
+
+/* Copy the reports into `a` (a findings list's arena, say). */
+struct copy_summaries *copy_summaries_build(const struct copy_verdicts *cv, struct arena *a);
+
+#endif

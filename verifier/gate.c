@@ -1,0 +1,900 @@
+/* gate.c - the gate's per-module summary, its comparison and dump-directory
+ * pairing (gate.h). */
+#include "gate.h"
+#include "analysis.h"
+#include "copies.h"
+#include "donation.h"
+#include "donation_stage.h"
+#include "lint.h"
+#include "report.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- identities -------------------------------------------------------- */
+
+struct fnv {
+	uint64_t h;
+};
+
+static void fnv_bytes(struct fnv *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		f->h ^= (unsigned char)s[i];
+		f->h *= 0x100000001b3ULL;
+	}
+	f->h ^= 0x1f; /* field separator: ("ab","c") and ("a","bc") differ */
+	f->h *= 0x100000001b3ULL;
+}
+
+static void fnv_shape(struct fnv *f, const struct shape *s)
+{
+	char buf[256];
+	if (!s) {
+		fnv_bytes(f, "", 0);
+		return;
+	}
+	size_t need = shape_to_string(s, buf, sizeof(buf));
+	if (need < sizeof(buf)) {
+		fnv_bytes(f, buf, need);
+		return;
+	}
+	char *big = malloc(need + 1);
+	if (!big) {
+		fnv_bytes(f, buf, sizeof(buf) - 1);
+		return;
+	}
+	shape_to_string(s, big, need + 1);
+	fnv_bytes(f, big, need);
+	free(big);
+}
+
+static const char *op_text(const struct hlo_instruction *x)
+{
+	return x->opcode == OP_UNKNOWN && x->opcode_text ? x->opcode_text
+							 : opcode_name((enum opcode)x->opcode);
+}
+
+static uint64_t copy_identity(const struct hlo_instruction *c)
+{
+	struct fnv f = {0xcbf29ce484222325ULL};
+	fnv_bytes(&f, "hloproof/gate-copy/v1", 21);
+	const char *cn = c->parent && c->parent->name ? c->parent->name : "";
+	fnv_bytes(&f, cn, name_stem_len(cn));
+	const char *n = c->name ? c->name : "";
+	fnv_bytes(&f, n, name_stem_len(n));
+	const struct hlo_instruction *op = c->n_operands > 0 ? c->operands[0] : NULL;
+	const char *ot = op ? op_text(op) : "";
+	fnv_bytes(&f, ot, strlen(ot));
+	fnv_shape(&f, op ? op->shape : NULL);
+	fnv_shape(&f, c->shape);
+	uint64_t x = f.h;
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+static char *index_text(struct arena *a, const struct shape_index *ix)
+{
+	char buf[128];
+	size_t need = shape_index_to_string(ix, buf, sizeof(buf));
+	if (need < sizeof(buf))
+		return arena_strdup(a, buf);
+	char *p = arena_alloc(a, need + 1);
+	shape_index_to_string(ix, p, need + 1);
+	return p;
+}
+
+/* ---- IR facts: copies -------------------------------------------------- */
+
+/* Copies inside fusions and other embedded computations are not buffers of
+ * their own: like the copy decider, the gate skips them. */
+static int in_embedded_computation(const struct hlo_instruction *x)
+{
+	const struct hlo_computation *k = x->parent;
+	for (int32_t g = 0; k && !k->is_entry && k->n_callers > 0 && g <= k->module->n_comps; g++) {
+		if (k->callers[0].context == CALL_EMBEDDED)
+			return 1;
+		k = k->callers[0].instr->parent;
+	}
+	return 0;
+}
+
+/* From shapes alone: a copy that only changes the memory space, or the
+ * layout, is that family (hlo-semantics.md 6.5 step 1, section 8); a copy
+ * with its operand's exact shape needs the decider. */
+static const char *family_from_shapes(const struct hlo_instruction *c)
+{
+	const struct shape *a = c->n_operands > 0 ? c->operands[0]->shape : NULL, *b = c->shape;
+	if (!a || !b || shape_equal(a, b))
+		return NULL;
+	if (shape_is_array(a) && shape_is_array(b) && a->rank == b->rank &&
+	    a->layout.memory_space != b->layout.memory_space &&
+	    a->layout.element_size_bits == b->layout.element_size_bits) {
+		int same = 1;
+		for (int i = 0; i < a->rank && same; i++)
+			same = shape_minor_to_major(a, i) == shape_minor_to_major(b, i);
+		if (same)
+			return "memory-space";
+	}
+	return "layout";
+}
+
+static int copies_from_ir(const struct hlo_module *m, struct gate_module *g)
+{
+	int32_t n = 0;
+	for (int32_t k = 0; k < m->n_comps; k++)
+		for (int32_t i = 0; i < m->comps[k]->n_instrs; i++)
+			if (m->comps[k]->instrs[i]->opcode == OP_COPY)
+				n++;
+	g->copies = arena_array(&g->arena, (size_t)n + 1, sizeof(*g->copies));
+	if (!g->copies)
+		return -1;
+	int32_t seq = 0;
+	for (int32_t k = 0; k < m->n_comps; k++) {
+		const struct hlo_computation *comp = m->comps[k];
+		for (int32_t i = 0; i < comp->n_instrs; i++) {
+			const struct hlo_instruction *x = comp->instrs[i];
+			if (x->opcode != OP_COPY || in_embedded_computation(x))
+				continue;
+			struct gate_copy *c = &g->copies[g->n_copies++];
+			c->computation = arena_strdup(&g->arena, comp->name ? comp->name : "");
+			c->name = arena_strdup(&g->arena, x->name ? x->name : "");
+			if (x->n_operands > 0) {
+				c->operand = arena_strdup(&g->arena, x->operands[0]->name);
+				c->operand_opcode = op_text(x->operands[0]);
+			}
+			c->family = family_from_shapes(x);
+			c->key = copy_identity(x);
+			c->bytes = x->shape ? x->shape->bytes : 0;
+			c->line = x->pos.line;
+			c->col = x->pos.col;
+			c->seq = seq++;
+		}
+	}
+	return 0;
+}
+
+/* ---- IR facts: donations ----------------------------------------------- */
+
+/* The entry signature as the compiler sees it: entry_computation_layout when
+ * printed (its layouts decide byte sizes), else the instructions' shapes. */
+static const struct shape *param_shape(const struct hlo_module *m, int32_t p)
+{
+	if (p < 0 || p >= m->entry->n_params)
+		return NULL;
+	if (p < m->n_entry_layout_params && m->entry_layout_params[p])
+		return m->entry_layout_params[p];
+	return m->entry->params[p] ? m->entry->params[p]->shape : NULL;
+}
+
+static const struct shape *result_shape(const struct hlo_module *m)
+{
+	if (m->entry_layout_result)
+		return m->entry_layout_result;
+	return m->entry->root ? m->entry->root->shape : NULL;
+}
+
+static int leaf_dynamic(const struct shape *s)
+{
+	for (int i = 0; s->dim_kinds && i < s->rank; i++)
+		if (s->dim_kinds[i] != DIM_STATIC)
+			return 1;
+	return 0;
+}
+
+static int any_dynamic(const struct shape *s, int depth)
+{
+	if (depth > SHAPE_MAX_DEPTH)
+		return 0;
+	if (shape_is_tuple(s)) {
+		for (int32_t i = 0; i < s->n_elems; i++)
+			if (any_dynamic(&s->elems[i], depth + 1))
+				return 1;
+		return 0;
+	}
+	return leaf_dynamic(s);
+}
+
+/* A leaf taking part in the donor matching: a donor (donation >= 0, the
+ * entry in g->donations) or a donee (an output leaf not already aliased). */
+struct leaf {
+	int32_t donation;
+	struct shape_index index;
+	uint64_t bytes;
+	int space;
+	int32_t seq;
+	int32_t partner;
+};
+
+struct leaves {
+	struct leaf *v;
+	int32_t n, cap;
+};
+
+static int leaves_push(struct leaves *l, struct leaf x)
+{
+	if (l->n == l->cap) {
+		int32_t cap = l->cap ? 2 * l->cap : 16;
+		struct leaf *v = realloc(l->v, (size_t)cap * sizeof(*v));
+		if (!v)
+			return -1;
+		l->v = v;
+		l->cap = cap;
+	}
+	x.seq = l->n;
+	x.partner = -1;
+	l->v[l->n++] = x;
+	return 0;
+}
+
+static int output_aliased(const struct hlo_module *m, const struct shape_index *ix)
+{
+	for (int32_t i = 0; i < m->n_aliases; i++)
+		if (shape_index_equal(&m->aliases[i].output, ix))
+			return 1;
+	return 0;
+}
+
+/* Output array leaves not aliased yet, in pre-order. */
+static int collect_donees(struct arena *a, const struct hlo_module *m, const struct shape *s,
+			  int32_t *path, int depth, struct leaves *out)
+{
+	if (depth > SHAPE_MAX_DEPTH)
+		return 0;
+	if (shape_is_tuple(s)) {
+		for (int32_t i = 0; i < s->n_elems; i++) {
+			path[depth] = i;
+			if (collect_donees(a, m, &s->elems[i], path, depth + 1, out) < 0)
+				return -1;
+		}
+		return 0;
+	}
+	struct shape_index ix = {depth, path};
+	if (!shape_is_array(s) || output_aliased(m, &ix))
+		return 0;
+	struct leaf l = {.donation = -1, .bytes = s->bytes, .space = s->layout.memory_space};
+	l.index.n = depth;
+	l.index.idx = arena_array(a, (size_t)depth + 1, sizeof(int32_t));
+	memcpy(l.index.idx, path, (size_t)depth * sizeof(int32_t));
+	return leaves_push(out, l);
+}
+
+static int cmp_index(const struct shape_index *a, const struct shape_index *b)
+{
+	for (int32_t i = 0; i < a->n && i < b->n; i++)
+		if (a->idx[i] != b->idx[i])
+			return a->idx[i] < b->idx[i] ? -1 : 1;
+	return (a->n > b->n) - (a->n < b->n);
+}
+
+/* Donors in XLA's order: parameter, then pre-order of the leaf (which is
+ * the lexicographic order of the indices). */
+static int cmp_donor_order(const void *pa, const void *pb)
+{
+	const struct buffer_donor *a = *(const struct buffer_donor *const *)pa;
+	const struct buffer_donor *b = *(const struct buffer_donor *const *)pb;
+	if (a->param != b->param)
+		return a->param < b->param ? -1 : 1;
+	int c = cmp_index(&a->param_index, &b->param_index);
+	if (c)
+		return c;
+	return a < b ? -1 : a > b; /* header order among duplicates */
+}
+
+/* Per memory space, bytes descending, stable. */
+static int cmp_match_order(const void *pa, const void *pb)
+{
+	const struct leaf *a = pa, *b = pb;
+	if (a->space != b->space)
+		return a->space < b->space ? -1 : 1;
+	if (a->bytes != b->bytes)
+		return a->bytes > b->bytes ? -1 : 1;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* hlo-semantics.md 7.3: which donors the compiler would turn into aliases. */
+static int match_donors(const struct hlo_module *m, struct gate_module *g, int32_t first_donor)
+{
+	int32_t n_donors = g->n_donations - first_donor;
+	if (n_donors <= 0)
+		return 0;
+	const struct shape *rs = result_shape(m);
+	if (!rs || any_dynamic(rs, 0)) {
+		for (int32_t i = first_donor; i < g->n_donations; i++)
+			g->donations[i].reason = "the entry result shape is dynamic: XLA matches no donor";
+		return 0;
+	}
+	struct leaves donors = {0}, donees = {0};
+	int32_t path[SHAPE_MAX_DEPTH + 1];
+	int rc = collect_donees(&g->arena, m, rs, path, 0, &donees);
+	for (int32_t i = first_donor; rc == 0 && i < g->n_donations; i++) {
+		struct gate_donation *d = &g->donations[i];
+		const struct buffer_donor *bd = &m->donors[i - first_donor];
+		const struct shape *ps = param_shape(m, bd->param);
+		const struct shape *leaf = ps ? shape_subshape(ps, &bd->param_index) : NULL;
+		if (!leaf || !shape_is_array(leaf)) {
+			d->reason = "the donor is not an array leaf of its parameter";
+			continue;
+		}
+		if (leaf_dynamic(leaf)) {
+			d->reason = "the donated leaf has a dynamic shape";
+			continue;
+		}
+		struct leaf l = {.donation = i, .index = bd->param_index, .bytes = leaf->bytes,
+				 .space = leaf->layout.memory_space};
+		rc = leaves_push(&donors, l);
+	}
+	if (rc == 0) {
+		qsort(donors.v, (size_t)donors.n, sizeof(*donors.v), cmp_match_order);
+		qsort(donees.v, (size_t)donees.n, sizeof(*donees.v), cmp_match_order);
+		int32_t a = 0, b = 0;
+		while (a < donors.n && b < donees.n) {
+			struct leaf *x = &donors.v[a], *y = &donees.v[b];
+			if (x->space != y->space) {
+				if (x->space < y->space)
+					a++;
+				else
+					b++;
+			} else if (x->bytes > y->bytes) {
+				a++;
+			} else if (x->bytes < y->bytes) {
+				b++;
+			} else {
+				x->partner = b;
+				y->partner = a;
+				a++;
+				b++;
+			}
+		}
+		for (int32_t i = 0; i < donors.n; i++) {
+			struct gate_donation *d = &g->donations[donors.v[i].donation];
+			if (donors.v[i].partner >= 0) {
+				d->honored = 1;
+				d->output_index = index_text(&g->arena, &donees.v[donors.v[i].partner].index);
+			} else {
+				char buf[160];
+				snprintf(buf, sizeof(buf),
+					 "no unaliased output of %llu bytes in memory space %d is left for it",
+					 (unsigned long long)donors.v[i].bytes, donors.v[i].space);
+				d->reason = arena_strdup(&g->arena, buf);
+			}
+		}
+	}
+	free(donors.v);
+	free(donees.v);
+	return rc;
+}
+
+static int donations_from_ir(const struct hlo_module *m, struct gate_module *g)
+{
+	int32_t n = m->n_aliases + m->n_donors;
+	g->donations = arena_array(&g->arena, (size_t)n + 1, sizeof(*g->donations));
+	const struct buffer_donor **order = malloc(((size_t)m->n_donors + 1) * sizeof(*order));
+	if (!g->donations || !order) {
+		free(order);
+		return -1;
+	}
+	for (int32_t i = 0; i < m->n_aliases; i++) {
+		const struct io_alias *al = &m->aliases[i];
+		struct gate_donation *d = &g->donations[g->n_donations++];
+		d->param = al->param;
+		d->param_index = index_text(&g->arena, &al->param_index);
+		d->output_index = index_text(&g->arena, &al->output);
+		d->kind = al->kind == ALIAS_MUST ? "must-alias" : "may-alias";
+		d->honored = 1; /* copy insertion always honors an alias (hlo-semantics.md 7.4) */
+		const struct shape *ps = param_shape(m, al->param);
+		const struct shape *leaf = ps ? shape_subshape(ps, &al->param_index) : NULL;
+		d->bytes = leaf ? leaf->bytes : 0;
+		d->line = al->pos.line;
+		d->col = al->pos.col;
+	}
+	/* Donors in matching order, duplicates collapsed (a set, 7.2). */
+	for (int32_t i = 0; i < m->n_donors; i++)
+		order[i] = &m->donors[i];
+	qsort(order, (size_t)m->n_donors, sizeof(*order), cmp_donor_order);
+	int32_t first = g->n_donations;
+	struct buffer_donor *uniq = arena_array(&g->arena, (size_t)m->n_donors + 1, sizeof(*uniq));
+	int32_t nu = 0;
+	for (int32_t i = 0; i < m->n_donors; i++) {
+		if (nu && uniq[nu - 1].param == order[i]->param &&
+		    shape_index_equal(&uniq[nu - 1].param_index, &order[i]->param_index))
+			continue;
+		uniq[nu++] = *order[i];
+	}
+	free(order);
+	for (int32_t i = 0; i < nu; i++) {
+		struct gate_donation *d = &g->donations[g->n_donations++];
+		d->param = uniq[i].param;
+		d->param_index = index_text(&g->arena, &uniq[i].param_index);
+		d->kind = "buffer-donor";
+		const struct shape *ps = param_shape(m, uniq[i].param);
+		const struct shape *leaf = ps ? shape_subshape(ps, &uniq[i].param_index) : NULL;
+		d->bytes = leaf ? leaf->bytes : 0;
+		d->line = uniq[i].pos.line;
+		d->col = uniq[i].pos.col;
+	}
+	/* match_donors reads m->donors[i - first]: give it the collapsed list. */
+	struct hlo_module view = *m;
+	view.donors = uniq;
+	view.n_donors = nu;
+	return match_donors(&view, g, first);
+}
+
+/* ---- the deciders ----------------------------------------------------- */
+
+static int copies_from_decider(const struct copy_verdicts *cv, struct gate_module *g)
+{
+	const struct copy_report *r = cv->copies;
+	int32_t n = cv->n_copies;
+	g->copies = arena_array(&g->arena, (size_t)n + 1, sizeof(*g->copies));
+	for (int32_t i = 0; i < n; i++) {
+		const struct hlo_instruction *x = r[i].copy;
+		struct gate_copy *c = &g->copies[g->n_copies++];
+		c->computation = arena_strdup(&g->arena, x->parent->name ? x->parent->name : "");
+		c->name = arena_strdup(&g->arena, x->name ? x->name : "");
+		if (x->n_operands > 0) {
+			c->operand = arena_strdup(&g->arena, x->operands[0]->name);
+			c->operand_opcode = op_text(x->operands[0]);
+		}
+		c->family = copy_family_name(r[i].family);
+		c->verdict = verdict_name(r[i].any);
+		c->verdict_given = verdict_name(r[i].given);
+		c->key = copy_identity(x);
+		c->bytes = r[i].bytes;
+		c->line = x->pos.line;
+		c->col = x->pos.col;
+		c->seq = i;
+	}
+	g->decided_copies = 1;
+	return 0;
+}
+
+/* Where the header names (param, {index}): the alias entry, else the donor. */
+static struct srcpos donation_pos(const struct hlo_module *m, int32_t param, const char *index)
+{
+	char buf[128];
+	for (int32_t i = 0; i < m->n_aliases; i++) {
+		shape_index_to_string(&m->aliases[i].param_index, buf, sizeof(buf));
+		if (m->aliases[i].param == param && !strcmp(buf, index))
+			return m->aliases[i].pos;
+	}
+	for (int32_t i = 0; i < m->n_donors; i++) {
+		shape_index_to_string(&m->donors[i].param_index, buf, sizeof(buf));
+		if (m->donors[i].param == param && !strcmp(buf, index))
+			return m->donors[i].pos;
+	}
+	return m->pos;
+}
+
+static void donations_from_decider(const struct hlo_module *m, const struct donation_summaries *ds,
+				   struct gate_module *g)
+{
+	g->donations = arena_array(&g->arena, (size_t)ds->n + 1, sizeof(*g->donations));
+	for (int32_t i = 0; i < ds->n; i++) {
+		const struct donation_summary *r = &ds->items[i];
+		struct gate_donation *d = &g->donations[g->n_donations++];
+		d->param = r->param;
+		d->param_index = arena_strdup(&g->arena, r->param_index);
+		d->output_index = r->output_index ? arena_strdup(&g->arena, r->output_index) : NULL;
+		d->kind = donation_kind_name(r->kind);
+		d->honored = r->any != VERDICT_NOT_HONORED;
+		d->copied = r->copied;
+		d->verdict = verdict_name(r->any);
+		if (r->reason)
+			d->reason = arena_strdup(&g->arena, r->reason);
+		d->bytes = r->bytes;
+		struct srcpos pos = donation_pos(m, r->param, r->param_index);
+		d->line = pos.line;
+		d->col = pos.col;
+	}
+	g->decided_donations = 1;
+}
+
+/* ---- the summary -------------------------------------------------------- */
+
+/* The IR facts only: the rules run without any decider's results. */
+static int build_without_deciders(struct hlo_module *m, const struct lint_config *cfg,
+				  const struct gate_build_options *opt, struct gate_module *g)
+{
+	int rc = 0;
+	if (copies_from_ir(m, g) < 0 || (m->entry && donations_from_ir(m, g) < 0))
+		rc = -1;
+	struct rule_ctx stages;
+	memset(&stages, 0, sizeof(stages));
+	stages.annotations = opt->ann;
+	if (lint_run_stages(m, cfg, &stages, &g->findings) < 0) {
+		g->lint_failed = 1;
+		rc = -1;
+	}
+	return rc;
+}
+
+int gate_module_build(struct hlo_module *m, const struct lint_config *cfg,
+		      const struct gate_build_options *opt, struct gate_module *g)
+{
+	struct gate_build_options none_opt = {0};
+	if (!opt)
+		opt = &none_opt;
+	memset(g, 0, sizeof(*g));
+	arena_init(&g->arena);
+	g->file = arena_strdup(&g->arena, m->file ? m->file : "-");
+	g->name = arena_strdup(&g->arena, m->name ? m->name : "");
+	findings_init(&g->findings, m);
+	if (opt->no_deciders)
+		return build_without_deciders(m, cfg, opt, g);
+
+	/* As `check` does (cmd_check.c): one analysis for the copy decider,
+	 * the donation decider and the rules, so that the findings and their
+	 * fingerprints are the ones `check` reports. */
+	int rc = 0;
+	struct analysis_options ao;
+	analysis_default_options(&ao);
+	if (cfg->timeout_ms > 0)
+		ao.timeout_ms = (int)cfg->timeout_ms;
+	struct diag ad;
+	diag_init(&ad, NULL);
+	struct copy_verdicts *cv = copy_verdicts_run(m, &ao, &ad);
+	struct copy_verdicts no_verdicts = {0}; /* the analysis failed: rules see no verdicts */
+	struct rule_ctx stages;
+	memset(&stages, 0, sizeof(stages));
+	if (cv) {
+		stages.dataflow = cv->an->df;
+		stages.buffers = cv->an->bufs;
+		stages.ordering = cv->an->dep;
+	}
+	stages.copy_verdicts = cv ? cv : &no_verdicts;
+	struct donation_summaries *ds = NULL;
+	if (lint_run_with_deciders(m, cfg, opt->ann, &stages, cv ? cv->an : NULL, &g->findings,
+				   &ds) < 0) {
+		g->lint_failed = 1;
+		rc = -1;
+	}
+	if (cv)
+		copies_from_decider(cv, g);
+	else if (copies_from_ir(m, g) < 0)
+		rc = -1;
+	if (ds)
+		donations_from_decider(m, ds, g);
+	else if (m->entry && (m->n_aliases || m->n_donors) && donations_from_ir(m, g) < 0)
+		rc = -1;
+	donation_summaries_free(ds);
+	copy_verdicts_free(cv);
+	return rc;
+}
+
+void gate_module_free(struct gate_module *g)
+{
+	if (!g)
+		return;
+	findings_free(&g->findings);
+	arena_free(&g->arena);
+	memset(g, 0, sizeof(*g));
+}
+
+/* ---- comparison ----------------------------------------------------------- */
+
+struct keyed {
+	uint64_t key;
+	int32_t seq;
+	int side;   /* 0 base, 1 head */
+	int32_t i;
+};
+
+static int cmp_keyed(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	if (a->side != b->side)
+		return a->side - b->side;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+static int cmp_copy_seq(const void *pa, const void *pb)
+{
+	const struct gate_copy *a = *(const struct gate_copy *const *)pa;
+	const struct gate_copy *b = *(const struct gate_copy *const *)pb;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+static int compare_copies(const struct gate_module *B, const struct gate_module *H,
+			  struct gate_diff *d)
+{
+	size_t n = (size_t)B->n_copies + (size_t)H->n_copies;
+	struct keyed *k = malloc((n + 1) * sizeof(*k));
+	d->added = malloc(((size_t)H->n_copies + 1) * sizeof(*d->added));
+	d->removed = malloc(((size_t)B->n_copies + 1) * sizeof(*d->removed));
+	if (!k || !d->added || !d->removed) {
+		free(k);
+		return -1;
+	}
+	size_t j = 0;
+	for (int32_t i = 0; i < B->n_copies; i++)
+		k[j++] = (struct keyed){B->copies[i].key, B->copies[i].seq, 0, i};
+	for (int32_t i = 0; i < H->n_copies; i++)
+		k[j++] = (struct keyed){H->copies[i].key, H->copies[i].seq, 1, i};
+	qsort(k, n, sizeof(*k), cmp_keyed);
+	/* Within one identity: BASE's occurrences then HEAD's, each in text
+	 * order; the first min(nb, nh) of each side pair up. */
+	for (size_t a = 0; a < n;) {
+		size_t e = a, nb = 0;
+		while (e < n && k[e].key == k[a].key) {
+			nb += k[e].side == 0;
+			e++;
+		}
+		size_t nh = e - a - nb, kept = nb < nh ? nb : nh;
+		for (size_t x = kept; x < nb; x++) {
+			const struct gate_copy *c = &B->copies[k[a + x].i];
+			d->removed[d->n_removed++] = c;
+			d->removed_bytes += c->bytes;
+		}
+		for (size_t x = kept; x < nh; x++) {
+			const struct gate_copy *c = &H->copies[k[a + nb + x].i];
+			d->added[d->n_added++] = c;
+			d->added_bytes += c->bytes;
+		}
+		d->n_kept += (int32_t)kept;
+		a = e;
+	}
+	free(k);
+	qsort(d->added, (size_t)d->n_added, sizeof(*d->added), cmp_copy_seq);
+	qsort(d->removed, (size_t)d->n_removed, sizeof(*d->removed), cmp_copy_seq);
+	return 0;
+}
+
+static int cmp_donation_key(const struct gate_donation *a, const struct gate_donation *b)
+{
+	if (a->param != b->param)
+		return a->param < b->param ? -1 : 1;
+	return strcmp(a->param_index, b->param_index);
+}
+
+static int cmp_donation_ptr(const void *pa, const void *pb)
+{
+	const struct gate_donation *a = *(const struct gate_donation *const *)pa;
+	const struct gate_donation *b = *(const struct gate_donation *const *)pb;
+	int c = cmp_donation_key(a, b);
+	if (c)
+		return c;
+	/* an honored entry first: it speaks for the leaf */
+	if (a->honored != b->honored)
+		return b->honored - a->honored;
+	return (a > b) - (a < b);
+}
+
+/* The entry for a donation key in a sorted list, or NULL. */
+static const struct gate_donation *find_donation(const struct gate_donation **v, int32_t n,
+						 const struct gate_donation *key)
+{
+	int32_t lo = 0, hi = n;
+	while (lo < hi) {
+		int32_t mid = lo + (hi - lo) / 2;
+		if (cmp_donation_key(v[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !cmp_donation_key(v[lo], key) ? v[lo] : NULL;
+}
+
+static const struct gate_donation **sorted_donations(const struct gate_module *g)
+{
+	const struct gate_donation **v = malloc(((size_t)g->n_donations + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (int32_t i = 0; i < g->n_donations; i++)
+		v[i] = &g->donations[i];
+	qsort(v, (size_t)g->n_donations, sizeof(*v), cmp_donation_ptr);
+	return v;
+}
+
+static int compare_donations(const struct gate_module *B, const struct gate_module *H,
+			     struct gate_diff *d)
+{
+	const struct gate_donation **sb = sorted_donations(B), **sh = sorted_donations(H);
+	size_t nb = (size_t)B->n_donations + 1, nh = (size_t)H->n_donations + 1;
+	d->lost = malloc(nb * sizeof(*d->lost));
+	d->lost_head = malloc(nb * sizeof(*d->lost_head));
+	d->gained = malloc(nh * sizeof(*d->gained));
+	d->gained_base = malloc(nh * sizeof(*d->gained_base));
+	d->copied = malloc(nh * sizeof(*d->copied));
+	d->copied_base = malloc(nh * sizeof(*d->copied_base));
+	int rc = -1;
+	if (!sb || !sh || !d->lost || !d->lost_head || !d->gained || !d->gained_base ||
+	    !d->copied || !d->copied_base)
+		goto out;
+	/* Header order (g->donations), one verdict per leaf: the first entry
+	 * of its key in the sorted list (an honored one when there is one). */
+	for (int32_t i = 0; i < B->n_donations; i++) {
+		const struct gate_donation *b = &B->donations[i];
+		if (find_donation(sb, B->n_donations, b) != b || !b->honored)
+			continue;
+		const struct gate_donation *h = find_donation(sh, H->n_donations, b);
+		if (h && h->honored)
+			continue;
+		d->lost_head[d->n_lost] = h;
+		d->lost[d->n_lost++] = b;
+		d->lost_bytes += b->bytes;
+	}
+	for (int32_t i = 0; i < H->n_donations; i++) {
+		const struct gate_donation *h = &H->donations[i];
+		if (find_donation(sh, H->n_donations, h) != h || !h->honored)
+			continue;
+		const struct gate_donation *b = find_donation(sb, B->n_donations, h);
+		if (b && b->honored) {
+			if (h->copied && !b->copied) {
+				d->copied_base[d->n_copied] = b;
+				d->copied[d->n_copied++] = h;
+			}
+			continue;
+		}
+		d->gained_base[d->n_gained] = b;
+		d->gained[d->n_gained++] = h;
+	}
+	rc = 0;
+out:
+	free(sb);
+	free(sh);
+	return rc;
+}
+
+static int cmp_str_ptr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Fingerprints of every finding of fs (reported or not), sorted. */
+static const char **fingerprints(const struct findings *fs, int32_t *n)
+{
+	const char **v = malloc(((size_t)fs->n + 1) * sizeof(*v));
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (int32_t i = 0; i < fs->n; i++)
+		if (fs->items[i].fingerprint)
+			v[(*n)++] = fs->items[i].fingerprint;
+	qsort(v, (size_t)*n, sizeof(*v), cmp_str_ptr);
+	return v;
+}
+
+static int has_fingerprint(const char **v, int32_t n, const char *fp)
+{
+	int32_t lo = 0, hi = n;
+	while (lo < hi) {
+		int32_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(v[mid], fp);
+		if (!c)
+			return 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static int compare_findings(const struct gate_module *B, const struct gate_module *H,
+			    struct gate_diff *d)
+{
+	int32_t nb, nh;
+	const char **fb = fingerprints(&B->findings, &nb), **fh = fingerprints(&H->findings, &nh);
+	d->new_findings = malloc(((size_t)H->findings.n + 1) * sizeof(*d->new_findings));
+	d->fixed_findings = malloc(((size_t)B->findings.n + 1) * sizeof(*d->fixed_findings));
+	int rc = -1;
+	if (!fb || !fh || !d->new_findings || !d->fixed_findings)
+		goto out;
+	for (int32_t i = 0; i < H->findings.n; i++) {
+		const struct finding *f = &H->findings.items[i];
+		if (finding_reported(f) && f->fingerprint && !has_fingerprint(fb, nb, f->fingerprint))
+			d->new_findings[d->n_new++] = f;
+	}
+	for (int32_t i = 0; i < B->findings.n; i++) {
+		const struct finding *f = &B->findings.items[i];
+		if (finding_reported(f) && f->fingerprint && !has_fingerprint(fh, nh, f->fingerprint))
+			d->fixed_findings[d->n_fixed++] = f;
+	}
+	rc = 0;
+out:
+	free(fb);
+	free(fh);
+	return rc;
+}
+
+int gate_compare(const struct gate_module *base, const struct gate_module *head, struct gate_diff *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->base = base;
+	out->head = head;
+	if (compare_copies(base, head, out) < 0 || compare_donations(base, head, out) < 0 ||
+	    compare_findings(base, head, out) < 0)
+		return -1;
+	return 0;
+}
+
+void gate_diff_free(struct gate_diff *d)
+{
+	if (!d)
+		return;
+	free(d->added);
+	free(d->removed);
+	free(d->lost);
+	free(d->lost_head);
+	free(d->gained);
+	free(d->gained_base);
+	free(d->copied);
+	free(d->copied_base);
+	free(d->new_findings);
+	free(d->fixed_findings);
+	memset(d, 0, sizeof(*d));
+}
+
+/* ---- pairing -------------------------------------------------------------- */
+
+const char *gate_file_stem(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	if (!strncmp(b, "module_", 7)) {
+		const char *p = b + 7;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (p > b + 7 && *p == '.' && p[1])
+			return p + 1;
+	}
+	return b;
+}
+
+static int same(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+int gate_pair(const struct gate_input *base, int32_t n_base, const struct gate_input *head,
+	      int32_t n_head, int32_t *pairs)
+{
+	char *taken = calloc((size_t)n_head + 1, 1);
+	if (!taken)
+		return -1;
+	for (int32_t i = 0; i < n_base; i++)
+		pairs[i] = -1;
+	/* 1: module name and file stem */
+	for (int32_t i = 0; i < n_base; i++)
+		for (int32_t j = 0; j < n_head && pairs[i] < 0; j++)
+			if (!taken[j] && same(base[i].name, head[j].name) &&
+			    same(gate_file_stem(base[i].file), gate_file_stem(head[j].file))) {
+				pairs[i] = j;
+				taken[j] = 1;
+			}
+	/* 2: module name, when it names one unpaired module on each side */
+	for (int32_t i = 0; i < n_base; i++) {
+		if (pairs[i] >= 0)
+			continue;
+		int32_t nb = 0, nh = 0, j_found = -1;
+		for (int32_t k = 0; k < n_base; k++)
+			nb += pairs[k] < 0 && same(base[k].name, base[i].name);
+		for (int32_t j = 0; j < n_head; j++)
+			if (!taken[j] && same(head[j].name, base[i].name)) {
+				nh++;
+				j_found = j;
+			}
+		if (nb == 1 && nh == 1) {
+			pairs[i] = j_found;
+			taken[j_found] = 1;
+		}
+	}
+	/* 3: file stem alone (a renamed module); modules that did not parse
+	 * (no name) pair with nothing */
+	for (int32_t i = 0; i < n_base; i++)
+		for (int32_t j = 0; j < n_head && pairs[i] < 0 && base[i].name; j++)
+			if (!taken[j] && head[j].name &&
+			    same(gate_file_stem(base[i].file), gate_file_stem(head[j].file))) {
+				pairs[i] = j;
+				taken[j] = 1;
+			}
+	free(taken);
+	return 0;
+}

@@ -1,0 +1,1303 @@
+/* hazard.c - hazards on a buffer (docs/hazards.md section 3) and the verdict of
+ * a set of values taken as one buffer (section 4).
+ *
+ * Every (v, w, u) triple of the view is reduced by trace.c to a constant or a
+ * conjunction of ordering atoms. The graph fast path decides each triple
+ * exactly (possible in some schedule: the atoms and the dependency order are
+ * acyclic; forced in every schedule: each atom is a dependency path). What
+ * needs search - is there one schedule that avoids every possible triple at
+ * once - goes to Z3 over the slice of instructions the atoms mention, unless
+ * one control edge is found that rules out every triple by itself. */
+#include "hzview.h"
+#include "smt.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct hz_cache {
+	struct dv_scratch *dv;
+};
+
+/* ---- small string builder ---- */
+
+void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	for (;;) {
+		size_t room = b->cap - b->n;
+		va_start(ap, fmt);
+		int w = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? room : 0, fmt, ap);
+		va_end(ap);
+		if (w < 0)
+			return;
+		if (b->s && (size_t)w < room) {
+			b->n += (size_t)w;
+			return;
+		}
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->n + (size_t)w + 1)
+			cap *= 2;
+		char *s = realloc(b->s, cap);
+		if (!s)
+			die("out of memory");
+		b->s = s;
+		b->cap = cap;
+	}
+}
+
+char *sb_finish(struct sbuf *b, struct arena *a)
+{
+	char *r = arena_strndup(a, b->s ? b->s : "", b->n);
+	free(b->s);
+	b->s = NULL;
+	b->n = b->cap = 0;
+	return r;
+}
+
+/* ---- events of values and reads ---- */
+
+static int is_entry_param(const struct hlo_instruction *x)
+{
+	return x->opcode == OP_PARAMETER && x->parent->is_entry;
+}
+
+void value_def_event(const struct hlo_value *v, struct event *e)
+{
+	const struct hlo_instruction *d = v->def;
+	memset(e, 0, sizeof(*e));
+	e->x = d;
+	if (d->opcode == OP_CONSTANT || is_entry_param(d)) {
+		e->phase = EV_TIME0;
+	} else if (v->is_phi && d->opcode == OP_PARAMETER) {
+		e->phase = EV_KSTART;
+		e->k = d->parent;
+		e->x = NULL;
+	} else if (v->is_phi) {
+		e->phase = EV_END;
+	} else {
+		e->phase = EV_AT;
+	}
+}
+
+int value_is_embedded(const struct hlo_value *v)
+{
+	const struct hlo_computation *k = v->def->parent;
+	for (int32_t guard = 0; !k->is_entry && k->n_callers > 0 && guard <= k->module->n_comps;
+	     guard++) {
+		const struct hlo_callsite *cs = &k->callers[0];
+		if (cs->context == CALL_EMBEDDED)
+			return 1;
+		k = cs->instr->parent;
+	}
+	return 0;
+}
+
+void value_name(const struct dataflow *df, const struct hlo_value *v, char *buf, size_t cap)
+{
+	/* names repeat across computations: say which, outside the entry */
+	int where = !v->def->parent->is_entry;
+	size_t k = (size_t)snprintf(buf, cap, "%s", v->def->name);
+	if (v->sub != 0 && k < cap) {
+		int32_t idx[SHAPE_MAX_DEPTH + 1];
+		int32_t n = dataflow_value_index(df, v, idx);
+		k += (size_t)snprintf(buf + k, cap - k, "{");
+		for (int32_t i = 0; i < n && k < cap; i++)
+			k += (size_t)snprintf(buf + k, cap - k, "%s%d", i ? "," : "", idx[i]);
+		if (k < cap)
+			k += (size_t)snprintf(buf + k, cap - k, "}");
+	}
+	if (where && k < cap)
+		snprintf(buf + k, cap - k, "@%s", v->def->parent->name);
+}
+
+static int comp_is_while_body(const struct hlo_computation *k)
+{
+	return k->n_callers == 1 && k->callers[0].instr->opcode == OP_WHILE &&
+	       k->callers[0].instr->body == k;
+}
+
+static void read_event(const struct hlo_instruction *u, struct event *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->x = u;
+	e->phase = (u->opcode == OP_WHILE || u->opcode == OP_CONDITIONAL || u->opcode == OP_CALL)
+			   ? EV_START
+			   : EV_AT;
+}
+
+/* ---- CanShareOperandBufferWithUser on the module after the rewrite ---- */
+
+static const struct hlo_instruction *rw_operand(const struct hlo_instruction *u, int32_t k,
+						const struct hlo_instruction *copy)
+{
+	const struct hlo_instruction *o = u->operands[k];
+	return (copy && o == copy) ? copy->operands[0] : o;
+}
+
+static struct hlo_computation *fused_comp(const struct hlo_instruction *f)
+{
+	return f->calls ? f->calls : (f->n_called > 0 ? f->called[0] : NULL);
+}
+
+static int transitive_uses_elementwise_or_tuple(const struct hlo_instruction *p, int depth)
+{
+	if (depth > 256)
+		return 0;
+	for (int32_t u = 0; u < p->n_users; u++) {
+		const struct hlo_instruction *user = p->users[u];
+		for (int32_t k = 0; k < user->n_operands; k++)
+			if (user->operands[k] == p && !instr_is_elementwise_on_operand(user, k) &&
+			    user->opcode != OP_TUPLE)
+				return 0;
+		if (user->parent == p->parent && !transitive_uses_elementwise_or_tuple(user, depth + 1))
+			return 0;
+	}
+	return 1;
+}
+
+static int fusion_kind_is(const struct hlo_instruction *f, const char *kind)
+{
+	return f->opcode == OP_FUSION && f->fusion_kind && !strcmp(f->fusion_kind, kind);
+}
+
+/* Distinct users of o after the rewrite. */
+static int32_t rw_user_count(const struct hlo_instruction *o, const struct hlo_instruction *copy)
+{
+	if (!copy || o != copy->operands[0])
+		return o->n_users;
+	int32_t n = 0;
+	for (int32_t i = 0; i < o->n_users; i++)
+		if (o->users[i] != copy)
+			n++;
+	for (int32_t i = 0; i < copy->n_users; i++) {
+		int dup = 0;
+		for (int32_t j = 0; j < o->n_users && !dup; j++)
+			if (o->users[j] == copy->users[i])
+				dup = 1;
+		n += !dup;
+	}
+	return n;
+}
+
+static int can_share_rw(struct analysis *an, const struct hlo_instruction *copy,
+			const struct hlo_instruction *user, int32_t k, int32_t osub, int32_t usub)
+{
+	const struct dataflow *df = an->df;
+	const struct hlo_instruction *operand = rw_operand(user, k, copy);
+	if (user->opcode == OP_CUSTOM_CALL && user->custom_call_target &&
+	    (!strcmp(user->custom_call_target, "__cublas$lt$matmul") ||
+	     !strcmp(user->custom_call_target, "__cublas$lt$matmul$f8"))) {
+		int32_t one = 1;
+		if (usub == dataflow_sub(df, user, &one, 1))
+			return 0;
+	}
+	if (operand->opcode == OP_CONSTANT)
+		return 0;
+	/* first slot holding the operand, and how many */
+	int32_t first = -1, count = 0;
+	for (int32_t j = 0; j < user->n_operands; j++)
+		if (rw_operand(user, j, copy) == operand) {
+			if (first < 0)
+				first = j;
+			count++;
+		}
+	int sif = slice_input_fusion_can_share(df, operand, osub, user, usub, first);
+	if (sif >= 0)
+		return sif;
+	const struct shape *os = dataflow_subshape(df, operand, osub);
+	const struct shape *us = dataflow_subshape(df, user, usub);
+	if (!os || !us || !shape_equal(os, us))
+		return 0;
+	/* the in-place operand of an in-place op (docs/hazards.md 3): the read
+	 * itself must be at the pair's operand slot; XLA's function accepts any
+	 * read of a value that also sits there, which would let a scatter read
+	 * its updates from the buffer it writes */
+	const struct inplace_pair *pr;
+	int32_t np = inplace_pairs(an->ip, user, &pr);
+	for (int32_t i = 0; i < np; i++)
+		if (pr[i].output_sub == usub && pr[i].operand == k && pr[i].operand_sub == osub)
+			return 1;
+	if (user->opcode == OP_FUSION) {
+		struct hlo_computation *fc = fused_comp(user);
+		const struct hlo_instruction *fp =
+			(fc && first >= 0 && first < fc->n_params) ? fc->params[first] : NULL;
+		if (fusion_kind_is(user, "kLoop") || fusion_kind_is(user, "kInput"))
+			return fp ? transitive_uses_elementwise_or_tuple(fp, 0) : 0;
+		const struct hlo_instruction *root = fc ? fc->root : NULL;
+		if (fusion_kind_is(user, "kOutput") && root && root->opcode == OP_ADD) {
+			int32_t m = -1;
+			for (int32_t j = 0; j < root->n_operands && m < 0; j++)
+				if (root->operands[j]->opcode == OP_CONVOLUTION ||
+				    root->operands[j]->opcode == OP_DOT)
+					m = j;
+			if (m < 0)
+				return 0;
+			int32_t other = root->operands[m] == root->operands[0] ? 1 : 0;
+			int32_t pv = fp ? dataflow_value_defined_at(df, fp, osub) : -1;
+			if (pv < 0 || df->values[pv].n_uses != 1)
+				return 0;
+			const struct value_use *use = &df->values[pv].uses[0];
+			return use->instr == root && use->operand == other;
+		}
+	}
+	if (user->opcode == OP_WHILE || user->opcode == OP_CONDITIONAL)
+		return 1;
+	if (user->opcode == OP_DYNAMIC_UPDATE_SLICE || user->opcode == OP_SCATTER ||
+	    user->opcode == OP_TRIANGULAR_SOLVE || user->opcode == OP_SET_DIMENSION_SIZE) {
+		int32_t want = user->opcode == OP_TRIANGULAR_SOLVE ? 1 : 0;
+		return count == 1 && first == want;
+	}
+	if (user->opcode == OP_SORT) {
+		if (rw_user_count(operand, copy) != 1)
+			return 0;
+		if (user->n_operands == 1)
+			return 1;
+		if (usub == 0)
+			return 0;
+		int32_t idx[SHAPE_MAX_DEPTH + 1];
+		shape_tree_index(dataflow_tree(df, user), usub, idx);
+		return count == 1 && idx[0] == first;
+	}
+	if (user->opcode == OP_CALL) {
+		int32_t dv = dataflow_value_defined_at(df, operand, osub);
+		if (dv < 0)
+			return 0;
+		const struct hlo_value *hv = &df->values[dv];
+		struct hlo_computation *callee = user->to_apply ? user->to_apply
+				       : (user->n_called > 0 ? user->called[0] : NULL);
+		const struct hlo_instruction *croot = callee ? callee->root : NULL;
+		int32_t n_uses = 0;
+		int caller_use = 0, callee_use = 0;
+		const struct hlo_value *srcs[2] = {hv, NULL};
+		if (copy && operand == copy->operands[0] && osub == 0) {
+			int32_t cv = dataflow_value_defined_at(df, copy, 0);
+			srcs[1] = cv >= 0 ? &df->values[cv] : NULL;
+		}
+		for (int s = 0; s < 2; s++)
+			for (int32_t u = 0; srcs[s] && u < srcs[s]->n_uses; u++) {
+				const struct value_use *use = &srcs[s]->uses[u];
+				if (use->instr == copy)
+					continue;
+				n_uses++;
+				if (use->instr == user)
+					caller_use = 1;
+				if (croot && use->instr == croot &&
+				    instr_is_elementwise_on_operand(croot, use->operand))
+					callee_use = 1;
+			}
+		return n_uses == 2 && caller_use && callee_use;
+	}
+	return first >= 0 && instr_is_elementwise_on_operand(user, first);
+}
+
+/* ---- the view ---- */
+
+struct hz_read {
+	struct event ev;
+	struct path path;
+	struct region rg;
+	const struct hlo_instruction *instr; /* NULL for the end-of-run reads */
+	int32_t operand, sub;
+	int32_t member;
+};
+
+struct hz_member {
+	int32_t id;
+	char name[96];       /* "x" or "s{1}" (a value below the top of its instruction) */
+	const struct hlo_value *val;
+	struct event def;
+	struct path path;
+	struct region wr;
+	int excluded;
+	int32_t first_read, n_reads;
+	int32_t n_root_subs;   /* distinct entry-root subs holding it (after the rewrite) */
+	int32_t root_sub[2];
+};
+
+struct hz_triple {
+	int32_t v, w, r; /* members and read; r = -1 for static hazards */
+	uint8_t kind;
+	uint8_t possible, forced, given;
+	struct cond c;
+};
+
+#define FALSE_SAMPLES 40
+#define MAX_REPAIR_EDGES 64
+
+struct hz_false {
+	int32_t v, w, r;
+	uint8_t why_kind; /* 0 cond why, 1 atom impossible, 2 disjoint, 3 can share, 4 atoms together */
+	struct cond c;
+	int32_t atom;
+};
+
+struct view {
+	struct analysis *an;
+	struct depview dv;
+	const struct hz_input *in;
+	int32_t n_m;
+	struct hz_member *m;
+	int32_t n_r, cap_r;
+	struct hz_read *r;
+	int32_t n_t, cap_t;
+	struct hz_triple *t;
+	int32_t n_false, n_disjoint, n_canshare;
+	int32_t n_samples;
+	struct hz_false samples[FALSE_SAMPLES];
+	int32_t n_unknown;
+	const char *unknown_why;
+	int forced_found; /* a triple every schedule has: the verdict is settled */
+};
+
+static void add_read(struct view *V, int32_t member, const struct event *ev,
+		     const struct hlo_instruction *instr, int32_t operand, int32_t sub)
+{
+	if (V->n_r == V->cap_r) {
+		V->cap_r = V->cap_r ? 2 * V->cap_r : 16;
+		V->r = realloc(V->r, (size_t)V->cap_r * sizeof(*V->r));
+		if (!V->r)
+			die("out of memory");
+	}
+	struct hz_read *r = &V->r[V->n_r++];
+	r->ev = *ev;
+	trace_path(ev, &r->path);
+	r->instr = instr;
+	r->operand = operand;
+	r->sub = sub;
+	r->member = member;
+	if (instr && sub == 0)
+		region_read(instr, operand, &r->rg);
+	else
+		memset(&r->rg, 0, sizeof(r->rg)), r->rg.whole = 1;
+}
+
+static struct hz_triple *add_triple(struct view *V)
+{
+	if (V->n_t == V->cap_t) {
+		V->cap_t = V->cap_t ? 2 * V->cap_t : 16;
+		V->t = realloc(V->t, (size_t)V->cap_t * sizeof(*V->t));
+		if (!V->t)
+			die("out of memory");
+	}
+	struct hz_triple *t = &V->t[V->n_t++];
+	memset(t, 0, sizeof(*t));
+	return t;
+}
+
+static void add_static(struct view *V, enum hazard_kind kind, int32_t v, int32_t w)
+{
+	struct hz_triple *t = add_triple(V);
+	t->v = v;
+	t->w = w;
+	t->r = -1;
+	t->kind = (uint8_t)kind;
+	t->c.kind = COND_ATOMS;
+	t->possible = t->forced = t->given = 1;
+}
+
+static void add_sample(struct view *V, int32_t v, int32_t w, int32_t r, int why_kind,
+		       const struct cond *c, int32_t atom)
+{
+	if (V->n_samples >= FALSE_SAMPLES)
+		return;
+	struct hz_false *s = &V->samples[V->n_samples++];
+	s->v = v;
+	s->w = w;
+	s->r = r;
+	s->why_kind = (uint8_t)why_kind;
+	if (c)
+		s->c = *c;
+	s->atom = atom;
+}
+
+/* Members' reads: own uses and those of the values they absorb, the removed
+ * copy's own read dropped; end-of-run reads at the entry root and at while
+ * body roots. */
+static void build_reads(struct view *V, int32_t mi)
+{
+	const struct hz_input *in = V->in;
+	const struct dataflow *df = V->an->df;
+	struct hz_member *M = &V->m[mi];
+	M->first_read = V->n_r;
+	const struct hlo_computation *kend[16];
+	int32_t n_kend = 0;
+	for (int32_t s = -1; s < in->n_abs; s++) {
+		int32_t vid = s < 0 ? M->id : in->abs_from[s];
+		if (s >= 0 && in->abs_to[s] != M->id)
+			continue;
+		const struct hlo_value *val = &df->values[vid];
+		for (int32_t u = 0; u < val->n_uses; u++) {
+			const struct value_use *use = &val->uses[u];
+			if (in->copy && use->instr == in->copy)
+				continue;
+			struct event ev;
+			read_event(use->instr, &ev);
+			add_read(V, mi, &ev, use->instr, use->operand, use->sub);
+		}
+		for (int32_t p = 0; p < val->n_positions; p++) {
+			const struct hlo_instruction *pi = val->positions[p].instr;
+			if (pi != pi->parent->root)
+				continue;
+			const struct hlo_computation *k = pi->parent;
+			if (k->is_entry) {
+				int32_t sub = val->positions[p].sub;
+				int dup = 0;
+				for (int32_t i = 0; i < M->n_root_subs && i < 2; i++)
+					if (M->root_sub[i] == sub)
+						dup = 1;
+				if (!dup) {
+					if (M->n_root_subs < 2)
+						M->root_sub[M->n_root_subs] = sub;
+					M->n_root_subs++;
+				}
+			} else if (!comp_is_while_body(k)) {
+				continue;
+			}
+			int dup = 0;
+			for (int32_t i = 0; i < n_kend; i++)
+				if (kend[i] == k)
+					dup = 1;
+			if (dup || n_kend == 16)
+				continue;
+			kend[n_kend++] = k;
+			struct event ev = {.x = NULL, .k = k, .phase = EV_KEND};
+			add_read(V, mi, &ev, NULL, -1, -1);
+		}
+	}
+	M->n_reads = V->n_r - M->first_read;
+}
+
+static int member_read_only(struct view *V, int32_t mi)
+{
+	return V->an->bufs->value_read_only[V->m[mi].id];
+}
+
+/* ---- deciding ---- */
+
+static void record(struct view *V, int32_t vi, int32_t wi, int32_t ri, enum hazard_kind kind,
+		   const struct cond *c)
+{
+	struct analysis *an = V->an;
+	if (c->kind == COND_FALSE) {
+		V->n_false++;
+		add_sample(V, vi, wi, ri, 0, c, -1);
+		return;
+	}
+	an->n_graph_queries++;
+	if (c->kind == COND_ATOMS && !atoms_possible(&V->dv, c->a, c->n, NULL, 0)) {
+		V->n_false++;
+		int32_t bad = -1;
+		for (int32_t i = 0; i < c->n && bad < 0; i++)
+			if (must_precede(&V->dv, c->a[i].b, c->a[i].a) || c->a[i].a == c->a[i].b)
+				bad = i;
+		add_sample(V, vi, wi, ri, bad >= 0 ? 1 : 4, c, bad);
+		return;
+	}
+	struct hz_triple *t = add_triple(V);
+	t->v = vi;
+	t->w = wi;
+	t->r = ri;
+	t->kind = (uint8_t)kind;
+	t->c = *c;
+	if (c->kind == COND_UNKNOWN) {
+		V->n_unknown++;
+		if (!V->unknown_why)
+			V->unknown_why = c->why;
+		return;
+	}
+	t->possible = 1;
+	t->forced = 1;
+	t->given = 1;
+	for (int32_t i = 0; i < c->n; i++) {
+		if (!atom_forced(&V->dv, &c->a[i]))
+			t->forced = 0;
+		if (!atom_given(&V->dv, &c->a[i]))
+			t->given = 0;
+	}
+	V->forced_found |= t->forced;
+}
+
+static void decide_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri)
+{
+	struct analysis *an = V->an;
+	struct hz_member *v = &V->m[vi], *w = &V->m[wi];
+	struct hz_read *r = &V->r[ri];
+	if (!region_overlap(&w->wr, &r->rg)) {
+		V->n_disjoint++;
+		add_sample(V, vi, wi, ri, 2, NULL, -1);
+		return;
+	}
+	/* t1 < t2 < t3 (also across loop iterations when two events coincide) */
+	struct cond c;
+	int same_dw = event_equal(&v->def, &w->def);
+	int same_wu = r->instr && event_equal(&w->def, &r->ev);
+	cond_overwrite(&v->path, &w->path, &r->path, &c);
+	if (c.kind == COND_FALSE && (same_dw || same_wu))
+		V->n_false++; /* the same-event hazard below explains this triple */
+	else
+		record(V, vi, wi, ri, HAZARD_OVERWRITE, &c);
+	memset(&c, 0, sizeof(c));
+	c.kind = COND_ATOMS;
+	if (same_dw) {
+		/* t1 == t2 < t3: the read of v always follows its definition */
+		record(V, vi, wi, ri, HAZARD_SAME_TIME, &c);
+	} else if (same_wu) {
+		/* t1 < t2 == t3 */
+		if (can_share_rw(an, V->in->copy, r->instr, r->operand, r->sub, w->val->sub)) {
+			V->n_canshare++;
+			V->n_false++;
+			add_sample(V, vi, wi, ri, 3, NULL, -1);
+			return;
+		}
+		record(V, vi, wi, ri, HAZARD_SAME_INSTRUCTION, &c);
+	}
+}
+
+/* One control edge (from the reversed atoms) that rules out every possible
+ * triple; returns 1 and the edge. */
+static int find_repair_edge(struct view *V, struct atom *edge)
+{
+	struct analysis *an = V->an;
+	int32_t n_possible = 0;
+	for (int32_t i = 0; i < V->n_t; i++)
+		n_possible += V->t[i].possible && V->t[i].r >= 0;
+	if (n_possible > 4096)
+		return 0;
+	for (int32_t i = 0; i < V->n_t; i++) {
+		struct hz_triple *t = &V->t[i];
+		if (!t->possible || t->r < 0)
+			continue;
+		for (int32_t a = 0; a < t->c.n; a++) {
+			struct atom e = {t->c.a[a].b, t->c.a[a].a}; /* run b before a */
+			if (atom_forced(&V->dv, &t->c.a[a]) || e.a == e.a->parent->root)
+				continue;
+			int ok = 1;
+			for (int32_t j = 0; j < V->n_t && ok; j++) {
+				struct hz_triple *u = &V->t[j];
+				if (!u->possible || u->r < 0)
+					continue;
+				an->n_graph_queries++;
+				if (atoms_possible(&V->dv, u->c.a, u->c.n, &e, 1))
+					ok = 0;
+			}
+			if (ok) {
+				*edge = e;
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+struct smt *analysis_smt(struct analysis *an)
+{
+	if (!an->smt)
+	{
+		const char *f = an->m->file ? strrchr(an->m->file, '/') : NULL;
+		f = f ? f + 1 : an->m->file ? an->m->file : an->m->name ? an->m->name : "module";
+		an->smt = smt_new(an->opt.timeout_ms, an->opt.smt_dump_dir, f);
+	}
+	return an->smt;
+}
+
+static const char *instr_or(const struct hlo_instruction *x, const char *dflt)
+{
+	return x ? x->name : dflt;
+}
+
+static void fmt_event(const struct event *e, char *buf, size_t cap)
+{
+	event_format(e, buf, cap);
+}
+
+static void witness(struct view *V, const struct hz_triple *t, struct sbuf *b)
+{
+	const struct dataflow *df = V->an->df;
+	const struct hz_member *v = &V->m[t->v];
+	char dv[160], dw[160], du[160];
+	fmt_event(&v->def, dv, sizeof(dv));
+	switch (t->kind) {
+	case HAZARD_READ_ONLY_WRITTEN: {
+		const struct hz_member *w = &V->m[t->w];
+		fmt_event(&w->def, dw, sizeof(dw));
+		sb_printf(b, "read-only value %s (%s %s) shares its buffer with %s defined at %s, which writes it",
+			  v->name, v->val->def->opcode == OP_CONSTANT ? "constant" : "entry parameter",
+			  v->name, w->name, dw);
+		return;
+	}
+	case HAZARD_READ_ONLY_OUTPUT:
+		sb_printf(b, "read-only value %s (%s) is an entry output: the caller would get its buffer back",
+			  v->name, v->val->def->opcode == OP_CONSTANT ? "constant" : "non-donated entry parameter");
+		return;
+	case HAZARD_OUTPUTS_NOT_DISTINCT: {
+		int32_t i0[SHAPE_MAX_DEPTH + 1], i1[SHAPE_MAX_DEPTH + 1];
+		const struct hlo_instruction *root = df->module->entry->root;
+		int32_t n0 = shape_tree_index(dataflow_tree(df, root), v->root_sub[0], i0);
+		int32_t n1 = shape_tree_index(dataflow_tree(df, root), v->root_sub[1], i1);
+		sb_printf(b, "one buffer (holding %s) appears at two entry outputs {", v->name);
+		for (int32_t i = 0; i < n0; i++)
+			sb_printf(b, "%s%d", i ? "," : "", i0[i]);
+		sb_printf(b, "} and {");
+		for (int32_t i = 0; i < n1; i++)
+			sb_printf(b, "%s%d", i ? "," : "", i1[i]);
+		sb_printf(b, "}");
+		return;
+	}
+	default:
+		break;
+	}
+	const struct hz_member *w = &V->m[t->w];
+	const struct hz_read *r = &V->r[t->r];
+	fmt_event(&w->def, dw, sizeof(dw));
+	fmt_event(&r->ev, du, sizeof(du));
+	if (t->kind == HAZARD_SAME_TIME) {
+		sb_printf(b, "%s and %s are defined into one buffer at once (at %s) and %s is read later at %s",
+			  v->name, w->name, dv, v->name, du);
+	} else if (t->kind == HAZARD_SAME_INSTRUCTION) {
+		sb_printf(b, "%s reads %s (defined at %s) and writes %s into the same buffer, and may not reuse that operand's buffer for its output",
+			  r->instr->name, v->name, dv, w->name);
+	} else {
+		sb_printf(b, "%s (defined at %s) overwrites %s (defined at %s) before the read at %s",
+			  w->name, dw, v->name, dv, du);
+		if (t->c.n == 0 && t->c.why)
+			sb_printf(b, "; %s %s", t->c.why, instr_or(t->c.why_at, ""));
+		if (t->c.n) {
+			sb_printf(b, "; order");
+			for (int32_t i = 0; i < t->c.n; i++)
+				sb_printf(b, "%s %s < %s in %s", i ? "," : "", t->c.a[i].a->name,
+					  t->c.a[i].b->name, t->c.a[i].a->parent->name);
+		}
+	}
+}
+
+static void sample_proof(struct view *V, const struct hz_false *s, struct sbuf *b)
+{
+	const struct hz_member *v = &V->m[s->v], *w = &V->m[s->w];
+	const struct hz_read *r = &V->r[s->r];
+	char du[160], path[4096];
+	fmt_event(&r->ev, du, sizeof(du));
+	sb_printf(b, "  %s vs the read of %s at %s: ", w->name, v->name, du);
+	switch (s->why_kind) {
+	case 0:
+		sb_printf(b, "%s%s%s", s->c.why ? s->c.why : "impossible",
+			  s->c.why_at ? " at " : "", s->c.why_at ? s->c.why_at->name : "");
+		break;
+	case 1: {
+		const struct atom *a = &s->c.a[s->atom];
+		sb_printf(b, "%s must run before %s: %s", a->b->name, a->a->name,
+			  dependency_path(&V->dv, a->b, a->a, path, sizeof(path)));
+		break;
+	}
+	case 2: {
+		char rw[256], rr[256];
+		sb_printf(b, "disjoint regions: %s writes %s, the read covers %s", w->name,
+			  region_format(&w->wr, rw, sizeof(rw)), region_format(&r->rg, rr, sizeof(rr)));
+		break;
+	}
+	case 3:
+		sb_printf(b, "%s may reuse that operand's buffer for its output", r->instr->name);
+		break;
+	default:
+		sb_printf(b, "the orders");
+		for (int32_t i = 0; i < s->c.n; i++)
+			sb_printf(b, "%s %s < %s", i ? "," : "", s->c.a[i].a->name, s->c.a[i].b->name);
+		sb_printf(b, " cannot hold together with the dependencies");
+		break;
+	}
+	sb_printf(b, "\n");
+}
+
+/* The control-flow instruction (while or conditional) x runs under, if any. */
+static const struct hlo_instruction *enclosing(const struct hlo_instruction *x, enum opcode op)
+{
+	const struct hlo_computation *k = x->parent;
+	for (int32_t g = 0; !k->is_entry && k->n_callers > 0 && g <= k->module->n_comps; g++) {
+		const struct hlo_instruction *c = k->callers[0].instr;
+		if (c->opcode == op)
+			return c;
+		k = c->parent;
+	}
+	return NULL;
+}
+
+static int member_is(const struct hz_member *m, enum opcode op)
+{
+	const struct hlo_value *x = m->val;
+	if (x->is_phi && x->def->opcode == op)
+		return 1;
+	if (op == OP_WHILE && x->is_phi && x->def->opcode == OP_PARAMETER)
+		return 1;
+	return enclosing(x->def, op) != NULL;
+}
+
+/* The family of the copy XLA would insert for a hazard: what the values and
+ * the read have to do with loops, branches, in-place ops and donation. */
+static enum copy_family triple_family(struct view *V, const struct hz_triple *t)
+{
+	const struct hz_member *v = &V->m[t->v];
+	if (t->kind == HAZARD_READ_ONLY_OUTPUT || t->kind == HAZARD_OUTPUTS_NOT_DISTINCT)
+		return FAMILY_OUTPUT;
+	const struct hz_member *w = t->w >= 0 ? &V->m[t->w] : NULL;
+	if (t->kind == HAZARD_READ_ONLY_WRITTEN) {
+		/* the read-only value shares a buffer with the others: why */
+		for (int32_t i = 0; i < V->n_m; i++)
+			if (!V->m[i].excluded && member_is(&V->m[i], OP_WHILE))
+				return FAMILY_LOOP_CARRY;
+		for (int32_t i = 0; i < V->n_m; i++)
+			if (!V->m[i].excluded && member_is(&V->m[i], OP_CONDITIONAL))
+				return FAMILY_BRANCH;
+		for (int32_t i = 0; i < V->n_m; i++) {
+			const struct inplace_pair *pr;
+			if (!V->m[i].excluded && inplace_pairs(V->an->ip, V->m[i].val->def, &pr) > 0)
+				return FAMILY_IN_PLACE;
+		}
+		return FAMILY_OUTPUT;
+	}
+	const struct hz_read *r = t->r >= 0 ? &V->r[t->r] : NULL;
+	int read_at_loop = r && ((r->ev.phase == EV_KEND && !r->ev.k->is_entry) ||
+				 (r->instr && (r->instr->opcode == OP_WHILE ||
+					       enclosing(r->instr, OP_WHILE))));
+	if (member_is(v, OP_WHILE) || (w && member_is(w, OP_WHILE)) || read_at_loop)
+		return FAMILY_LOOP_CARRY;
+	if (member_is(v, OP_CONDITIONAL) || (w && member_is(w, OP_CONDITIONAL)) ||
+	    (r && r->instr && r->instr->opcode == OP_CONDITIONAL))
+		return FAMILY_BRANCH;
+	if (w) {
+		const struct inplace_pair *pr;
+		if (inplace_pairs(V->an->ip, w->val->def, &pr) > 0)
+			return FAMILY_IN_PLACE;
+	}
+	if (is_entry_param(v->val->def) && !V->an->bufs->value_read_only[v->id])
+		return FAMILY_DONATION;
+	return FAMILY_UNEXPLAINED;
+}
+
+static void cross_fail(struct view *V, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void cross_fail(struct view *V, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "hloproof: cross-check failed (%s): ", V->in->label ? V->in->label : "buffer");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	V->an->cross_check_failed = 1;
+}
+
+/* Run Z3 on everything the graph decided and compare. */
+static void cross_check(struct view *V, const struct buffer_verdict *bv, const struct atom *edges,
+			int32_t n_edges)
+{
+	struct analysis *an = V->an;
+	struct smt *s = analysis_smt(an);
+	struct smt_problem *p = smt_problem_new(s, &V->dv, V->in->label ? V->in->label : "buffer");
+	int32_t *idx = malloc(((size_t)V->n_t + 1) * sizeof(int32_t));
+	if (!idx)
+		die("out of memory");
+	int32_t n = 0;
+	for (int32_t i = 0; i < V->n_t; i++) {
+		struct hz_triple *t = &V->t[i];
+		if (t->r < 0 || t->c.kind != COND_ATOMS)
+			continue;
+		idx[n++] = i;
+		smt_add_triple(p, t->c.a, t->c.n);
+	}
+	const char *why = NULL;
+	int32_t limit = n < 64 ? n : 64;
+	for (int32_t j = 0; j < limit; j++) {
+		struct hz_triple *t = &V->t[idx[j]];
+		enum smt_answer a = smt_check_triple(p, j, &why);
+		if (a != SMT_UNKNOWN && (a == SMT_SAT) != (t->possible != 0))
+			cross_fail(V, "triple possible: graph %s, z3 %s", t->possible ? "yes" : "no",
+				   smt_answer_name(a));
+		a = smt_check_not_triple(p, j, &why);
+		if (a != SMT_UNKNOWN && (a == SMT_UNSAT) != (t->forced != 0))
+			cross_fail(V, "triple forced: graph %s, z3 avoid %s", t->forced ? "yes" : "no",
+				   smt_answer_name(a));
+	}
+	int has_static = 0;
+	for (int32_t i = 0; i < V->n_t; i++)
+		has_static |= V->t[i].r < 0;
+	if (!has_static && V->n_unknown == 0) {
+		enum smt_answer a = smt_check_none(p, &why);
+		if (a != SMT_UNKNOWN) {
+			int graph_sat = bv->any != VERDICT_UNSAFE;
+			if ((a == SMT_SAT) != graph_sat)
+				cross_fail(V, "hazard-free schedule exists: graph %s, z3 %s",
+					   graph_sat ? "yes" : "no", smt_answer_name(a));
+		}
+		a = smt_check_some(p, &why);
+		if (a != SMT_UNKNOWN) {
+			int graph_some = bv->any != VERDICT_SAFE;
+			if ((a == SMT_SAT) != graph_some)
+				cross_fail(V, "some hazard possible: graph %s, z3 %s", graph_some ? "yes" : "no",
+					   smt_answer_name(a));
+		}
+	}
+	smt_problem_free(p);
+	if (n_edges > 0 && n_edges < MAX_REPAIR_EDGES && n > 0) {
+		p = smt_problem_new(s, &V->dv, V->in->label ? V->in->label : "buffer");
+		for (int32_t j = 0; j < n; j++)
+			smt_add_triple(p, V->t[idx[j]].c.a, V->t[idx[j]].c.n);
+		for (int32_t j = 0; j < n_edges; j++)
+			smt_add_edge(p, edges[j].a, edges[j].b);
+		enum smt_answer a = smt_check_some(p, &why);
+		if (a == SMT_SAT)
+			cross_fail(V, "repair edge(s) from %s -> %s on leave a hazardous schedule",
+				   edges[0].a->name, edges[0].b->name);
+		smt_problem_free(p);
+	}
+	free(idx);
+}
+
+static struct hz_cache *hz_cache_new(struct analysis *an);
+
+int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *out)
+{
+	struct arena *A = &an->m->arena;
+	const struct dataflow *df = an->df;
+	memset(out, 0, sizeof(*out));
+	out->predicted = FAMILY_UNEXPLAINED;
+	struct view V;
+	memset(&V, 0, sizeof(V));
+	V.an = an;
+	V.in = in;
+	if (!an->cache)
+		an->cache = hz_cache_new(an);
+	V.dv.dep = an->dep;
+	V.dv.removed = in->copy;
+	V.dv.scratch = an->cache->dv;
+	V.n_m = in->n_values;
+	V.m = calloc((size_t)V.n_m + 1, sizeof(*V.m));
+	if (!V.m)
+		die("out of memory");
+	for (int32_t i = 0; i < V.n_m; i++) {
+		struct hz_member *M = &V.m[i];
+		M->id = in->values[i];
+		M->val = &df->values[M->id];
+		value_name(df, M->val, M->name, sizeof(M->name));
+		value_def_event(M->val, &M->def);
+		trace_path(&M->def, &M->path);
+		/* values inside fusions and other embedded computations take no part;
+		 * nor do tokens, which hold no data (XLA never copies them) */
+		const struct shape *sh = dataflow_subshape(df, M->val->def, M->val->sub);
+		M->excluded = value_is_embedded(M->val) || (sh && sh->type == PT_TOKEN);
+		if (M->def.phase == EV_AT && M->val->sub == 0)
+			region_write(M->val->def, &M->wr);
+		else
+			M->wr.whole = 1;
+	}
+	for (int32_t i = 0; i < V.n_m; i++)
+		if (!V.m[i].excluded)
+			build_reads(&V, i);
+
+	/* static hazards */
+	int32_t n_live = 0;
+	for (int32_t i = 0; i < V.n_m; i++)
+		n_live += !V.m[i].excluded;
+	for (int32_t i = 0; i < V.n_m; i++) {
+		if (V.m[i].excluded)
+			continue;
+		if (member_read_only(&V, i)) {
+			if (n_live > 1) {
+				int32_t other = -1;
+				for (int32_t j = 0; j < V.n_m && other < 0; j++)
+					if (j != i && !V.m[j].excluded)
+						other = j;
+				add_static(&V, HAZARD_READ_ONLY_WRITTEN, i, other);
+			}
+			if (V.m[i].n_root_subs > 0)
+				add_static(&V, HAZARD_READ_ONLY_OUTPUT, i, -1);
+		}
+	}
+	{
+		/* outputs not distinct: the buffer at two entry root subs */
+		int32_t subs[2] = {-1, -1}, ns = 0, who = -1;
+		for (int32_t i = 0; i < V.n_m && ns < 2; i++)
+			for (int32_t k = 0; k < V.m[i].n_root_subs && k < 2 && ns < 2; k++) {
+				int32_t s = V.m[i].root_sub[k];
+				if (ns == 1 && subs[0] == s)
+					continue;
+				subs[ns++] = s;
+				if (who < 0)
+					who = i;
+			}
+		if (ns == 2) {
+			struct hz_member *M = &V.m[who];
+			M->root_sub[0] = subs[0];
+			M->root_sub[1] = subs[1];
+			add_static(&V, HAZARD_OUTPUTS_NOT_DISTINCT, who, -1);
+		}
+	}
+	/* triples; without reports, one forced triple settles every verdict
+	 * (a forced triple also happens in the given schedule) */
+	for (int i = 0; i < V.n_t; i++)
+		V.forced_found |= V.t[i].forced;
+	int stop_early = !in->want_reports;
+	for (int32_t vi = 0; vi < V.n_m && !(stop_early && V.forced_found); vi++) {
+		if (V.m[vi].excluded)
+			continue;
+		for (int32_t ri = V.m[vi].first_read;
+		     ri < V.m[vi].first_read + V.m[vi].n_reads && !(stop_early && V.forced_found); ri++)
+			for (int32_t wi = 0; wi < V.n_m && !(stop_early && V.forced_found); wi++)
+				if (wi != vi && !V.m[wi].excluded)
+					decide_triple(&V, vi, wi, ri);
+	}
+
+	/* verdicts */
+	struct buffer_verdict *bv = &out->bv;
+	int scheduled = an->m->is_scheduled;
+	int32_t forced = -1, given = -1, n_possible = 0, first_possible = -1;
+	for (int32_t i = 0; i < V.n_t; i++) {
+		struct hz_triple *t = &V.t[i];
+		if (!t->possible)
+			continue;
+		n_possible++;
+		if (first_possible < 0)
+			first_possible = i;
+		if (t->forced && forced < 0)
+			forced = i;
+		if (t->given && given < 0)
+			given = i;
+	}
+	bv->n_hazards = n_possible;
+	struct sbuf ev = {0};
+	struct atom edge = {0, 0};
+	int have_edge = 0;
+	struct atom edges[MAX_REPAIR_EDGES];
+	int32_t n_edges = 0;
+	const char *unknown_reason = NULL;
+	if (forced >= 0) {
+		bv->any = VERDICT_UNSAFE;
+		sb_printf(&ev, "hazard in every schedule: ");
+		witness(&V, &V.t[forced], &ev);
+		sb_printf(&ev, "\n");
+		for (int32_t i = 0; i < V.t[forced].c.n && !in->no_evidence; i++) {
+			char path[4096];
+			const struct atom *a = &V.t[forced].c.a[i];
+			sb_printf(&ev, "  %s before %s: %s\n", a->a->name, a->b->name,
+				  dependency_path(&V.dv, a->a, a->b, path, sizeof(path)));
+		}
+		out->predicted = triple_family(&V, &V.t[forced]);
+	} else if (n_possible == 0 && V.n_unknown == 0) {
+		bv->any = VERDICT_SAFE;
+	} else if (V.n_unknown > 0) {
+		bv->any = VERDICT_UNKNOWN;
+		unknown_reason = V.unknown_why ? V.unknown_why : "unsupported construct";
+	} else {
+		out->predicted = triple_family(&V, &V.t[first_possible]);
+		if (find_repair_edge(&V, &edge)) {
+			bv->any = VERDICT_SCHEDULE_DEPENDENT;
+			have_edge = 1;
+			edges[n_edges++] = edge;
+			sb_printf(&ev, "hazard in some schedules, e.g. ");
+			witness(&V, &V.t[first_possible], &ev);
+			sb_printf(&ev, "\nrepair: control edge %s -> %s (in %s) rules out all %d hazard(s)\n",
+				  edge.a->name, edge.b->name, edge.a->parent->name, n_possible);
+		} else {
+			struct smt_problem *p = smt_problem_new(analysis_smt(an), &V.dv,
+								in->label ? in->label : "buffer");
+			for (int32_t i = 0; i < V.n_t; i++)
+				if (V.t[i].possible)
+					smt_add_triple(p, V.t[i].c.a, V.t[i].c.n);
+			an->n_smt_queries++;
+			const char *why = NULL;
+			enum smt_answer a = smt_check_none(p, &why);
+			if (a == SMT_UNSAT) {
+				bv->any = VERDICT_UNSAFE;
+				sb_printf(&ev, "every schedule has one of %d hazards (z3: unsat, query %s), e.g. ",
+					  n_possible, smt_last_query_name(p));
+				witness(&V, &V.t[first_possible], &ev);
+				sb_printf(&ev, "\n");
+			} else if (a == SMT_SAT) {
+				bv->any = VERDICT_SCHEDULE_DEPENDENT;
+				sb_printf(&ev, "hazard in some schedules, e.g. ");
+				witness(&V, &V.t[first_possible], &ev);
+				sb_printf(&ev, "\nrepair (z3 model of query %s): control edges", smt_last_query_name(p));
+				int32_t k = 0;
+				for (int32_t i = 0; i < V.n_t; i++) {
+					struct hz_triple *t = &V.t[i];
+					if (!t->possible)
+						continue;
+					for (int32_t j = 0; j < t->c.n; j++)
+						if (smt_model_before(p, t->c.a[j].b, t->c.a[j].a) == 1) {
+							struct atom e = {t->c.a[j].b, t->c.a[j].a};
+							int dup = 0;
+							for (int32_t q = 0; q < n_edges; q++)
+								dup |= edges[q].a == e.a && edges[q].b == e.b;
+							if (dup)
+								break;
+							if (!have_edge) {
+								edge = e;
+								have_edge = 1;
+							}
+							if (n_edges < MAX_REPAIR_EDGES)
+								edges[n_edges++] = e;
+							sb_printf(&ev, "%s %s -> %s", k++ ? "," : "", e.a->name, e.b->name);
+							break;
+						}
+				}
+				sb_printf(&ev, "\n");
+			} else {
+				an->n_smt_unknown++;
+				bv->any = VERDICT_UNKNOWN;
+				unknown_reason = arena_strdup(A, why ? why : "z3: unknown");
+			}
+			smt_problem_free(p);
+		}
+	}
+	if (scheduled) {
+		if (given >= 0)
+			bv->given = VERDICT_UNSAFE;
+		else if (V.n_unknown > 0)
+			bv->given = VERDICT_UNKNOWN;
+		else
+			bv->given = VERDICT_SAFE;
+		if (given >= 0 && (forced < 0 || given != forced)) {
+			sb_printf(&ev, "in the given schedule: ");
+			witness(&V, &V.t[given], &ev);
+			sb_printf(&ev, "\n");
+		}
+	}
+	if (!in->no_evidence && (bv->any == VERDICT_SAFE || (scheduled && bv->given == VERDICT_SAFE))) {
+		int32_t n_ruled = V.n_false + V.n_disjoint;
+		sb_printf(&ev, "%s: %d conflicting (value, write, read) triple(s) ruled out\n",
+			  bv->any == VERDICT_SAFE ? "proof" : "proof for the given schedule", n_ruled);
+		for (int32_t i = 0; i < V.n_samples; i++)
+			sample_proof(&V, &V.samples[i], &ev);
+		if (n_ruled > V.n_samples)
+			sb_printf(&ev, "  ... and %d more\n", n_ruled - V.n_samples);
+		if (n_ruled == 0)
+			sb_printf(&ev, "  the buffer holds no other value that is written while one is read\n");
+	}
+	if (have_edge) {
+		bv->edge_from = edge.a;
+		bv->edge_to = edge.b;
+		bv->n_edges = n_edges;
+		bv->edges_from = arena_array(A, (size_t)n_edges + 1, sizeof(*bv->edges_from));
+		bv->edges_to = arena_array(A, (size_t)n_edges + 1, sizeof(*bv->edges_to));
+		for (int32_t i = 0; i < n_edges; i++) {
+			bv->edges_from[i] = edges[i].a;
+			bv->edges_to[i] = edges[i].b;
+		}
+	}
+	if (unknown_reason) {
+		bv->unknown_reason = arena_strdup(A, unknown_reason);
+		sb_printf(&ev, "unknown: %s\n", unknown_reason);
+	}
+	if (an->opt.cross_check)
+		cross_check(&V, bv, edges, n_edges);
+
+	if (in->want_reports && n_possible > 0) {
+		out->reports = arena_array(A, (size_t)n_possible, sizeof(struct hazard_report));
+		/* one report per (v, w, reading instruction, kind): an instruction
+		 * reading v at two operands is one read as far as a reader cares */
+		size_t cap = 16;
+		while (cap < 2 * (size_t)n_possible)
+			cap *= 2;
+		uint64_t *seen = calloc(cap, sizeof(uint64_t));
+		if (!seen)
+			die("out of memory");
+		for (int32_t i = 0; i < V.n_t; i++) {
+			struct hz_triple *t = &V.t[i];
+			if (!t->possible)
+				continue;
+			if (t->r >= 0) {
+				const struct hz_read *rr = &V.r[t->r];
+				uint64_t key = ((uint64_t)(uint32_t)t->v * 1000003u + (uint32_t)(t->w + 1)) * 1000003u +
+					       (uint64_t)(rr->instr ? rr->instr->gid + 2 : (rr->ev.k ? 1 : 0));
+				key = key * 8 + t->kind + 1;
+				size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+				int dup = 0;
+				while (seen[h]) {
+					if (seen[h] == key) {
+						dup = 1;
+						break;
+					}
+					h = (h + 1) & (cap - 1);
+				}
+				if (dup)
+					continue;
+				seen[h] = key;
+			}
+			struct hazard_report *h = &out->reports[out->n_reports++];
+			const struct hz_member *v = &V.m[t->v];
+			h->v = v->id;
+			h->def_v = v->val->def;
+			h->w = t->w >= 0 ? V.m[t->w].id : -1;
+			h->def_w = t->w >= 0 ? V.m[t->w].val->def : NULL;
+			h->use = t->r >= 0 ? V.r[t->r].instr : NULL;
+			if (t->r >= 0 && !h->use && V.r[t->r].ev.k)
+				h->use = V.r[t->r].ev.k->root;
+			h->kind = (enum hazard_kind)t->kind;
+			h->in_given = scheduled ? t->given : -1;
+			h->in_some = 1;
+			h->in_every = t->forced;
+			h->bytes = in->bytes;
+			h->predicted_family = triple_family(&V, t);
+			struct sbuf w = {0};
+			witness(&V, t, &w);
+			h->witness = sb_finish(&w, A);
+			if (!t->forced) {
+				for (int32_t j = 0; j < t->c.n; j++)
+					if (!atom_forced(&V.dv, &t->c.a[j]) &&
+					    t->c.a[j].b != t->c.a[j].b->parent->root) {
+						h->edge_from = t->c.a[j].b;
+						h->edge_to = t->c.a[j].a;
+						break;
+					}
+			}
+		}
+		free(seen);
+	}
+	bv->evidence = sb_finish(&ev, A);
+	for (int32_t i = 0; i < V.n_t && out->predicted == FAMILY_UNEXPLAINED; i++)
+		if (V.t[i].possible)
+			out->predicted = triple_family(&V, &V.t[i]);
+	free(V.m);
+	free(V.r);
+	free(V.t);
+	return 0;
+}
+
+static struct hz_cache *hz_cache_new(struct analysis *an)
+{
+	struct hz_cache *c = calloc(1, sizeof(*c));
+	if (!c)
+		die("out of memory");
+	c->dv = dv_scratch_new(an->m);
+	return c;
+}
+
+void hz_cache_free(struct hz_cache *c)
+{
+	if (!c)
+		return;
+	dv_scratch_free(c->dv);
+	free(c);
+}
+
+/* ---- public API ---- */
+
+const char *hazard_kind_name(enum hazard_kind k)
+{
+	static const char *const names[] = {
+		"overwrite", "same-time", "same-instruction",
+		"read-only-written", "read-only-output", "outputs-not-distinct",
+	};
+	return (unsigned)k <= HAZARD_OUTPUTS_NOT_DISTINCT ? names[k] : "?";
+}
+
+int hazards_decide_values(struct analysis *an, const int32_t *values, int32_t n,
+			  int32_t moved_from, int32_t moved_to, struct buffer_verdict *out)
+{
+	struct hz_input in;
+	memset(&in, 0, sizeof(in));
+	int32_t *vals = malloc(((size_t)n + 1) * sizeof(int32_t));
+	if (!vals)
+		die("out of memory");
+	int32_t k = 0;
+	for (int32_t i = 0; i < n; i++)
+		if (values[i] != moved_from)
+			vals[k++] = values[i];
+	in.values = vals;
+	in.n_values = k;
+	if (moved_from >= 0 && moved_to >= 0) {
+		in.abs_from = &moved_from;
+		in.abs_to = &moved_to;
+		in.n_abs = 1;
+		const struct hlo_value *mv = &an->df->values[moved_from];
+		if (mv->def->opcode == OP_COPY)
+			in.copy = mv->def;
+	}
+	in.label = "values";
+	struct hz_result r;
+	int rc = hz_decide(an, &in, &r);
+	free(vals);
+	*out = r.bv;
+	return rc;
+}
+
+static void buffer_input(struct analysis *an, int32_t b, struct hz_input *in, char *label,
+			 size_t cap)
+{
+	const struct hlo_buffer *buf = &an->bufs->buffers[b];
+	memset(in, 0, sizeof(*in));
+	in->values = buf->values;
+	in->n_values = buf->n_values;
+	in->bytes = buf->bytes;
+	snprintf(label, cap, "buffer-%d", b);
+	in->label = label;
+}
+
+int hazards_decide_buffer(struct analysis *an, int32_t buffer, struct buffer_verdict *out)
+{
+	if (buffer < 0 || buffer >= an->bufs->n_buffers)
+		return -1;
+	struct hz_input in;
+	char label[64];
+	buffer_input(an, buffer, &in, label, sizeof(label));
+	struct hz_result r;
+	int rc = hz_decide(an, &in, &r);
+	*out = r.bv;
+	return rc;
+}
+
+int32_t hazards_in_buffer(struct analysis *an, int32_t buffer, struct hazard_report **out)
+{
+	*out = NULL;
+	if (buffer < 0 || buffer >= an->bufs->n_buffers)
+		return -1;
+	struct hz_input in;
+	char label[64];
+	buffer_input(an, buffer, &in, label, sizeof(label));
+	in.want_reports = 1;
+	in.no_evidence = 1;
+	struct hz_result r;
+	if (hz_decide(an, &in, &r) < 0)
+		return -1;
+	*out = r.reports;
+	return r.n_reports;
+}
+
+/* A buffer that cannot have a hazard: one value that is not an entry output
+ * holding a read-only value. */
+static int buffer_trivially_safe(struct analysis *an, const struct hlo_buffer *buf)
+{
+	if (buf->n_values != 1)
+		return 0;
+	const struct hlo_value *v = &an->df->values[buf->values[0]];
+	return !v->live_out;
+}
+
+int32_t hazards_analyse(struct analysis *an, struct hazard_report **out)
+{
+	struct arena *A = &an->m->arena;
+	int32_t n = 0, cap = 0;
+	struct hazard_report *all = NULL;
+	for (int32_t b = 0; b < an->bufs->n_buffers; b++) {
+		const struct hlo_buffer *buf = &an->bufs->buffers[b];
+		if (buffer_trivially_safe(an, buf))
+			continue;
+		struct hazard_report *r;
+		int32_t k = hazards_in_buffer(an, b, &r);
+		if (k <= 0)
+			continue;
+		if (n + k > cap) {
+			int32_t nc = cap ? cap : 16;
+			while (nc < n + k)
+				nc *= 2;
+			struct hazard_report *na = arena_array(A, (size_t)nc, sizeof(*na));
+			if (n)
+				memcpy(na, all, (size_t)n * sizeof(*na));
+			all = na;
+			cap = nc;
+		}
+		memcpy(all + n, r, (size_t)k * sizeof(*r));
+		n += k;
+	}
+	*out = all;
+	return n;
+}

@@ -1,0 +1,53 @@
+/* hzview.h - the hazard decider over one "view" of a buffer: a set of values
+ * taken as one buffer, optionally as a copy removal rewrites it (values
+ * absorbed into others, the removed copy's reads dropped). Internal to
+ * hazard.c and copies.c. */
+#ifndef HLOPROOF_HZVIEW_H
+#define HLOPROOF_HZVIEW_H
+#include "hazard.h"
+#include "regions.h"
+#include "trace.h"
+
+struct hz_input {
+	const int32_t *values;   /* the members (value ids), distinct */
+	int32_t n_values;
+	/* value abs_from[i] is gone; its uses and positions belong to abs_to[i] */
+	const int32_t *abs_from, *abs_to;
+	int32_t n_abs;
+	const struct hlo_instruction *copy; /* removed copy (its own read dropped) or NULL */
+	const char *label;       /* names the SMT queries */
+	uint64_t bytes;          /* for reports */
+	int want_reports;        /* fill hazard reports */
+	int no_evidence;         /* skip the verdict's evidence text (reports only) */
+};
+
+/* Result of one decision: the verdict plus, on request, hazard reports. */
+struct hz_result {
+	struct buffer_verdict bv;
+	int32_t n_reports;
+	struct hazard_report *reports; /* arena */
+	/* for the copy report: a one-line reason behind the verdict */
+	enum copy_family predicted; /* family the worst hazard suggests */
+};
+
+int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *out);
+void hz_cache_free(struct hz_cache *c);
+/* The analysis's Z3 context, created on first use. */
+struct smt *analysis_smt(struct analysis *an);
+
+/* growable string printed into the module arena at the end */
+struct sbuf {
+	char *s;
+	size_t n, cap;
+};
+void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *sb_finish(struct sbuf *b, struct arena *a); /* arena copy; frees b */
+
+/* The definition event of a value (hazards.md 2). */
+void value_def_event(const struct hlo_value *v, struct event *e);
+/* "x", or "s{1}" for a value below the top of its instruction. */
+void value_name(const struct dataflow *df, const struct hlo_value *v, char *buf, size_t cap);
+/* The value is defined inside an embedded computation (fusion, to_apply, ...). */
+int value_is_embedded(const struct hlo_value *v);
+
+#endif

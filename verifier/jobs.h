@@ -1,0 +1,22 @@
+/* jobs.h - --jobs N: independent per-module jobs on a few threads.
+ *
+ * jobs_run calls fn(arg, i) once for every i in [0, n), on up to `threads`
+ * threads (the calling thread when threads <= 1 or n <= 1). Jobs are handed
+ * out in index order, one at a time. They must share no mutable state: each
+ * job writes only its own result slot, and the caller emits the results in
+ * index order afterwards, so the output does not depend on `threads`. */
+#ifndef HLOPROOF_JOBS_H
+#define HLOPROOF_JOBS_H
+#include <stddef.h>
+
+#define JOBS_MAX 256
+
+/* Returns once every job has run. A thread that cannot be started leaves its
+ * share to the others (the calling thread works too), so it never fails. */
+void jobs_run(int threads, size_t n, void (*fn)(void *arg, size_t i), void *arg);
+
+/* Parse a --jobs value: 1..JOBS_MAX, or 0 for the number of online CPUs.
+ * Returns 0 and sets *out, or -1 when s is not such a number. */
+int jobs_parse(const char *s, int *out);
+
+#endif

@@ -1,0 +1,118 @@
+/* trace.h - the execution-trace model of docs/hazards.md section 2, reduced to
+ * ordering atoms.
+ *
+ * An event is where a value is defined or read: at an instruction, at the
+ * start or end of a control-flow instruction (while / conditional / call read
+ * their operands at their start; while and conditional phis are defined at
+ * their end), at the start or end of a computation's run (body and condition
+ * parameter phis; reads of loop state at a body root, of live-out values at
+ * the end of the program), or at time 0 (entry parameters and constants).
+ *
+ * The question "is there a trace of schedule S with t1 < t2 < t3" for three
+ * events reduces to a conjunction of atoms "a runs before b" between two
+ * instructions of one computation (each computation is scheduled on its own),
+ * or to a constant: the walk down the call chains below decides everything
+ * the call structure decides (iterations, branches, phases). */
+#ifndef HLOPROOF_TRACE_H
+#define HLOPROOF_TRACE_H
+#include "analysis.h"
+
+enum ev_phase {
+	EV_TIME0 = 0, /* entry parameter or constant: before everything */
+	EV_KSTART,    /* start of a computation's run (body / condition parameter phi) */
+	EV_START,     /* start of a control-flow instruction (its operand reads) */
+	EV_AT,        /* an ordinary instruction */
+	EV_INSIDE,    /* (in paths only) something nested in a control-flow instruction */
+	EV_END,       /* end of a while / conditional (its phis) */
+	EV_KEND,      /* end of a computation's run (body root reads, program end) */
+	EV_NEVER,     /* in a computation no execution reaches */
+};
+
+struct event {
+	const struct hlo_instruction *x;  /* EV_START / EV_AT / EV_END; defining instr for EV_TIME0 */
+	const struct hlo_computation *k;  /* EV_KSTART / EV_KEND */
+	uint8_t phase;
+};
+
+int event_equal(const struct event *a, const struct event *b);
+/* "add.3", "start of body.1", "end of the program", ... into buf. */
+const char *event_format(const struct event *e, char *buf, size_t cap);
+
+#define TRACE_MAX_DEPTH 64
+
+struct path_level {
+	const struct hlo_computation *k;
+	const struct hlo_instruction *x; /* NULL for EV_KSTART / EV_KEND */
+	uint8_t phase;
+};
+
+/* The call chain of an event from the entry down. */
+struct path {
+	int32_t n;
+	int ok;               /* 0: the chain is unsupported (see why) */
+	int never;            /* the event never executes */
+	const char *why;
+	struct path_level l[TRACE_MAX_DEPTH];
+};
+
+void trace_path(const struct event *e, struct path *p);
+
+/* An atom: instruction a runs before instruction b (one computation). */
+struct atom {
+	const struct hlo_instruction *a, *b;
+};
+
+#define COND_MAX_ATOMS 12
+enum cond_kind { COND_FALSE = 0, COND_ATOMS, COND_UNKNOWN };
+
+/* A conjunction of atoms (COND_ATOMS with n == 0 is true), false, or unknown. */
+struct cond {
+	uint8_t kind;
+	uint8_t n;
+	struct atom a[COND_MAX_ATOMS];
+	const char *why;                      /* why false / unknown (static text) */
+	const struct hlo_instruction *why_at; /* the instruction that explains it */
+};
+
+/* t1 < t2 < t3 for definition D of v, definition W of w, and the read U of
+ * the instance of v defined at D. */
+void cond_overwrite(const struct path *D, const struct path *W, const struct path *U,
+		    struct cond *out);
+
+/* ---- the dependency relation with the root last ---- */
+
+/* The dependency order a decision runs on: the module's (operand and
+ * control edges, each computation's root after everything, edges out of a
+ * root dropped), or the module after a copy removal (the copy gone, its
+ * users reading its operand, its control edges dropped, its operand the new
+ * root when the copy was one). */
+struct dv_scratch;
+struct depview {
+	struct ordering *dep;
+	const struct hlo_instruction *removed; /* the removed copy, or NULL */
+	struct dv_scratch *scratch;            /* search state (one per analysis) */
+};
+
+struct dv_scratch *dv_scratch_new(const struct hlo_module *m);
+void dv_scratch_free(struct dv_scratch *s);
+/* The root of computation k in the view. */
+const struct hlo_instruction *dv_root(const struct depview *dv, const struct hlo_computation *k);
+
+/* b runs after a in every schedule of their computation (same computation,
+ * a != b): a path of operand / control edges, or b is the root. */
+int must_precede(struct depview *dv, const struct hlo_instruction *a,
+		 const struct hlo_instruction *b);
+/* Position in the given (printed) schedule, the root last. */
+int32_t given_position(const struct depview *dv, const struct hlo_instruction *x);
+/* The atoms of a conjunction can all hold in one schedule (together with
+ * the extra edges, which may be NULL). */
+int atoms_possible(struct depview *dv, const struct atom *a, int32_t n, const struct atom *extra,
+		   int32_t n_extra);
+int atom_forced(struct depview *dv, const struct atom *a);
+int atom_given(const struct depview *dv, const struct atom *a);
+/* A dependency path a ->* b written as "a -> x => y -> b" (=> a control
+ * edge), or "b is the root of C", into buf. */
+const char *dependency_path(struct depview *dv, const struct hlo_instruction *a,
+			    const struct hlo_instruction *b, char *buf, size_t cap);
+
+#endif

@@ -5,7 +5,7 @@
 # merged): the list extends itself.
 H=$1
 S=${HLOPROOF_SHARED:-../shared}
-cmds=${MEMCHECK_COMMANDS:-$("$H" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }' |
+cmds=${MEMCHECK_COMMANDS:-$("$H" --help | grep -E '^  [a-z]' | awk '{ print $1 }' |
 	grep -E '^(parse|buffers|check|explain|print)$')}
 command -v valgrind >/dev/null 2>&1 || { echo "memcheck: valgrind is not installed (apt-get install valgrind)"; exit 2; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/hloproof-memcheck.XXXXXX") || exit 2

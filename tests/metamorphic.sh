@@ -13,7 +13,7 @@ H=${HLOPROOF:-build/hloproof}
 M=${MUTATE:-build/tests/mutate}
 S=${HLOPROOF_SHARED:-../shared}
 # parse now; buffers and check join as they land (commands that accept --format=json)
-cmds=${METAMORPHIC_COMMANDS:-$("$H" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }' |
+cmds=${METAMORPHIC_COMMANDS:-$("$H" --help | grep -E '^  [a-z]' | awk '{ print $1 }' |
 	grep -E '^(parse|buffers|check)$')}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hloproof-meta.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT

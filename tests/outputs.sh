@@ -21,7 +21,7 @@ cp -R corpus "$T/ro/own"
 chmod -R a-w "$T/ro"
 (cd "$T/ro" && find . -type f | sort | xargs sha256sum) >"$T/before"
 (cd "$T/ro" && find . | sort) >"$T/list-before"
-cmds=$("$H" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
+cmds=$("$H" --help | grep -E '^  [a-z]' | awk '{ print $1 }')
 [ -n "$cmds" ] || bad "no commands in --help"
 # Commands that take many files get the whole tree at once; every file also goes
 # through each command alone for the project corpus, and through print -o for all.

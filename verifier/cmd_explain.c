@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "copies.h"
 #include "hazard.h"
+#include "smt.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -62,7 +63,7 @@ int cmd_explain(int argc, char **argv)
 	struct analysis_options opt;
 	analysis_default_options(&opt);
 	const char *file = NULL, *name = NULL;
-	int all = 0, hazards = 0, summary = 0;
+	int all = 0, hazards = 0, summary = 0, stats = 0;
 	const char *names = NULL;
 	for (int i = 1; i < argc;) {
 		int r = analysis_parse_option(&opt, argc, argv, &i);
@@ -76,6 +77,8 @@ int cmd_explain(int argc, char **argv)
 			hazards = 1;
 		} else if (!strcmp(argv[i], "--summary")) {
 			summary = 1;
+		} else if (!strcmp(argv[i], "--stats")) {
+			stats = 1;
 		} else if (!strncmp(argv[i], "--names=", 8)) {
 			names = argv[i] + 8;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
@@ -171,6 +174,10 @@ int cmd_explain(int argc, char **argv)
 			       h->def_v->parent->name);
 		}
 	}
+	if (stats)
+		fprintf(stderr, "stats: %llu graph decisions, %llu solver problems (%llu unknown), %llu z3 checks\n",
+			(unsigned long long)an->n_graph_queries, (unsigned long long)an->n_smt_queries,
+			(unsigned long long)an->n_smt_unknown, (unsigned long long)smt_queries(an->smt));
 	if (an->cross_check_failed) {
 		fprintf(stderr, "hloproof: the graph decider and z3 disagree (see above)\n");
 		status = EXIT_INTERNAL;

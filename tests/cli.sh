@@ -250,7 +250,7 @@ expect 0 "$H" prove-removal --schedule=given $C/scheduled.hlo c2
 expect 1 "$H" prove-removal --schedule=any $C/scheduled.hlo c2
 expect 2 "$H" prove-removal --schedule=given $C/in_place.hlo c1
 expect 2 "$H" prove-removal --schedule=sometimes $C/in_place.hlo c1
-expect_out 3 'unknown: .*not flattened' "$H" prove-removal $C/unknown_not_flat.hlo cc
+expect_out 3 'unknown: .*not flattened' "$H" prove-removal corpus/unknown/not_flattened.hlo cc
 expect 2 "$H" prove-removal $C/in_place.hlo x
 mkdir -p $T/smt && rm -f $T/smt/*.smt2
 expect 0 "$H" explain --smt-dump $T/smt $C/smt_unsat.hlo c1

@@ -331,7 +331,7 @@ static void test_verdict_unknown(void **state)
 	(void)state;
 	struct diag d;
 	diag_init(&d, stderr);
-	struct hlo_module *m = hlo_parse_file("corpus/copies/unknown_not_flat.hlo", &d);
+	struct hlo_module *m = hlo_parse_file("corpus/unknown/not_flattened.hlo", &d);
 	assert_non_null(m);
 	struct analysis *an = analyse(m, 0);
 	struct copy_report r;

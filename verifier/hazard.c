@@ -440,7 +440,8 @@ static void build_reads(struct view *V, int32_t mi)
 			if (pi != pi->parent->root)
 				continue;
 			const struct hlo_computation *k = pi->parent;
-			if (k->is_entry) {
+			if (k->is_entry && dataflow_tree(df, pi)->nk[val->positions[p].sub] < 0) {
+				/* an entry output leaf (XLA copies leaves, not tuple tables) */
 				int32_t sub = val->positions[p].sub;
 				int dup = 0;
 				for (int32_t i = 0; i < M->n_root_subs && i < 2; i++)
@@ -451,7 +452,7 @@ static void build_reads(struct view *V, int32_t mi)
 						M->root_sub[M->n_root_subs] = sub;
 					M->n_root_subs++;
 				}
-			} else if (!comp_is_while_body(k)) {
+			} else if (!k->is_entry && !comp_is_while_body(k)) {
 				continue;
 			}
 			int dup = 0;

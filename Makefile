@@ -30,7 +30,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(RULE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rul
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo check test asan-test install uninstall bench clean conformance fuzz memcheck soak
+.PHONY: all deps demo check test asan-test install uninstall bench clean conformance fuzz fuzz-deps memcheck soak
 
 all: deps $(BUILD)/hloproof
 
@@ -70,6 +70,11 @@ $(BUILD)/hlogen: bench/hlogen.c | deps
 	@mkdir -p $(BUILD)
 	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -o $@ $<
 
+# The metamorphic test's module rewriter: a tool, not a suite (not in TEST_BIN).
+$(BUILD)/tests/mutate: tests/mutate.c $(BUILD)/libhloproof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libhloproof.a $(LIBS)
+
 $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) tests/testutil.h $(BUILD)/libhloproof.a
 	@mkdir -p $(dir $@)
 	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -Itests -o $@ $< $(TEST_COMMON) $(TEST_EXTRA) $(BUILD)/libhloproof.a $(TESTLIBS) $(LIBS)
@@ -86,12 +91,18 @@ $(BUILD)/tests/test_agreement: $(AGREE_SRC) $(AGREE_SRC:.c=.h)
 # --- tests -------------------------------------------------------------------
 # Every cmocka suite, then the shell tests (CLI, bad corpus), then the same
 # suites again built with AddressSanitizer and UndefinedBehaviorSanitizer.
-test: all $(TEST_BIN)
+# tests/limits.sh, tests/outputs.sh: bounds, time budget, atomic results (issue 8);
+# tests/metamorphic.sh: analyses invariant under renaming, reordering, reprinting.
+ROBUST_ENV = HLOPROOF_SHARED=$(SHARED) HLOGEN=$(BUILD)/hlogen
+test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/run-suites.sh $(TEST_BIN)
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/cli.sh
+	@$(ROBUST_ENV) HLOPROOF=$(BUILD)/hloproof sh tests/limits.sh
+	@$(ROBUST_ENV) HLOPROOF=$(BUILD)/hloproof sh tests/outputs.sh
+	@$(ROBUST_ENV) HLOPROOF=$(BUILD)/hloproof MUTATE=$(BUILD)/tests/mutate sh tests/metamorphic.sh
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/gate.sh
 
-asan-test: deps
+asan-test: deps $(BUILD)/hlogen
 	@$(MAKE) --no-print-directory BUILD=build-asan \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  build-asan/hloproof $(TEST_BIN:$(BUILD)/%=build-asan/%)
@@ -101,6 +112,10 @@ asan-test: deps
 	  HLOPROOF_SHARED=$(SHARED) HLOPROOF=build-asan/hloproof sh tests/cli.sh
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  HLOPROOF_SHARED=$(SHARED) HLOPROOF=build-asan/hloproof sh tests/gate.sh
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  $(ROBUST_ENV) HLOPROOF=build-asan/hloproof sh tests/limits.sh
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  $(ROBUST_ENV) HLOPROOF=build-asan/hloproof sh tests/outputs.sh
 
 check: test asan-test
 	@echo "make check: all suites passed (plain and ASan+UBSan)"
@@ -126,21 +141,42 @@ bench: all $(BUILD)/hlogen
 	@HLOPROOF_SHARED=$(SHARED) sh bench/run.sh $(BUILD)/hloproof $(BUILD)/hlogen
 
 # --- robustness (issue 8) -----------------------------------------------------
-# libFuzzer targets, built with clang; each runs FUZZ_SECONDS, seeded from the corpora.
+# libFuzzer targets, built with clang (installed by .ci/fuzz-deps.sh when missing); each
+# runs FUZZ_SECONDS on one core, seeded from the corpora, with the HLO token dictionary.
+# FUZZ_TARGETS=fuzz_parse picks targets; new inputs go to build-fuzz/corpus-TARGET,
+# crashes and hangs to build-fuzz/artifacts-TARGET/, the log to build-fuzz/TARGET.log.
 FUZZ_SECONDS ?= 60
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+FUZZ_TARGETS ?= $(FUZZ_SRC:tests/fuzz/%.c=%)
+FUZZ_BIN := $(FUZZ_TARGETS:%=build-fuzz/%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(RULE_SRC) $(HDRS) $(BUILD)/rules_registry.c $(BUILD)/embedded.c | deps
+fuzz-deps:
+	@sh .ci/fuzz-deps.sh
+build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(RULE_SRC) $(HDRS) $(BUILD)/rules_registry.c $(BUILD)/embedded.c | deps fuzz-deps
 	@mkdir -p build-fuzz
 	clang $(BASECFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRC) $(RULE_SRC) $(BUILD)/rules_registry.c $(BUILD)/embedded.c $(LIBS)
 
+# -jobs=1 -workers=1: one core, and libFuzzer writes the job's log (fuzz-0.log) into the
+# target's own directory, so runs of different targets do not clobber each other.
+# A crash or hang leaves an artifact and fails the target.
+# The XML loaders' targets start from tests/fuzz/seeds/NAME with xml.dict; the others
+# from the HLO corpora with hlo.dict.
+FUZZ_RUN = cd build-fuzz/run-$$n && ./../$$n -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	-timeout=10 -rss_limit_mb=4096 -jobs=1 -workers=1 -print_final_stats=1 \
+	-dict=$(CURDIR)/tests/fuzz/$$dict -artifact_prefix=../artifacts-$$n/ ../corpus-$$n $$seeds
 fuzz: $(FUZZ_BIN)
-	@for f in $(FUZZ_BIN); do \
-	  n=$$(basename $$f); mkdir -p build-fuzz/corpus-$$n; \
-	  echo "fuzz: $$n for $(FUZZ_SECONDS)s"; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
-	    build-fuzz/corpus-$$n corpus $(SHARED)/corpus || exit 1; \
+	@for n in $(FUZZ_TARGETS); do \
+	  case $$n in \
+	  fuzz_config) seeds="$(CURDIR)/tests/fuzz/seeds/config"; dict=xml.dict ;; \
+	  fuzz_annotations) seeds="$(CURDIR)/corpus/annotations"; dict=xml.dict ;; \
+	  *) seeds="$(CURDIR)/corpus $(abspath $(SHARED))/corpus"; dict=hlo.dict ;; \
+	  esac; \
+	  mkdir -p build-fuzz/corpus-$$n build-fuzz/artifacts-$$n build-fuzz/run-$$n; \
+	  echo "fuzz: $$n for $(FUZZ_SECONDS)s (log: build-fuzz/$$n.log)"; \
+	  ( $(FUZZ_RUN) ) >build-fuzz/$$n.log 2>&1; st=$$?; \
+	  grep -E '^#[0-9]+[[:space:]]+DONE|^Done|stat::number_of_executed_units' build-fuzz/$$n.log | tail -n 3; \
+	  if [ $$st != 0 ] || [ -n "$$(ls build-fuzz/artifacts-$$n)" ]; then \
+	    echo "fuzz: $$n failed; artifacts:"; ls build-fuzz/artifacts-$$n; exit 1; fi; \
 	done
 
 # Every shared and project corpus file under valgrind: no errors, no definitely lost bytes.
@@ -157,4 +193,4 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/hloproof $(DESTDIR)$(PREFIX)/share/man/man1/hloproof.1
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz

@@ -57,8 +57,8 @@ int analysis_parse_option(struct analysis_options *o, int argc, char **argv, int
 		(*i)++;
 		return 1;
 	}
-	const char *names[] = {"--timeout-ms", "--smt-dump"};
-	for (int k = 0; k < 2; k++) {
+	const char *names[] = {"--timeout-ms", "--smt-dump", "--time-budget-ms"};
+	for (int k = 0; k < 3; k++) {
 		n = strlen(names[k]);
 		if (strncmp(a, names[k], n))
 			continue;
@@ -83,8 +83,15 @@ int analysis_parse_option(struct analysis_options *o, int argc, char **argv, int
 				return -1;
 			}
 			o->timeout_ms = (int)t;
-		} else {
+		} else if (k == 1) {
 			o->smt_dump_dir = val;
+		} else {
+			long long ms;
+			if (budget_parse_ms(val, &ms) < 0) {
+				fprintf(stderr, "hloproof: --time-budget-ms wants milliseconds, got '%s'\n", val);
+				return -1;
+			}
+			budget_init(&o->budget, ms); /* the clock starts with the command */
 		}
 		*i += used;
 		return 1;

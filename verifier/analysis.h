@@ -11,11 +11,15 @@
 #include "ordering.h"
 #include "liveness.h"
 #include "verdict.h"
+#include "budget.h"
 
 struct analysis_options {
 	int timeout_ms;           /* per SMT query; default 2000; <= 0 = default */
 	const char *smt_dump_dir; /* write every SMT query there as SMT-LIB2; NULL = off */
 	int cross_check;          /* run both deciders where both apply; abort on disagreement */
+	/* --time-budget-ms (budget.h); zeroed: unlimited. copies_analyse reports
+	 * the copies it reaches after the deadline as unknown, with the reason. */
+	struct budget budget;
 };
 
 void analysis_default_options(struct analysis_options *opt);

@@ -1,6 +1,7 @@
 /* baseline.c - load, apply and write baselines (baseline.h). */
 #include "baseline.h"
-#include "outfile.h"
+#include "atomic_out.h"
+#include "lint.h"
 #include "report.h"
 #include <jansson.h>
 #include <stdlib.h>
@@ -111,7 +112,8 @@ int baseline_write(const char *path, const struct report *r, struct diag *d)
 		const struct findings *fs = &r->modules[m].findings;
 		for (int32_t i = 0; i < fs->n; i++) {
 			const struct finding *f = &fs->items[i];
-			if (f->suppressed)
+			/* a rule the budget did not run is no accepted finding */
+			if (f->suppressed || !strcmp(f->message, LINT_NOT_CHECKED))
 				continue;
 			json_t *o = json_object();
 			json_object_set_new(o, "fingerprint", json_string(f->fingerprint));
@@ -124,8 +126,8 @@ int baseline_write(const char *path, const struct report *r, struct diag *d)
 	json_t *root = json_object();
 	json_object_set_new(root, "version", json_integer(1));
 	json_object_set_new(root, "findings", list);
-	struct outfile of;
-	if (outfile_open(&of, path, d) < 0) {
+	struct atomic_out of;
+	if (atomic_out_open(&of, path, d) < 0) {
 		json_decref(root);
 		return -1;
 	}
@@ -134,8 +136,8 @@ int baseline_write(const char *path, const struct report *r, struct diag *d)
 	if (rc == 0)
 		fputc('\n', of.f);
 	if (rc < 0) {
-		outfile_abort(&of);
+		atomic_out_abort(&of);
 		return error_at(d, (struct srcpos){path, 0, 0}, "cannot write baseline");
 	}
-	return outfile_commit(&of, d);
+	return atomic_out_commit(&of, d);
 }

@@ -1,5 +1,6 @@
 /* cmd_buffers.c - `hloproof buffers`: every alias-analysis buffer of a module
  * with its values, their live ranges and the buffer's flags. */
+#include "budget.h"
 #include "cli.h"
 #include "liveness.h"
 #include <getopt.h>
@@ -20,6 +21,8 @@ struct bctx {
 	struct liveness lv;
 	int32_t *def_order;            /* [gid]: global definition order */
 	int topological;               /* live ranges use a topological order, not a schedule */
+	const struct budget *budget;   /* --time-budget-ms; NULL: unlimited */
+	int32_t n_budget_unknown;      /* interference tests the budget cut short */
 };
 
 /* Global definition order (copy removal's numbering, extended to embedded
@@ -108,14 +111,23 @@ static void sort_by_definition(const struct bctx *c, int32_t *ids, int32_t n)
 	qsort_r(ids, (size_t)n, sizeof(int32_t), cmp_def_order, (void *)c);
 }
 
+/* 1: two values interfere; 0: none do; -1: not decided (too many values to
+ * test pairwise, or the time budget ran out): reported as such, never as 0. */
 static int buffer_interferes(struct bctx *c, const struct hlo_buffer *b)
 {
-	if (!c->ord || b->n_values < 2 || b->n_values > INTERFERENCE_MAX_VALUES)
+	if (b->n_values < 2)
 		return 0;
-	for (int32_t i = 0; i < b->n_values; i++)
+	if (!c->ord || b->n_values > INTERFERENCE_MAX_VALUES)
+		return -1;
+	for (int32_t i = 0; i < b->n_values; i++) {
+		if (budget_expired(c->budget)) {
+			c->n_budget_unknown++;
+			return -1;
+		}
 		for (int32_t j = i + 1; j < b->n_values; j++)
 			if (may_interfere(&c->lv, b->values[i], b->values[j]))
 				return 1;
+	}
 	return 0;
 }
 
@@ -149,13 +161,16 @@ static json_t *value_json(struct bctx *c, int32_t vid)
 }
 
 static const char *const flag_names[] = {"read-only", "entry-parameter", "aliased-output",
-					 "live-out", "interference"};
+					 "live-out", "interference", "interference-unknown"};
 
 static unsigned buffer_flags(struct bctx *c, const struct hlo_buffer *b)
 {
 	unsigned f = b->flags;
-	if (buffer_interferes(c, b))
+	int i = buffer_interferes(c, b);
+	if (i > 0)
 		f |= 16u;
+	else if (i < 0)
+		f |= 32u;
 	return f;
 }
 
@@ -275,9 +290,11 @@ int cmd_buffers(int argc, char **argv)
 		{"format", required_argument, 0, 'f'},
 		{"at", required_argument, 0, 'a'},
 		{"ordering", required_argument, 0, 'o'},
+		{"time-budget-ms", required_argument, 0, 'T'},
 		{0, 0, 0, 0},
 	};
 	int json = 0, c;
+	long long budget_ms = -1;
 	const char *at_name = NULL;
 	int kind = -1; /* default: dependency (what CPU copy insertion used) */
 	optind = 1;
@@ -300,6 +317,11 @@ int cmd_buffers(int argc, char **argv)
 			else
 				return cli_usage_error("buffers", "unknown ordering '%s'", optarg);
 			break;
+		case 'T':
+			if (budget_parse_ms(optarg, &budget_ms) < 0)
+				return cli_usage_error("buffers", "--time-budget-ms wants milliseconds, not '%s'",
+						       optarg);
+			break;
 		default:
 			return cli_usage_error("buffers", "bad option");
 		}
@@ -309,10 +331,25 @@ int cmd_buffers(int argc, char **argv)
 	char **files = cli_expand_inputs(argc - optind, argv + optind);
 	if (!files)
 		return EXIT_INPUT;
-	int status = EXIT_CLEAN, n_out = 0;
+	struct budget budget;
+	budget_init(&budget, budget_ms);
+	int status = EXIT_CLEAN, n_out = 0, unknown = 0;
 	if (json)
 		fputs("{\"modules\":[", stdout);
 	for (char **f = files; *f; f++) {
+		/* A file not analysed within the budget is reported, not dropped. */
+		if (budget_expired(&budget)) {
+			unknown++;
+			if (json) {
+				if (n_out++)
+					fputc(',', stdout);
+				dump_json(stdout, json_pack("{s:s, s:s, s:s}", "file", *f, "status", "unknown",
+							    "reason", BUDGET_EXHAUSTED_REASON));
+			} else {
+				printf("%s: unknown: %s\n", *f, BUDGET_EXHAUSTED_REASON);
+			}
+			continue;
+		}
 		struct diag d;
 		diag_init(&d, stderr);
 		struct hlo_module *m = hlo_parse_file(*f, &d);
@@ -322,6 +359,7 @@ int cmd_buffers(int argc, char **argv)
 		}
 		struct bctx bc = {0};
 		bc.m = m;
+		bc.budget = &budget;
 		bc.df = dataflow_run(m, &m->arena, &d);
 		if (!bc.df) {
 			status = EXIT_INPUT;
@@ -364,10 +402,17 @@ int cmd_buffers(int argc, char **argv)
 			module_json(stdout, &bc, at);
 		} else
 			module_text(stdout, &bc, at, order_kind_name(k));
+		if (bc.n_budget_unknown) {
+			unknown++;
+			fprintf(stderr, "%s: %d interference test%s not decided: %s\n", *f,
+				(int)bc.n_budget_unknown, bc.n_budget_unknown == 1 ? "" : "s",
+				BUDGET_EXHAUSTED_REASON);
+		}
 		hlo_module_free(m);
 	}
 	if (json)
 		fputs("]}\n", stdout);
 	cli_free_inputs(files);
-	return status;
+	/* Unknown is not clean; a definite input error still wins. */
+	return unknown && status == EXIT_CLEAN ? EXIT_INTERNAL : status;
 }

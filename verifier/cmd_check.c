@@ -1,6 +1,8 @@
 /* cmd_check.c - `hloproof check`: run the lint rules and report. */
 #include "annotations.h"
+#include "atomic_out.h"
 #include "baseline.h"
+#include "budget.h"
 #include "cli.h"
 #include "copies.h"
 #include "config.h"
@@ -8,7 +10,6 @@
 #include "donation_stage.h"
 #include "jobs.h"
 #include "lint.h"
-#include "outfile.h"
 #include "report.h"
 #include <errno.h>
 #include <getopt.h>
@@ -22,6 +23,7 @@ struct check_opts {
 	const char *output, *config, *baseline, *write_baseline, *annotations;
 	const char *fail_on;
 	long timeout_ms;          /* -1: from the configuration */
+	long long budget_ms;      /* --time-budget-ms; -1: unlimited */
 	int strict_donation;
 	int jobs;                 /* --jobs: modules checked at once */
 	int n_toggles;
@@ -48,6 +50,7 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{"cross-check", no_argument, 0, 'X'},
 		{"annotations", required_argument, 0, 'A'},
 		{"jobs", required_argument, 0, 'j'},
+		{"time-budget-ms", required_argument, 0, 'T'},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -105,6 +108,10 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		case 'A':
 			o->annotations = optarg;
 			break;
+		case 'T':
+			if (budget_parse_ms(optarg, &o->budget_ms) < 0)
+				return cli_usage_error("check", "--time-budget-ms wants milliseconds, not '%s'", optarg);
+			break;
 		case 'j':
 			if (jobs_parse(optarg, &o->jobs) < 0)
 				return cli_usage_error("check", "--jobs takes a number of threads from 0 (one per CPU) to %d, not '%s'",
@@ -159,19 +166,19 @@ static int fails(const struct report *r, enum fail_on level)
 
 static int write_report(const struct check_opts *o, const struct report *r, struct diag *d)
 {
-	struct outfile of;
-	if (outfile_open(&of, o->output, d) < 0)
+	struct atomic_out of;
+	if (atomic_out_open(&of, o->output, d) < 0)
 		return EXIT_INPUT;
 	struct report_options ro = {0};
 	ro.color = o->format == FMT_TEXT && of.f == stdout && isatty(STDOUT_FILENO) &&
 		   !getenv("NO_COLOR");
 	if (report_write(of.f, o->format, r, &ro) < 0) {
-		outfile_abort(&of);
+		atomic_out_abort(&of);
 		error_at(d, (struct srcpos){o->output ? o->output : "<stdout>", 0, 0},
 			 "cannot write the report");
 		return EXIT_INTERNAL;
 	}
-	return outfile_commit(&of, d) < 0 ? EXIT_INTERNAL : EXIT_CLEAN;
+	return atomic_out_commit(&of, d) < 0 ? EXIT_INTERNAL : EXIT_CLEAN;
 }
 
 /* One input file, checked on whichever thread picks it up: it reads only the
@@ -181,6 +188,7 @@ struct check_job {
 	const char *file;
 	struct module_report *slot;
 	int parsed, internal;
+	int not_checked;          /* rules the time budget did not run */
 	char *diag;
 	size_t diag_len;
 };
@@ -189,9 +197,38 @@ struct check_run {
 	const struct lint_config *cfg;
 	const struct check_opts *o;
 	const struct annotations *ann;    /* --annotations, or NULL */
+	const struct budget *budget;      /* --time-budget-ms, shared read-only */
 	struct check_job *jobs;
 	struct module_report *slots;
 };
+
+/* Every copy of a module the budget left unanalysed: listed, verdict unknown
+ * (the family is not computed either: "unexplained", with the reason). */
+static struct copy_summaries *copy_summaries_unknown(const struct hlo_module *m, struct arena *a)
+{
+	int32_t n = 0;
+	for (int32_t c = 0; c < m->n_comps; c++)
+		for (int32_t i = 0; i < m->comps[c]->n_instrs; i++)
+			n += m->comps[c]->instrs[i]->opcode == OP_COPY;
+	struct copy_summaries *s = arena_alloc(a, sizeof(*s));
+	s->v = arena_array(a, (size_t)n + 1, sizeof(*s->v));
+	for (int32_t c = 0; c < m->n_comps; c++)
+		for (int32_t i = 0; i < m->comps[c]->n_instrs; i++) {
+			const struct hlo_instruction *in = m->comps[c]->instrs[i];
+			if (in->opcode != OP_COPY)
+				continue;
+			struct copy_summary *o = &s->v[s->n++];
+			o->name = arena_strdup(a, in->name);
+			o->computation = arena_strdup(a, m->comps[c]->name);
+			o->line = in->pos.line;
+			o->family = FAMILY_UNEXPLAINED;
+			o->given = m->is_scheduled ? VERDICT_UNKNOWN : VERDICT_NONE;
+			o->any = VERDICT_UNKNOWN;
+			o->evidence = BUDGET_EXHAUSTED_REASON;
+			o->bytes = in->shape ? in->shape->bytes : 0;
+		}
+	return s;
+}
 
 static void check_one(void *arg, size_t i)
 {
@@ -211,15 +248,20 @@ static void check_one(void *arg, size_t i)
 	if (run->cfg->timeout_ms > 0)
 		aopt.timeout_ms = (int)run->cfg->timeout_ms;
 	aopt.smt_dump_dir = run->o->smt_dump;
+	aopt.budget = *run->budget; /* the same deadline: per copy verdict */
 	aopt.cross_check = run->o->cross_check;
 	struct diag ad;
 	diag_init(&ad, NULL);
-	struct copy_verdicts *cv = copy_verdicts_run(m, &aopt, &ad);
+	/* past the budget: no decider runs; the copies are listed unknown below
+	 * and every rule reports itself not checked (lint_run_stages) */
+	int expired = budget_expired(run->budget);
+	struct copy_verdicts *cv = expired ? NULL : copy_verdicts_run(m, &aopt, &ad);
 	struct copy_verdicts none = {0}; /* "analysis failed", no verdicts */
-	if (!cv)
+	if (!cv && !expired)
 		fprintf(pd.out, "%s: warning: no copy verdicts: %s\n", j->file,
 			ad.errors ? ad.first : "the module cannot be analysed");
 	struct rule_ctx stages = {0};
+	stages.budget = run->budget;
 	if (cv) {
 		stages.dataflow = cv->an->df;
 		stages.buffers = cv->an->bufs;
@@ -234,7 +276,11 @@ static void check_one(void *arg, size_t i)
 			j->file);
 		j->internal = 1;
 	}
-	mr->copy_verdicts = copy_summaries_build(cv, &mr->findings.arena);
+	mr->copy_verdicts = expired ? copy_summaries_unknown(m, &mr->findings.arena)
+				    : copy_summaries_build(cv, &mr->findings.arena);
+	for (int32_t k = 0; k < mr->findings.n; k++)
+		if (!strcmp(mr->findings.items[k].message, LINT_NOT_CHECKED))
+			j->not_checked = 1;
 	if (cv && cv->an->cross_check_failed) {
 		fprintf(pd.out, "%s: error: the graph decider and z3 disagree (--cross-check)\n",
 			j->file);
@@ -251,6 +297,7 @@ int cmd_check(int argc, char **argv)
 {
 	struct check_opts o = {0};
 	o.timeout_ms = -1;
+	o.budget_ms = -1;
 	o.jobs = 1;
 	o.toggle_rule = calloc((size_t)argc + 1, sizeof(*o.toggle_rule));
 	o.toggle_on = calloc((size_t)argc + 1, sizeof(*o.toggle_on));
@@ -263,7 +310,8 @@ int cmd_check(int argc, char **argv)
 	struct annotations ann = {0};
 	struct check_job *jobs = NULL;
 	char **files = NULL;
-	int status = EXIT_CLEAN, internal = 0;
+	int status = EXIT_CLEAN, internal = 0, not_checked = 0;
+	struct budget budget;
 
 	if (!o.toggle_rule || !o.toggle_on) {
 		status = EXIT_INTERNAL;
@@ -275,6 +323,7 @@ int cmd_check(int argc, char **argv)
 		status = EXIT_INPUT;
 		goto out;
 	}
+	budget_init(&budget, o.budget_ms);
 	files = cli_expand_inputs(argc - optind, argv + optind);
 	if (!files) {
 		status = EXIT_INPUT;
@@ -283,6 +332,15 @@ int cmd_check(int argc, char **argv)
 	size_t n_files = 0;
 	while (files[n_files])
 		n_files++;
+	/* inputs are never written (docs/limits.md) */
+	for (size_t i = 0; i < n_files; i++) {
+		const char *w = atomic_out_same_file(files[i], o.output) ? o.output
+			      : atomic_out_same_file(files[i], o.write_baseline) ? o.write_baseline : NULL;
+		if (w) {
+			status = cli_usage_error("check", "output file '%s' is the input %s", w, files[i]);
+			goto out;
+		}
+	}
 	rep.modules = calloc(n_files ? n_files : 1, sizeof(*rep.modules));
 	jobs = calloc(n_files ? n_files : 1, sizeof(*jobs));
 	if (!rep.modules || !jobs) {
@@ -291,13 +349,14 @@ int cmd_check(int argc, char **argv)
 	}
 	for (size_t i = 0; i < n_files; i++)
 		jobs[i].file = files[i];
-	struct check_run run = {&cfg, &o, o.annotations ? &ann : NULL, jobs, rep.modules};
+	struct check_run run = {&cfg, &o, o.annotations ? &ann : NULL, &budget, jobs, rep.modules};
 	jobs_run(o.jobs, n_files, check_one, &run);
 	/* In input order: the messages, then the parsed modules packed to the front. */
 	for (size_t i = 0; i < n_files; i++) {
 		if (jobs[i].diag_len)
 			fwrite(jobs[i].diag, 1, jobs[i].diag_len, stderr);
 		internal |= jobs[i].internal;
+		not_checked |= jobs[i].not_checked;
 		if (!jobs[i].parsed) {
 			rep.files_failed++;
 			continue;
@@ -324,6 +383,8 @@ int cmd_check(int argc, char **argv)
 		status = EXIT_INPUT;
 	else if (!o.write_baseline && fails(&rep, cfg.fail_on))
 		status = EXIT_FINDINGS;
+	else if (not_checked)
+		status = EXIT_INTERNAL; /* unknown is not clean (docs/limits.md) */
 out:
 	for (size_t i = 0; i < rep.n_modules; i++) {
 		findings_free(&rep.modules[i].findings);

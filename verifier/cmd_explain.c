@@ -132,8 +132,12 @@ int cmd_explain(int argc, char **argv)
 		int32_t n = copies_analyse(an, &rs);
 		if (n < 0)
 			status = EXIT_INTERNAL;
-		for (int32_t i = 0; i < n; i++)
+		for (int32_t i = 0; i < n; i++) {
 			explain_print_copy(stdout, &rs[i]);
+			if (rs[i].unknown_reason && !strcmp(rs[i].unknown_reason, BUDGET_EXHAUSTED_REASON) &&
+			    status == EXIT_CLEAN)
+				status = EXIT_INTERNAL; /* unknown is not clean (docs/limits.md) */
+		}
 	}
 	if (hazards) {
 		struct hazard_report *hs;

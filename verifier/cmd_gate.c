@@ -8,11 +8,11 @@
  * --allow-lost-donations), or when a new finding is at or above
  * --fail-on-new. Modules present on one side only are listed, not gated. */
 #include "annotations.h"
+#include "atomic_out.h"
 #include "cli.h"
 #include "config.h"
 #include "gate.h"
 #include "jobs.h"
-#include "outfile.h"
 #include "report.h"
 #include <errno.h>
 #include <getopt.h>
@@ -710,8 +710,8 @@ int cmd_gate(int argc, char **argv)
 	v.regressed_donations = v.lost > 0 && !o.allow_lost_donations;
 	v.regressed_findings = v.failing_findings > 0;
 
-	struct outfile of;
-	if (outfile_open(&of, o.output, &d) < 0) {
+	struct atomic_out of;
+	if (atomic_out_open(&of, o.output, &d) < 0) {
 		status = EXIT_INPUT;
 		goto out;
 	}
@@ -719,13 +719,13 @@ int cmd_gate(int argc, char **argv)
 				  failed, b.skipped + h.skipped, bdir};
 	int wrc = o.json ? write_json(of.f, &res, &v) : write_text(of.f, &res, &v);
 	if (wrc < 0) {
-		outfile_abort(&of);
+		atomic_out_abort(&of);
 		error_at(&d, (struct srcpos){o.output ? o.output : "<stdout>", 0, 0},
 			 "cannot write the report");
 		status = EXIT_INTERNAL;
 		goto out;
 	}
-	if (outfile_commit(&of, &d) < 0) {
+	if (atomic_out_commit(&of, &d) < 0) {
 		status = EXIT_INTERNAL;
 		goto out;
 	}

@@ -1,4 +1,5 @@
 /* cmd_parse.c - `hloproof parse`: one summary line per module. */
+#include "budget.h"
 #include "cli.h"
 #include "ir.h"
 #include <getopt.h>
@@ -31,9 +32,11 @@ int cmd_parse(int argc, char **argv)
 	static const struct option opts[] = {
 		{"format", required_argument, 0, 'f'},
 		{"stats", no_argument, 0, 's'},
+		{"time-budget-ms", required_argument, 0, 'T'},
 		{0, 0, 0, 0},
 	};
 	int json = 0, stats = 0, c;
+	long long budget_ms = -1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -46,6 +49,11 @@ int cmd_parse(int argc, char **argv)
 		case 's':
 			stats = 1;
 			break;
+		case 'T':
+			if (budget_parse_ms(optarg, &budget_ms) < 0)
+				return cli_usage_error("parse", "--time-budget-ms wants milliseconds, not '%s'",
+						       optarg);
+			break;
 		default:
 			return cli_usage_error("parse", "bad option");
 		}
@@ -55,9 +63,21 @@ int cmd_parse(int argc, char **argv)
 	char **files = cli_expand_inputs(argc - optind, argv + optind);
 	if (!files)
 		return EXIT_INPUT;
-	int status = EXIT_CLEAN;
+	struct budget budget;
+	budget_init(&budget, budget_ms);
+	int status = EXIT_CLEAN, unknown = 0;
 	json_t *mods = json_array();
 	for (char **f = files; *f; f++) {
+		/* A file not parsed within the budget is reported, not dropped. */
+		if (budget_expired(&budget)) {
+			unknown++;
+			if (json)
+				json_array_append_new(mods, json_pack("{s:s, s:s, s:s}", "file", *f,
+					"status", "unknown", "reason", BUDGET_EXHAUSTED_REASON));
+			else
+				printf("%s: unknown: %s\n", *f, BUDGET_EXHAUSTED_REASON);
+			continue;
+		}
 		struct diag d;
 		diag_init(&d, stderr);
 		long long t0 = cli_now_ns();
@@ -97,5 +117,6 @@ int cmd_parse(int argc, char **argv)
 		json_decref(mods);
 	}
 	cli_free_inputs(files);
-	return status;
+	/* Unknown is not clean; a definite input error still wins. */
+	return unknown && status == EXIT_CLEAN ? EXIT_INTERNAL : status;
 }

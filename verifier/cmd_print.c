@@ -1,18 +1,42 @@
 /* cmd_print.c - `hloproof print`: the canonical printer. */
+#include "atomic_out.h"
 #include "cli.h"
 #include "ir.h"
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 int cmd_print(int argc, char **argv)
 {
-	if (argc != 2)
+	static const struct option opts[] = {
+		{"output", required_argument, 0, 'o'},
+		{0, 0, 0, 0},
+	};
+	const char *output = NULL;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+		if (c != 'o')
+			return cli_usage_error("print", "bad option");
+		output = optarg;
+	}
+	if (argc - optind != 1)
 		return cli_usage_error("print", "expects exactly one FILE");
+	const char *input = argv[optind];
+	/* inputs are never written, not even by a canonicalising rewrite in place */
+	if (atomic_out_same_file(input, output))
+		return cli_usage_error("print", "output file '%s' is the input", output);
 	struct diag d;
 	diag_init(&d, stderr);
-	struct hlo_module *m = hlo_parse_file(argv[1], &d);
+	struct hlo_module *m = hlo_parse_file(input, &d);
 	if (!m)
 		return EXIT_INPUT;
-	hlo_print_module(stdout, m);
+	struct atomic_out out;
+	if (atomic_out_open(&out, output, &d) < 0) {
+		hlo_module_free(m);
+		return EXIT_INPUT;
+	}
+	hlo_print_module(out.f, m);
 	hlo_module_free(m);
-	return fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_INTERNAL;
+	return atomic_out_commit(&out, &d) == 0 ? EXIT_CLEAN : EXIT_INTERNAL;
 }

@@ -698,6 +698,19 @@ int32_t copies_analyse(struct analysis *an, struct copy_report **out)
 			const struct hlo_instruction *x = c->instrs[i];
 			if (x->opcode != OP_COPY || in_embedded_computation(x))
 				continue;
+			if (budget_expired(&an->opt.budget)) {
+				/* listed, not decided: no family, no verdict */
+				struct copy_report *r = &(*out)[j++];
+				memset(r, 0, sizeof(*r));
+				r->copy = x;
+				r->family = FAMILY_UNEXPLAINED;
+				r->family_evidence = arena_strdup(&an->m->arena, "not analysed: " BUDGET_EXHAUSTED_REASON);
+				r->given = m->is_scheduled ? VERDICT_UNKNOWN : VERDICT_NONE;
+				r->any = VERDICT_UNKNOWN;
+				r->unknown_reason = arena_strdup(&an->m->arena, BUDGET_EXHAUSTED_REASON);
+				r->bytes = x->shape ? x->shape->bytes : 0;
+				continue;
+			}
 			if (copy_analyse_one(an, x, &(*out)[j]) < 0)
 				return -1;
 			j++;

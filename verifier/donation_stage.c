@@ -1,6 +1,7 @@
 /* donation_stage.c - the rules with the donation verdicts (donation_stage.h). */
 #include "donation_stage.h"
 #include "analysis.h"
+#include "budget.h"
 #include "donation.h"
 #include "lint.h"
 #include <string.h>
@@ -34,10 +35,13 @@ int lint_run_with_deciders(struct hlo_module *m, const struct lint_config *cfg,
 			ao.timeout_ms = (int)cfg->timeout_ms;
 		struct diag ad;
 		diag_init(&ad, NULL);
-		if (!an)
+		/* past the time budget: no decider runs, the donations are unknown */
+		int expired = budget_expired(stages.budget);
+		if (!an && !expired)
 			an = analysis_run(m, &ao, &ad);
-		dl.n = an ? donations_analyse(an, &dl.items)
-			  : donations_unanalysed(m, ad.errors ? ad.first : NULL, &dl.items);
+		dl.n = an && !expired ? donations_analyse(an, &dl.items)
+			: donations_unanalysed(m, expired ? BUDGET_EXHAUSTED_REASON
+						       : ad.errors ? ad.first : NULL, &dl.items);
 		if (dl.n < 0) {
 			rc = -1;
 			dl.n = 0;

@@ -1,5 +1,6 @@
 /* lint.c - the rule runner and registry lookups. */
 #include "lint.h"
+#include "budget.h"
 #include "embed.h"
 #include <ctype.h>
 #include <string.h>
@@ -61,6 +62,13 @@ int lint_run_stages(const struct hlo_module *m, const struct lint_config *cfg,
 			continue;
 		ctx.rule = r;
 		ctx.severity = config_rule_severity(cfg, r);
+		if (budget_expired(ctx.budget)) {
+			/* reported, never dropped: the rule's verdicts are unknown */
+			findings_add(out, r, SEV_NOTE, NULL, (struct srcpos){0}, "budget", LINT_NOT_CHECKED);
+			if (rc == 0)
+				rc = 1;
+			continue;
+		}
 		if (r->check(&ctx) < 0)
 			rc = -1;
 	}

@@ -18,6 +18,7 @@ struct buffers;    /* buffers.h */
 struct ordering;   /* ordering.h (queries update scratch state: not const) */
 struct donation_list; /* donation.h */
 struct annotations;   /* annotations.h */
+struct budget;     /* budget.h */
 
 struct rule_ctx {
 	const struct hlo_module *module;
@@ -33,6 +34,9 @@ struct rule_ctx {
 	const void *copy_verdicts;      /* copy decider (issue 4), type to come */
 	const struct donation_list *donation_verdicts; /* donation decider (issue 5) */
 	const struct annotations *annotations; /* --annotations FILE, or NULL */
+	/* --time-budget-ms; NULL: unlimited. A rule that decides one verdict at a
+	 * time checks budget_expired() before each and reports the rest unknown. */
+	const struct budget *budget;
 };
 
 /* Run every enabled rule on m; findings go to `out` (findings_init'ed by the
@@ -40,8 +44,12 @@ struct rule_ctx {
  * when a rule reported an internal error (the other rules still ran). */
 int lint_run(const struct hlo_module *m, const struct lint_config *cfg, struct findings *out);
 /* Same, with the later stages filled in: `stages` supplies dataflow, buffers,
- * ordering and verdicts (module, config, findings, rule are set here). */
+ * ordering, verdicts and the budget (module, config, findings, rule are set
+ * here). A rule that cannot start before the budget's deadline is not run:
+ * it gets one module-level note "not checked: time budget exhausted"
+ * (LINT_NOT_CHECKED), and the call returns 1 (-1 still wins). */
 int lint_run_stages(const struct hlo_module *m, const struct lint_config *cfg,
 		    const struct rule_ctx *stages, struct findings *out);
+#define LINT_NOT_CHECKED "not checked: time budget exhausted"
 
 #endif

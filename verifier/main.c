@@ -11,18 +11,20 @@
 #include <time.h>
 
 const struct command commands[] = {
-	{"parse", cmd_parse, "parse [--format=text|json] [--stats] FILE...",
+	{"parse", cmd_parse, "parse [--format=text|json] [--stats] [--time-budget-ms N] FILE...",
 	 "parse modules and print one summary line per module"},
-	{"print", cmd_print, "print FILE", "print a module back as canonical HLO text"},
+	{"print", cmd_print, "print [-o FILE] FILE", "print a module back as canonical HLO text"},
 	{"rules", cmd_rules, "rules", "list the lint rules"},
 	{"check", cmd_check,
 	 "check [--format=text|json|sarif|junit|checkstyle] [-o FILE] [--config FILE]\n"
 	 "       [--fail-on=error|warning|note|none] [--enable RULE] [--disable RULE]\n"
 	 "       [--baseline FILE] [--write-baseline FILE] [--timeout-ms N] [--strict-donation]\n"
-	 "       [--annotations FILE.xml] [--smt-dump DIR] [--cross-check] [--jobs N] FILE...",
+	 "       [--annotations FILE.xml] [--smt-dump DIR] [--cross-check] [--jobs N]\n"
+	 "       [--time-budget-ms N] FILE...",
 	 "run the lint rules and report findings"},
 	{"buffers", cmd_buffers,
-	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential] FILE...",
+	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential]\n"
+	 "        [--time-budget-ms N] FILE...",
 	 "list alias-analysis buffers, their values and live ranges"},
 	{"donation", cmd_donation,
 	 "donation [--format=text|json] [--evidence] [--annotations FILE.xml] [--timeout-ms N]\n"
@@ -30,7 +32,8 @@ const struct command commands[] = {
 	 "prove or refute every donation; with two files, what optimization did with each"},
 	/* copies (issue 4) */
 	{"explain", cmd_explain,
-	 "explain [--timeout-ms N] [--smt-dump DIR] [--cross-check] FILE COPY | FILE --all | FILE --hazards",
+	 "explain [--timeout-ms N] [--time-budget-ms N] [--smt-dump DIR] [--cross-check]\n"
+	 "       FILE COPY | FILE --all | FILE --hazards",
 	 "the family, removal verdicts and evidence of a copy"},
 	{"prove-removal", cmd_prove_removal,
 	 "prove-removal [--schedule=given|any] [--timeout-ms N] [--smt-dump DIR] [--cross-check] FILE COPY",
@@ -61,7 +64,7 @@ static void usage(FILE *out)
 		     "per command: hloproof COMMAND --help\n"
 		     "exit status: 0 clean, 1 findings (check, donation), a regression (gate) or a refuted\n"
 		     "removal (prove-removal), 2 bad input or usage, 3 internal error (prove-removal:\n"
-		     "also unknown)\n");
+		     "also unknown; parse, buffers, check: results left unknown by --time-budget-ms)\n");
 }
 
 int main(int argc, char **argv)
@@ -164,8 +167,11 @@ static int has_suffix(const char *s, const char *suf)
 
 static int walk_dir(const char *dir, struct strvec *out, int depth)
 {
-	if (depth > 32)
+	if (depth > 32) { /* bounds symlink loops too; said, not silently dropped */
+		fprintf(stderr, "%s: warning: more than 32 directory levels below the argument: "
+				"not searched\n", dir);
 		return 0;
+	}
 	DIR *d = opendir(dir);
 	if (!d) {
 		fprintf(stderr, "%s: error: cannot open directory: %s\n", dir, strerror(errno));

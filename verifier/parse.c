@@ -1667,20 +1667,32 @@ static int parse_attributes(struct parser *P, struct hlo_instruction *in)
 	return 0;
 }
 
-/* Turn the instruction's computation refs into called[] slots and fixups. */
-static void finish_refs(struct pctx *c, struct hlo_instruction *in)
+/* Turn the instruction's computation refs into called[] slots and fixups.
+ * true_computation and false_computation come as a pair, instead of
+ * branch_computations (XLA's parser): otherwise a branch slot stays NULL. */
+static int finish_refs(struct parser *P, struct hlo_instruction *in)
 {
+	struct pctx *c = P->c;
 	size_t n = c->refs.n;
 	if (!n)
-		return;
+		return 0;
 	int32_t n_branch = 0;
+	const struct ref *tf[2] = {NULL, NULL}, *br = NULL;
 	for (size_t i = 0; i < n; i++) {
 		struct ref *r = &VEC_AT(&c->refs, struct ref, i);
 		if (r->kind == R_BRANCH)
-			n_branch++;
-		else if ((r->kind == R_TRUE || r->kind == R_FALSE) && n_branch < 2)
-			n_branch = 2;
+			n_branch++, br = r;
+		else if (r->kind == R_TRUE || r->kind == R_FALSE)
+			tf[r->kind == R_FALSE] = r;
 	}
+	if (!tf[0] != !tf[1])
+		return perr(P, pos_in_text(c, (tf[0] ? tf[0] : tf[1])->name), "%s without %s",
+			    tf[0] ? "true_computation" : "false_computation",
+			    tf[0] ? "false_computation" : "true_computation");
+	if (tf[0] && br)
+		return perr(P, pos_in_text(c, br->name), "branch_computations together with true_computation");
+	if (tf[0])
+		n_branch = 2;
 	in->n_called = (int32_t)n;
 	in->called = pool_array(&c->pool, n, sizeof(void *));
 	in->n_branches = n_branch;
@@ -1699,6 +1711,7 @@ static void finish_refs(struct pctx *c, struct hlo_instruction *in)
 			(struct fixup){in, r->name, r->len, (int32_t)i, b, r->kind};
 	}
 	c->refs.n = 0;
+	return 0;
 }
 
 /* async-update / async-done take the previous async op as their only operand
@@ -1917,7 +1930,8 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 	if ((op == OP_ASYNC_START || op == OP_ASYNC_UPDATE) && c->refs.n)
 		*(struct async_refs *)vec_push(&c->async) =
 			(struct async_refs){in->gid, (uint32_t)c->fixups.n, (uint32_t)c->refs.n};
-	finish_refs(c, in);
+	if (finish_refs(P, in) < 0)
+		return -1;
 	if (op == OP_GET_TUPLE_ELEMENT) {
 		if (in->n_operands != 1)
 			return perr(P, oppos, "get-tuple-element takes one operand, not %d", in->n_operands);
@@ -2284,7 +2298,10 @@ struct hlo_module *hlo_parse(const char *file, const char *text, size_t len, str
 	return parse_loaded(m, d);
 }
 
-/* Read a stream of unknown size (stdin, pipes) into a malloc'd buffer. */
+#define HLO_READ_CHUNK ((size_t)1 << 20)
+
+/* Read a stream of unknown size (stdin, pipes) into a malloc'd buffer;
+ * stops after the first chunk that holds a NUL byte (binary input). */
 static char *read_stream(FILE *f, size_t *len, struct diag *d, struct srcpos at)
 {
 	size_t cap = 1 << 16, n = 0, r;
@@ -2293,6 +2310,8 @@ static char *read_stream(FILE *f, size_t *len, struct diag *d, struct srcpos at)
 		die("out of memory");
 	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
 		n += r;
+		if (memchr(buf + n - r, 0, r))
+			break; /* binary: check_text reports the NUL; read no further */
 		if (n > HLO_MAX_FILE_BYTES) {
 			free(buf);
 			error_at(d, at, "input is larger than %zu bytes", (size_t)HLO_MAX_FILE_BYTES);
@@ -2336,9 +2355,19 @@ struct hlo_module *hlo_parse_file(const char *path, struct diag *d)
 		size_t want = (size_t)st.st_size;
 		char *buf;
 		m = module_new(name, want, &buf);
-		size_t got = fread(buf, 1, want, f);
-		int bad = got != want || ferror(f);
+		/* In chunks: a binary file (a NUL byte) is rejected after its first
+		 * chunk, so a huge random or sparse file fails fast, not after reading it. */
+		size_t got = 0, r;
+		int binary = 0;
+		while (got < want && !binary &&
+		       (r = fread(buf + got, 1, want - got < HLO_READ_CHUNK ? want - got : HLO_READ_CHUNK, f)) > 0) {
+			binary = memchr(buf + got, 0, r) != NULL;
+			got += r;
+		}
+		int bad = (got != want && !binary) || ferror(f);
 		fclose(f);
+		if (binary)
+			want = got;
 		if (bad) {
 			error_at(d, at, "read error: %s", got != want ? "file changed size" : strerror(errno));
 			hlo_module_free(m);

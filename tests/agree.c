@@ -3,6 +3,7 @@
 #include "oracle.h"
 #include "copies.h"
 #include "hazard.h"
+#include "donation.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@ struct ctx {
 	FILE *err;
 	int dumped;
 	int fails;
+	unsigned flags;
 };
 
 /* Start a disagreement report; the module text goes out once. */
@@ -58,6 +60,21 @@ static void fail_module(struct ctx *c)
 	}
 }
 
+/* A decider `unknown`: a failure, unless AGREE_UNKNOWN_OK and it gives a
+ * reason (an unsupported construct, reported as such). */
+static void unknown_answer(struct ctx *c, struct agree_stats *st, const char *what,
+			   const char *reason)
+{
+	st->unknown++;
+	if ((c->flags & AGREE_UNKNOWN_OK) && reason && *reason) {
+		if (c->err)
+			fprintf(c->err, "%s: %s: decider says unknown: %s\n", c->label, what, reason);
+		return;
+	}
+	fail_head(c, "%s: decider says unknown: %s", what, reason ? reason : "(no reason given)");
+	fail_module(c);
+}
+
 static enum verdict from_answer(const struct oracle_answer *a, int given)
 {
 	if (given)
@@ -68,7 +85,7 @@ static enum verdict from_answer(const struct oracle_answer *a, int given)
 /* The control edges of the decider's repair as its evidence lists them
  * ("repair ...: control edges a -> b, c -> d"): the API carries one edge,
  * a repair may need several. Returns the count (at most cap). */
-#define MAX_REPAIR 8
+#define MAX_REPAIR 32
 static int parse_repair(const char *ev, char from[][128], char to[][128], int cap)
 {
 	const char *p = ev ? strstr(ev, "repair") : NULL;
@@ -126,10 +143,9 @@ static void check_copy(struct ctx *c, struct analysis *an, struct hlo_module *m,
 		return;
 	}
 	if (rep.any == VERDICT_UNKNOWN || rep.given == VERDICT_UNKNOWN) {
-		st->unknown++;
-		fail_head(c, "copy %s: decider says unknown: %s", copy->name,
-			  rep.unknown_reason ? rep.unknown_reason : "(no reason given)");
-		fail_module(c);
+		char what[160];
+		snprintf(what, sizeof(what), "copy %s", copy->name);
+		unknown_answer(c, st, what, rep.unknown_reason);
 	} else if (rep.any != cr.any || rep.given != cr.given) {
 		fail_head(c, "copy %s@%s: decider given=%s any=%s, oracle given=%s any=%s", copy->name,
 			  copy->parent->name, vn(rep.given), vn(rep.any), vn(cr.given), vn(cr.any));
@@ -139,23 +155,23 @@ static void check_copy(struct ctx *c, struct analysis *an, struct hlo_module *m,
 		fail_text(c, "rewritten module", cr.rewritten);
 		fail_module(c);
 	} else if (rep.any == VERDICT_SCHEDULE_DEPENDENT) {
+		/* the whole repair: every edge of edges_from/edges_to (or the one) */
 		st->edges_checked++;
-		int ok = rep.edge_from && rep.edge_to
-			 ? oracle_copy_edge_ok(m, copy, lim, rep.edge_from->name, rep.edge_to->name) : 0;
-		char f[MAX_REPAIR][128], t[MAX_REPAIR][128];
-		int ne = ok == 1 ? 0 : parse_repair(rep.evidence, f, t, MAX_REPAIR);
-		if (ne > 1) {
-			const char *fp[MAX_REPAIR], *tp[MAX_REPAIR];
-			for (int k = 0; k < ne; k++)
-				fp[k] = f[k], tp[k] = t[k];
-			ok = oracle_copy_edges_ok(m, copy, lim, fp, tp, ne);
-			if (ok == 1)
-				st->multi_edge_repairs++;
-		}
+		const char *fp[MAX_REPAIR], *tp[MAX_REPAIR];
+		int ne = 0;
+		if (rep.n_edges > 0 && rep.n_edges <= MAX_REPAIR && rep.edges_from && rep.edges_to)
+			for (; ne < rep.n_edges; ne++)
+				fp[ne] = rep.edges_from[ne]->name, tp[ne] = rep.edges_to[ne]->name;
+		else if (rep.edge_from && rep.edge_to)
+			fp[ne] = rep.edge_from->name, tp[ne++] = rep.edge_to->name;
+		t1 = now();
+		int ok = ne ? oracle_copy_edges_ok(m, copy, lim, fp, tp, ne) : 0;
+		st->oracle_s += now() - t1;
+		if (ok == 1 && ne > 1)
+			st->multi_edge_repairs++;
 		if (ok != 1) {
-			fail_head(c, "copy %s: repair edge %s -> %s leaves a hazard (or a cycle)", copy->name,
-				  rep.edge_from ? rep.edge_from->name : "(none)",
-				  rep.edge_to ? rep.edge_to->name : "(none)");
+			fail_head(c, "copy %s: repair (%d edge(s), first %s -> %s) leaves a hazard (or a cycle)",
+				  copy->name, ne, ne ? fp[0] : "(none)", ne ? tp[0] : "(none)");
 			fail_text(c, "decider evidence", rep.evidence);
 			fail_module(c);
 		}
@@ -189,10 +205,9 @@ static void check_buffer(struct ctx *c, struct analysis *an, struct oracle *o,
 		return;
 	}
 	if (bv.any == VERDICT_UNKNOWN || bv.given == VERDICT_UNKNOWN) {
-		st->unknown++;
-		fail_head(c, "%s (buffer %d): decider says unknown: %s", what, ob,
-			  bv.unknown_reason ? bv.unknown_reason : "(no reason given)");
-		fail_module(c);
+		char w2[160];
+		snprintf(w2, sizeof(w2), "%s (buffer %d)", what, ob);
+		unknown_answer(c, st, w2, bv.unknown_reason);
 		return;
 	}
 	if (bv.given != og || bv.any != oa) {
@@ -206,34 +221,158 @@ static void check_buffer(struct ctx *c, struct analysis *an, struct oracle *o,
 	}
 	if (bv.any == VERDICT_SCHEDULE_DEPENDENT) {
 		st->edges_checked++;
+		const struct hlo_instruction *fi[MAX_REPAIR], *ti[MAX_REPAIR];
+		int ne = 0;
+		if (bv.n_edges > 0 && bv.n_edges <= MAX_REPAIR && bv.edges_from && bv.edges_to)
+			for (; ne < bv.n_edges; ne++)
+				fi[ne] = bv.edges_from[ne], ti[ne] = bv.edges_to[ne];
+		else if (bv.edge_from && bv.edge_to)
+			fi[ne] = bv.edge_from, ti[ne++] = bv.edge_to;
 		t0 = now();
-		int ok = bv.edge_from && bv.edge_to ? oracle_buffer_edge_ok(o, ob, bv.edge_from, bv.edge_to) : 0;
-		char f[MAX_REPAIR][128], t[MAX_REPAIR][128];
-		int ne = ok == 1 ? 0 : parse_repair(bv.evidence, f, t, MAX_REPAIR);
-		if (ne > 1) {
-			const struct hlo_instruction *fi[MAX_REPAIR], *ti[MAX_REPAIR];
-			int found = 1;
-			for (int k = 0; k < ne; k++) {
-				/* the first computation that has both names */
-				fi[k] = ti[k] = NULL;
-				for (int32_t q = 0; (!fi[k] || !ti[k]) && q < an->m->n_comps; q++) {
-					fi[k] = hlo_find_instruction(an->m->comps[q], f[k]);
-					ti[k] = hlo_find_instruction(an->m->comps[q], t[k]);
-				}
-				found &= fi[k] && ti[k];
-			}
-			ok = found ? oracle_buffer_edges_ok(o, ob, fi, ti, ne) : 0;
-			if (ok == 1)
-				st->multi_edge_repairs++;
-		}
+		int ok = ne ? oracle_buffer_edges_ok(o, ob, fi, ti, ne) : 0;
 		st->oracle_s += now() - t0;
+		if (ok == 1 && ne > 1)
+			st->multi_edge_repairs++;
 		if (ok != 1) {
-			fail_head(c, "%s (buffer %d): repair edge %s -> %s leaves a hazard (or a cycle)", what, ob,
-				  bv.edge_from ? bv.edge_from->name : "(none)",
-				  bv.edge_to ? bv.edge_to->name : "(none)");
+			fail_head(c, "%s (buffer %d): repair (%d edge(s), first %s -> %s) leaves a hazard (or a cycle)",
+				  what, ob, ne, ne ? fi[0]->name : "(none)", ne ? ti[0]->name : "(none)");
 			fail_text(c, "decider evidence", bv.evidence);
 			fail_module(c);
 		}
+	}
+}
+
+static int same_index(const struct shape_index *a, const struct shape_index *b)
+{
+	return a->n == b->n && (a->n == 0 || !memcmp(a->idx, b->idx, (size_t)a->n * sizeof(int32_t)));
+}
+
+/* A repair's edges (the one the API carries, or all that the evidence
+ * lists) as names. Returns the count. */
+static int repair_edges(const struct hlo_instruction *ef, const struct hlo_instruction *et,
+			const char *evidence, char f[][128], char t[][128])
+{
+	int n = parse_repair(evidence, f, t, MAX_REPAIR);
+	if (n <= 1 && ef && et) {
+		snprintf(f[0], 128, "%s", ef->name);
+		snprintf(t[0], 128, "%s", et->name);
+		n = 1;
+	}
+	return n;
+}
+
+/* donations_analyse (verifier/donation.h) against the oracle: an alias by
+ * its buffer in the module as given; a donor with a predicted output by the
+ * module in which that donor is an alias. */
+static void check_donations(struct ctx *c, struct analysis *an, struct hlo_module *m,
+			    struct oracle *o, const struct oracle_module_result *r,
+			    const struct oracle_limits *lim, struct agree_stats *st)
+{
+	struct donation_report *dr = NULL;
+	double t0 = now();
+	int32_t n = donations_analyse(an, &dr);
+	st->decider_s += now() - t0;
+	if (n < 0) {
+		fail_head(c, "donations_analyse failed");
+		fail_module(c);
+		return;
+	}
+	for (int32_t k = 0; k < n; k++) {
+		const struct donation_report *d = &dr[k];
+		char what[96];
+		snprintf(what, sizeof(what), "%s of parameter %d", donation_kind_name(d->kind), d->param);
+		if (d->any == VERDICT_UNKNOWN || d->given == VERDICT_UNKNOWN) {
+			unknown_answer(c, st, what, d->reason);
+			continue;
+		}
+		enum verdict og = VERDICT_NONE, oa = VERDICT_UNKNOWN;
+		char *witness = NULL, *clean = NULL, *rewritten = NULL;
+		if (d->kind != DONATION_BUFFER_DONOR) {
+			int32_t a = -1;
+			for (int32_t q = 0; q < m->n_aliases && a < 0; q++)
+				if (m->aliases[q].param == d->param && same_index(&m->aliases[q].param_index, &d->param_index))
+					a = q;
+			if (a < 0) {
+				fail_head(c, "%s: no such input_output_alias entry", what);
+				continue;
+			}
+			oracle_donation(o, r, a, &og, &oa);
+			st->donations++;
+		} else if (d->any == VERDICT_NOT_HONORED) {
+			st->donors_not_honored++; /* a prediction, not a hazard question */
+			continue;
+		} else {
+			if (!d->output_index) {
+				fail_head(c, "%s: honored without an output index", what);
+				continue;
+			}
+			struct oracle_copy_result res;
+			t0 = now();
+			oracle_donor(m, d->param, &d->param_index, d->output_index, lim, 0, NULL, NULL, &res);
+			st->oracle_s += now() - t0;
+			if (res.status != ORACLE_OK) {
+				st->skipped++;
+				if (c->err)
+					fprintf(c->err, "%s: %s: oracle has no answer: %s\n", c->label, what, res.why);
+				oracle_copy_result_free(&res);
+				continue;
+			}
+			og = res.given;
+			oa = res.any;
+			witness = res.witness;
+			clean = res.clean;
+			rewritten = res.rewritten;
+			st->donors++;
+		}
+		if (d->given != og || d->any != oa) {
+			fail_head(c, "%s: decider given=%s any=%s, oracle given=%s any=%s", what, vn(d->given),
+				  vn(d->any), vn(og), vn(oa));
+			fail_text(c, "decider evidence", d->evidence);
+			fail_text(c, "oracle witness", witness);
+			fail_text(c, "oracle clean schedule", clean);
+			fail_text(c, "module with the donor as an alias", rewritten);
+			fail_module(c);
+		} else if (d->any == VERDICT_SCHEDULE_DEPENDENT) {
+			char f[MAX_REPAIR][128], t[MAX_REPAIR][128];
+			const char *fp[MAX_REPAIR], *tp[MAX_REPAIR];
+			int ne = repair_edges(d->edge_from, d->edge_to, d->evidence, f, t);
+			for (int q = 0; q < ne; q++)
+				fp[q] = f[q], tp[q] = t[q];
+			int ok = 0;
+			st->edges_checked++;
+			t0 = now();
+			if (ne > 0 && d->kind != DONATION_BUFFER_DONOR) {
+				const struct hlo_instruction *fi[MAX_REPAIR], *ti[MAX_REPAIR];
+				int found = 1;
+				for (int q = 0; q < ne; q++) {
+					fi[q] = ti[q] = NULL;
+					for (int32_t z = 0; (!fi[q] || !ti[q]) && z < m->n_comps; z++) {
+						fi[q] = hlo_find_instruction(m->comps[z], f[q]);
+						ti[q] = hlo_find_instruction(m->comps[z], t[q]);
+					}
+					found &= fi[q] && ti[q];
+				}
+				int32_t b = oracle_param_buffer(o, d->param, &d->param_index);
+				ok = found && b >= 0 ? oracle_buffer_edges_ok(o, b, fi, ti, ne) : 0;
+			} else if (ne > 0) {
+				struct oracle_copy_result res;
+				oracle_donor(m, d->param, &d->param_index, d->output_index, lim, ne, fp, tp, &res);
+				ok = res.status == ORACLE_OK && res.any == VERDICT_SAFE;
+				oracle_copy_result_free(&res);
+			}
+			st->oracle_s += now() - t0;
+			if (ne > 1 && ok)
+				st->multi_edge_repairs++;
+			if (!ok) {
+				fail_head(c, "%s: repair edge %s -> %s leaves a hazard (or a cycle)", what,
+					  ne ? f[0] : "(none)", ne ? t[0] : "(none)");
+				fail_text(c, "decider evidence", d->evidence);
+				fail_module(c);
+			}
+		}
+		free(witness);
+		free(clean);
+		free(rewritten);
 	}
 }
 
@@ -263,9 +402,7 @@ static void check_module(struct ctx *c, struct analysis *an, const struct oracle
 			given = 1;
 	}
 	if (unknown) {
-		st->unknown++;
-		fail_head(c, "module: hazards_analyse says unknown");
-		fail_module(c);
+		unknown_answer(c, st, "module hazards", "a hazard report is marked unknown");
 		return;
 	}
 	if (some != r->module.some || given != r->module.given) {
@@ -298,7 +435,7 @@ static void check_module(struct ctx *c, struct analysis *an, const struct oracle
 int agree_module(const char *text, const char *label, unsigned flags, struct agree_stats *st,
 		 FILE *err)
 {
-	struct ctx c = {text, label, err, 0, 0};
+	struct ctx c = {text, label, err, 0, 0, flags};
 	st->modules++;
 	struct diag d;
 	diag_init(&d, NULL);
@@ -361,16 +498,7 @@ int agree_module(const char *text, const char *label, unsigned flags, struct agr
 		st->buffers++;
 		check_buffer(&c, an, o, &r, b, "buffer", st);
 	}
-	for (int32_t a = 0; a < m->n_aliases; a++) {
-		const struct io_alias *al = &m->aliases[a];
-		int32_t ob = oracle_param_buffer(o, al->param, &al->param_index);
-		if (ob < 0)
-			continue;
-		st->donations++;
-		char what[64];
-		snprintf(what, sizeof(what), "donation of parameter %d", al->param);
-		check_buffer(&c, an, o, &r, ob, what, st);
-	}
+	check_donations(&c, an, m, o, &r, &lim, st);
 	for (int32_t k = 0; k < m->n_comps; k++) {
 		const struct hlo_computation *comp = m->comps[k];
 		if (comp->context & CALL_EMBEDDED)

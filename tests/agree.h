@@ -12,7 +12,9 @@ struct agree_stats {
 	int64_t agreed;         /* modules with no disagreement */
 	int64_t disagreed;      /* modules with at least one disagreement */
 	int64_t skipped;        /* the oracle had no answer (over its limits) */
-	int64_t copies, buffers, donations;   /* questions compared */
+	int64_t copies, buffers, donations;   /* questions compared (donations: alias entries) */
+	int64_t donors;         /* buffer_donor leaves honored by the prediction, compared */
+	int64_t donors_not_honored; /* buffer_donor leaves predicted not honored (not compared) */
 	int64_t unknown;        /* decider answers `unknown` (each is a failure here) */
 	int64_t edges_checked;  /* schedule-dependent repair edges re-checked by the oracle */
 	int64_t multi_edge_repairs; /* repairs that needed several edges (listed in the evidence;
@@ -27,6 +29,7 @@ enum {
 	AGREE_CROSS_CHECK = 1, /* both deciders (graph and Z3) on every question; their
 				* disagreement is a failure (slow: Z3 on everything) */
 	AGREE_ALL_BUFFERS = 2, /* every buffer, not only those with two values or a hazard */
+	AGREE_UNKNOWN_OK = 4,  /* a decider `unknown` with a reason is counted, not a failure */
 };
 
 /* Compare on one module text (label names it in messages, e.g. "seed 17").

@@ -2084,3 +2084,193 @@ int oracle_copy_edge_ok(struct hlo_module *m, const struct hlo_instruction *copy
 {
 	return oracle_copy_edges_ok(m, copy, lim, &from, &to, 1);
 }
+
+/* ---- a buffer_donor leaf honored as an alias ------------------------------- */
+
+static void index_text(const struct shape_index *ix, char *buf, size_t cap)
+{
+	size_t n = (size_t)snprintf(buf, cap, "{");
+	for (int32_t k = 0; k < ix->n && n < cap; k++)
+		n += (size_t)snprintf(buf + n, cap - n, "%s%d", k ? "," : "", ix->idx[k]);
+	if (n < cap)
+		snprintf(buf + n, cap - n, "}");
+}
+
+/* Copy of s[0..n) without spaces. */
+static void squeeze(const char *s, size_t n, char *out, size_t cap)
+{
+	size_t o = 0;
+	for (size_t k = 0; k < n && o + 1 < cap; k++)
+		if (s[k] != ' ')
+			out[o++] = s[k];
+	out[o] = 0;
+}
+
+char *oracle_donor_text(const struct hlo_module *m, int32_t param, const struct shape_index *idx,
+			const struct shape_index *out)
+{
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&txt, &len);
+	hlo_print_module(f, m);
+	fclose(f);
+	char *eol = strchr(txt, '\n');
+	if (strncmp(txt, "HloModule", 9) || !eol) {
+		free(txt);
+		return NULL;
+	}
+	size_t hl = (size_t)(eol - txt);
+	char pi[128], oi[128], want[160];
+	index_text(idx, pi, sizeof(pi));
+	index_text(out, oi, sizeof(oi));
+	snprintf(want, sizeof(want), "(%d,%s)", param, pi);
+	struct sbuf h = {0};
+	/* the header without the donor entry */
+	const char *bd = strstr(txt, "buffer_donor={");
+	int removed = 0;
+	if (bd && bd < eol) {
+		size_t st = (size_t)(bd - txt), lb = st + 13, rb = skip_group(txt, lb, hl) - 1;
+		struct sbuf kept = {0};
+		int nk = 0;
+		for (size_t k = lb + 1; k < rb;) {
+			if (txt[k] != '(') {
+				k++;
+				continue;
+			}
+			size_t e = skip_group(txt, k, rb);
+			char ent[160];
+			squeeze(txt + k, e - k, ent, sizeof(ent));
+			if (!removed && !strcmp(ent, want))
+				removed = 1;
+			else {
+				sb_str(&kept, nk++ ? ", " : " ");
+				sb_add(&kept, txt + k, e - k);
+			}
+			k = e;
+		}
+		if (nk) {
+			sb_add(&h, txt, lb + 1);
+			sb_add(&h, kept.s, kept.n);
+			sb_str(&h, " ");
+			sb_add(&h, txt + rb, hl - rb);
+		} else {
+			size_t cut = st >= 2 && txt[st - 2] == ',' ? st - 2 : st;
+			sb_add(&h, txt, cut);
+			sb_add(&h, txt + rb + 1, hl - rb - 1);
+		}
+		free(kept.s);
+	} else {
+		sb_add(&h, txt, hl);
+	}
+	if (!removed) {
+		free(h.s);
+		free(txt);
+		return NULL;
+	}
+	/* the alias entry */
+	char entry[320];
+	snprintf(entry, sizeof(entry), "%s: (%d, %s, may-alias)", oi, param, pi);
+	struct sbuf o2 = {0};
+	const char *ia = strstr(h.s, "input_output_alias={");
+	if (ia) {
+		size_t at = (size_t)(ia - h.s) + 20;
+		sb_add(&o2, h.s, at);
+		sb_str(&o2, " ");
+		sb_str(&o2, entry);
+		sb_str(&o2, ",");
+		sb_add(&o2, h.s + at, h.n - at);
+	} else {
+		sb_add(&o2, h.s, h.n);
+		sb_str(&o2, ", input_output_alias={ ");
+		sb_str(&o2, entry);
+		sb_str(&o2, " }");
+	}
+	sb_add(&o2, eol, len - hl);
+	free(h.s);
+	free(txt);
+	return o2.s;
+}
+
+int oracle_donor(struct hlo_module *m, int32_t param, const struct shape_index *idx,
+		 const struct shape_index *out, const struct oracle_limits *lim, int n_edges,
+		 const char *const *from, const char *const *to, struct oracle_copy_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->given = VERDICT_NONE;
+	res->any = VERDICT_UNKNOWN;
+	res->rewritten = oracle_donor_text(m, param, idx, out);
+	if (!res->rewritten) {
+		res->status = ORACLE_BAD_INPUT;
+		snprintf(res->why, sizeof(res->why), "could not turn donor (%d) into an alias", param);
+		return 0;
+	}
+	struct diag d;
+	diag_init(&d, NULL);
+	struct hlo_module *m2 = hlo_parse("<donor>", res->rewritten, strlen(res->rewritten), &d);
+	if (!m2) {
+		res->status = ORACLE_BAD_INPUT;
+		snprintf(res->why, sizeof(res->why), "rewritten module does not parse: %.200s", d.first);
+		return 0;
+	}
+	struct oracle *o = oracle_new(m2, lim, res->why, sizeof(res->why));
+	int32_t b = o ? oracle_param_buffer(o, param, idx) : -1;
+	if (b < 0) {
+		res->status = ORACLE_BAD_INPUT;
+		oracle_free(o);
+		hlo_module_free(m2);
+		return 0;
+	}
+	uint8_t *want = xcalloc((size_t)o->n_buffers, 1);
+	want[b] = 1;
+	if (n_edges > 0) {
+		/* is the module with these edges hazard-free on the buffer? */
+		const struct hlo_instruction **f = xcalloc((size_t)n_edges, sizeof(*f)),
+					     **t = xcalloc((size_t)n_edges, sizeof(*t));
+		int ok = 1;
+		for (int k = 0; ok && k < n_edges; k++) {
+			f[k] = t[k] = NULL;
+			for (int32_t q = 0; (!f[k] || !t[k]) && q < m2->n_comps; q++) {
+				f[k] = hlo_find_instruction(m2->comps[q], from[k]);
+				t[k] = hlo_find_instruction(m2->comps[q], to[k]);
+			}
+			ok = f[k] && t[k];
+		}
+		struct set_answer a;
+		memset(&a, 0, sizeof(a));
+		if (ok) {
+			struct edge_list el = {n_edges, f, t};
+			eval_set(o, want, &el, 0, &a);
+		}
+		res->status = !ok ? ORACLE_BAD_INPUT : a.status;
+		res->any = ok && a.status == ORACLE_OK && a.n_schedules > 0 && !a.some ? VERDICT_SAFE
+										      : VERDICT_UNSAFE;
+		free(a.witness);
+		free(a.clean);
+		free(f);
+		free(t);
+	} else {
+		struct set_answer a;
+		eval_set(o, want, NULL, 0, &a);
+		res->status = a.status;
+		res->n_schedules = a.n_schedules;
+		snprintf(res->why, sizeof(res->why), "%s", a.why);
+		res->witness = a.witness;
+		res->clean = a.clean;
+		if (a.status == ORACLE_OK)
+			res->any = !a.some ? VERDICT_SAFE : a.every ? VERDICT_UNSAFE : VERDICT_SCHEDULE_DEPENDENT;
+		if (m2->is_scheduled && a.status == ORACLE_OK) {
+			struct set_answer g;
+			eval_set(o, want, NULL, 1, &g);
+			if (g.status == ORACLE_OK)
+				res->given = g.some ? VERDICT_UNSAFE : VERDICT_SAFE;
+			else
+				res->status = g.status;
+			free(g.witness);
+			free(g.clean);
+		}
+	}
+	free(want);
+	oracle_free(o);
+	hlo_module_free(m2);
+	return 0;
+}

@@ -162,4 +162,17 @@ int oracle_copy_edges_ok(struct hlo_module *m, const struct hlo_instruction *cop
  * edges dropped). malloc'd; NULL when the printed text cannot be edited. */
 char *oracle_remove_copy_text(const struct hlo_module *m, const struct hlo_instruction *copy);
 
+/* A buffer_donor leaf (param, idx) honored as may-alias output `out`: the
+ * module text with the donor entry turned into an input_output_alias entry
+ * (malloc'd; NULL when the donor is not found in the printed header). */
+char *oracle_donor_text(const struct hlo_module *m, int32_t param, const struct shape_index *idx,
+			const struct shape_index *out);
+/* The safety verdicts of that alias on the rewritten module (safe / unsafe
+ * / schedule-dependent; given when scheduled). With n_edges > 0 (names of
+ * from[k] -> to[k]) only checks that these edges leave no hazard: any is
+ * then safe or unsafe. */
+int oracle_donor(struct hlo_module *m, int32_t param, const struct shape_index *idx,
+		 const struct shape_index *out, const struct oracle_limits *lim, int n_edges,
+		 const char *const *from, const char *const *to, struct oracle_copy_result *res);
+
 #endif

@@ -36,11 +36,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "soak: %lld modules so far, %lld disagreements\n", s - start + 1,
 				(long long)st.disagreed);
 	}
-	printf("soak: %lld modules, %lld disagreements (%lld copies, %lld buffers, %lld donations, "
+	printf("soak: %lld modules, %lld disagreements (%lld copies, %lld buffers, %lld alias donations, %lld donors, "
 	       "%lld unknown, %lld repairs re-checked (%lld needing several edges), %lld skipped, %lld generator failures; "
 	       "triples %lld/%lld matched; oracle %.1f s, deciders %.1f s)\n",
 	       (long long)st.modules, (long long)st.disagreed, (long long)st.copies,
-	       (long long)st.buffers, (long long)st.donations, (long long)st.unknown,
+	       (long long)st.buffers, (long long)st.donations, (long long)st.donors, (long long)st.unknown,
 	       (long long)st.edges_checked, (long long)st.multi_edge_repairs, (long long)st.skipped, bad_gen,
 	       (long long)(st.triples - st.triple_mismatch), (long long)st.triples, st.oracle_s,
 	       st.decider_s);

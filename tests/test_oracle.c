@@ -871,6 +871,41 @@ static void test_generator(void **state)
 	assert_true(ctrl > 10);
 }
 
+static void test_donor_as_alias(void **state)
+{
+	(void)state;
+	struct hlo_module *m = parse_text(
+		"HloModule d, input_output_alias={ {1}: (1, {}, may-alias) }, buffer_donor={ (0, {}), (2, {}) }\n"
+		"ENTRY %e (p: f32[4], q: f32[4], r: f32[4]) -> (f32[4], f32[4], f32[4]) {\n"
+		"  %p = f32[4] parameter(0)\n"
+		"  %q = f32[4] parameter(1)\n"
+		"  %r = f32[4] parameter(2)\n"
+		"  %a = f32[4] negate(%p)\n"
+		"  %b = f32[4] add(%a, %p)\n"
+		"  %c = f32[4] exponential(%q)\n"
+		"  ROOT %t = (f32[4], f32[4], f32[4]) tuple(%a, %c, %b)\n"
+		"}\n");
+	int32_t zero = 0;
+	struct shape_index none = {0, NULL}, out0 = {1, &zero};
+	char *t = oracle_donor_text(m, 0, &none, &out0);
+	assert_non_null(t);
+	struct hlo_module *m2 = parse_text(t);
+	assert_int_equal(m2->n_aliases, 2);
+	assert_int_equal(m2->n_donors, 1);
+	assert_int_equal(m2->donors[0].param, 2);
+	hlo_module_free(m2);
+	free(t);
+	/* a donates to output {0}: a overwrites p before b reads it */
+	struct oracle_copy_result r;
+	oracle_donor(m, 0, &none, &out0, NULL, 0, NULL, NULL, &r);
+	assert_int_equal(r.status, ORACLE_OK);
+	assert_int_equal(r.any, VERDICT_UNSAFE);
+	oracle_copy_result_free(&r);
+	/* no such donor */
+	assert_null(oracle_donor_text(m, 1, &none, &out0));
+	hlo_module_free(m);
+}
+
 static void answer_invariants(const struct oracle_answer *a, const char *what, uint64_t seed)
 {
 	if ((a->every && !a->some) || (a->given == 1 && !a->some) || (a->given == 0 && a->every) ||
@@ -952,6 +987,7 @@ int main(void)
 		cmocka_unit_test(test_static_hazards),
 		cmocka_unit_test(test_copy_verdicts),
 		cmocka_unit_test(test_copy_text_rewrite),
+		cmocka_unit_test(test_donor_as_alias),
 		cmocka_unit_test(test_too_many_schedules),
 		cmocka_unit_test(test_schedule_count),
 		cmocka_unit_test(test_corpus_table),

@@ -17,6 +17,11 @@
 
 struct hz_cache {
 	struct dv_scratch *dv;
+	/* the decision of each buffer of the module as given, with reports and
+	 * evidence: the hazard rule, the donation verdict and its witness all
+	 * ask for the same buffer (arena memory; NULL until decided) */
+	struct hz_result **by_buffer;
+	int32_t n_buffers;
 };
 
 /* ---- small string builder ---- */
@@ -1175,6 +1180,10 @@ static struct hz_cache *hz_cache_new(struct analysis *an)
 	if (!c)
 		die("out of memory");
 	c->dv = dv_scratch_new(an->m);
+	c->n_buffers = an->bufs ? an->bufs->n_buffers : 0;
+	c->by_buffer = calloc((size_t)c->n_buffers + 1, sizeof(*c->by_buffer));
+	if (!c->by_buffer)
+		die("out of memory");
 	return c;
 }
 
@@ -1183,6 +1192,7 @@ void hz_cache_free(struct hz_cache *c)
 	if (!c)
 		return;
 	dv_scratch_free(c->dv);
+	free(c->by_buffer);
 	free(c);
 }
 
@@ -1227,29 +1237,45 @@ int hazards_decide_values(struct analysis *an, const int32_t *values, int32_t n,
 	return rc;
 }
 
-static void buffer_input(struct analysis *an, int32_t b, struct hz_input *in, char *label,
-			 size_t cap)
+/* The decision of one buffer of the module as given: computed once, with
+ * every hazard report and the verdict's evidence, then reused (the verdict
+ * does not depend on which caller asked first). */
+static const struct hz_result *buffer_result(struct analysis *an, int32_t b)
 {
+	if (!an->cache)
+		an->cache = hz_cache_new(an);
+	struct hz_cache *c = an->cache;
+	if (b < c->n_buffers && c->by_buffer[b]) {
+		an->n_cache_hits++;
+		return c->by_buffer[b];
+	}
 	const struct hlo_buffer *buf = &an->bufs->buffers[b];
-	memset(in, 0, sizeof(*in));
-	in->values = buf->values;
-	in->n_values = buf->n_values;
-	in->bytes = buf->bytes;
-	snprintf(label, cap, "buffer-%d", b);
-	in->label = label;
+	struct hz_input in;
+	char label[64];
+	memset(&in, 0, sizeof(in));
+	in.values = buf->values;
+	in.n_values = buf->n_values;
+	in.bytes = buf->bytes;
+	snprintf(label, sizeof(label), "buffer-%d", b);
+	in.label = label;
+	in.want_reports = 1;
+	struct hz_result *r = arena_alloc(&an->m->arena, sizeof(*r));
+	if (hz_decide(an, &in, r) < 0)
+		return NULL;
+	if (b < c->n_buffers)
+		c->by_buffer[b] = r;
+	return r;
 }
 
 int hazards_decide_buffer(struct analysis *an, int32_t buffer, struct buffer_verdict *out)
 {
 	if (buffer < 0 || buffer >= an->bufs->n_buffers)
 		return -1;
-	struct hz_input in;
-	char label[64];
-	buffer_input(an, buffer, &in, label, sizeof(label));
-	struct hz_result r;
-	int rc = hz_decide(an, &in, &r);
-	*out = r.bv;
-	return rc;
+	const struct hz_result *r = buffer_result(an, buffer);
+	if (!r)
+		return -1;
+	*out = r->bv;
+	return 0;
 }
 
 int32_t hazards_in_buffer(struct analysis *an, int32_t buffer, struct hazard_report **out)
@@ -1257,16 +1283,11 @@ int32_t hazards_in_buffer(struct analysis *an, int32_t buffer, struct hazard_rep
 	*out = NULL;
 	if (buffer < 0 || buffer >= an->bufs->n_buffers)
 		return -1;
-	struct hz_input in;
-	char label[64];
-	buffer_input(an, buffer, &in, label, sizeof(label));
-	in.want_reports = 1;
-	in.no_evidence = 1;
-	struct hz_result r;
-	if (hz_decide(an, &in, &r) < 0)
+	const struct hz_result *r = buffer_result(an, buffer);
+	if (!r)
 		return -1;
-	*out = r.reports;
-	return r.n_reports;
+	*out = r->reports;
+	return r->n_reports;
 }
 
 /* A buffer that cannot have a hazard: one value that is not an entry output

@@ -353,6 +353,8 @@ struct view {
 	int32_t n_unknown;
 	const char *unknown_why;
 	int forced_found; /* a triple every schedule has: the verdict is settled */
+	struct buffer_verdict *bv; /* the verdict being decided */
+	int sent_smt;              /* a query went to Z3 for it */
 };
 
 static void add_read(struct view *V, int32_t member, const struct event *ev,
@@ -594,6 +596,227 @@ static int find_repair_edge(struct view *V, struct atom *edge)
 		}
 	}
 	return 0;
+}
+
+/* ---- is there a schedule with none of the possible triples: the graph part ----
+ *
+ * A triple with one atom a < b is avoided only by running b before a: that
+ * edge is forced on every hazard-free schedule. With those edges H added to
+ * the dependencies, an atom of a longer triple may become impossible (the
+ * triple is avoided for free), certain (drop it from the triple), or stay
+ * open; a triple left with one open atom gives another edge of H, one left
+ * with none is had by every schedule. H with a cycle: no hazard-free
+ * schedule. No triple left with two or more open atoms: one exists (any
+ * topological order of the dependencies and H). Both answers are exact; what
+ * is left goes to Z3 as a slice: the open triples' instructions, ordered by
+ * the dependencies and H. */
+
+#define NONE_MAX_PAIRS (4 * 1024 * 1024) /* must_precede calls to index H */
+#define NONE_MAX_ROUNDS 32
+
+struct hgraph {
+	struct depview *dv;
+	int32_t n_h, cap_h;
+	struct atom *h;              /* hard edges h[i].a before h[i].b */
+	int32_t n_indexed;           /* h[0..n_indexed) are in the index below */
+	int32_t n_q;                 /* distinct targets (h[i].b) */
+	const struct hlo_instruction **q;
+	int32_t *q_of_h;             /* [n_h] target index of each edge */
+	uint8_t *qq;                 /* [n_q * n_q] target i reaches target j through H */
+	uint8_t *mark;               /* [n_q] scratch */
+	int32_t *stack;              /* [n_q] scratch */
+	int64_t budget;              /* must_precede calls left */
+};
+
+static void hg_add(struct hgraph *G, const struct hlo_instruction *a, const struct hlo_instruction *b)
+{
+	for (int32_t i = 0; i < G->n_h; i++)
+		if (G->h[i].a == a && G->h[i].b == b)
+			return;
+	if (G->n_h == G->cap_h) {
+		G->cap_h = G->cap_h ? 2 * G->cap_h : 64;
+		G->h = realloc(G->h, (size_t)G->cap_h * sizeof(*G->h));
+		if (!G->h)
+			die("out of memory");
+	}
+	G->h[G->n_h].a = a;
+	G->h[G->n_h].b = b;
+	G->n_h++;
+}
+
+static int hg_prec(struct hgraph *G, const struct hlo_instruction *x, const struct hlo_instruction *y)
+{
+	G->budget--;
+	return x == y || must_precede(G->dv, x, y);
+}
+
+static void hg_free(struct hgraph *G)
+{
+	free(G->q);
+	free(G->q_of_h);
+	free(G->qq);
+	free(G->mark);
+	free(G->stack);
+	G->q = NULL;
+	G->q_of_h = NULL;
+	G->qq = G->mark = NULL;
+	G->stack = NULL;
+}
+
+/* Index H: which targets reach which through one more edge, closed
+ * transitively. Returns 1 when H and the dependencies have a cycle, 0 when
+ * not, -1 when over budget. */
+static int hg_index(struct hgraph *G)
+{
+	hg_free(G);
+	G->q = malloc(((size_t)G->n_h + 1) * sizeof(*G->q));
+	G->q_of_h = malloc(((size_t)G->n_h + 1) * sizeof(int32_t));
+	if (!G->q || !G->q_of_h)
+		die("out of memory");
+	G->n_q = 0;
+	for (int32_t i = 0; i < G->n_h; i++) {
+		int32_t k;
+		for (k = 0; k < G->n_q && G->q[k] != G->h[i].b; k++)
+			;
+		if (k == G->n_q)
+			G->q[G->n_q++] = G->h[i].b;
+		G->q_of_h[i] = k;
+	}
+	G->n_indexed = G->n_h;
+	if ((int64_t)G->n_q * G->n_h > G->budget || G->n_q > 8192)
+		return -1;
+	size_t nq = (size_t)G->n_q;
+	G->qq = calloc(nq * nq + 1, 1);
+	G->mark = calloc(nq + 1, 1);
+	G->stack = malloc((nq + 1) * sizeof(int32_t));
+	if (!G->qq || !G->mark || !G->stack)
+		die("out of memory");
+	/* one step: target i reaches edge j's source, so j's target follows */
+	for (int32_t i = 0; i < G->n_q; i++)
+		for (int32_t j = 0; j < G->n_h; j++)
+			if (G->q[i]->parent == G->h[j].a->parent && hg_prec(G, G->q[i], G->h[j].a))
+				G->qq[(size_t)i * nq + (size_t)G->q_of_h[j]] = 1;
+	/* transitive closure by a search from each target */
+	for (int32_t i = 0; i < G->n_q; i++) {
+		memset(G->mark, 0, nq);
+		int32_t n = 0;
+		for (int32_t j = 0; j < G->n_q; j++)
+			if (G->qq[(size_t)i * nq + (size_t)j] && !G->mark[j]) {
+				G->mark[j] = 1;
+				G->stack[n++] = j;
+			}
+		while (n > 0) {
+			int32_t x = G->stack[--n];
+			for (int32_t j = 0; j < G->n_q; j++)
+				if (G->qq[(size_t)x * nq + (size_t)j] && !G->mark[j]) {
+					G->mark[j] = 1;
+					G->stack[n++] = j;
+				}
+		}
+		for (int32_t j = 0; j < G->n_q; j++)
+			G->qq[(size_t)i * nq + (size_t)j] = G->mark[j];
+		if (G->mark[i])
+			return 1; /* a cycle through target i */
+	}
+	return 0;
+}
+
+/* y runs after x in every schedule that keeps the dependencies and H. */
+static int hg_reach(struct hgraph *G, const struct hlo_instruction *x, const struct hlo_instruction *y)
+{
+	if (x == y || x->parent != y->parent)
+		return 0;
+	if (must_precede(G->dv, x, y))
+		return 1;
+	size_t nq = (size_t)G->n_q;
+	memset(G->mark, 0, nq);
+	/* edges added since the index was built wait for the next round: fewer
+	 * edges only find fewer orders, never a wrong one */
+	for (int32_t j = 0; j < G->n_indexed; j++)
+		if (G->h[j].a->parent == x->parent && hg_prec(G, x, G->h[j].a)) {
+			int32_t q = G->q_of_h[j];
+			if (G->mark[q])
+				continue;
+			G->mark[q] = 1;
+			for (int32_t k = 0; k < G->n_q; k++)
+				G->mark[k] |= G->qq[(size_t)q * nq + (size_t)k];
+		}
+	for (int32_t k = 0; k < G->n_q; k++)
+		if (G->mark[k] && G->q[k]->parent == y->parent && hg_prec(G, G->q[k], y))
+			return 1;
+	return 0;
+}
+
+enum triple_state { TS_OPEN = 0, TS_EDGE, TS_AVOIDED };
+
+/* The graph part of the question above over the possible triples listed in
+ * idx[0..n). Returns SMT_SAT / SMT_UNSAT when settled, SMT_UNKNOWN when open
+ * triples remain (state[j] == TS_OPEN) or the index would be too large
+ * (*gave_up set). state[j] says how triple idx[j] is avoided, for the
+ * repair edges: TS_EDGE by reversing its open atom open[j], TS_AVOIDED by
+ * atom open[j] that H makes impossible. */
+static enum smt_answer none_by_graph(struct view *V, struct hgraph *G, const int32_t *idx, int32_t n,
+				     uint8_t *state, int32_t *open, int *gave_up)
+{
+	*gave_up = 0;
+	for (int32_t j = 0; j < n; j++) {
+		const struct cond *c = &V->t[idx[j]].c;
+		state[j] = TS_OPEN;
+		open[j] = -1;
+		if (c->n == 1) {
+			state[j] = TS_EDGE;
+			open[j] = 0;
+			hg_add(G, c->a[0].b, c->a[0].a);
+		}
+	}
+	for (int round = 0; round < NONE_MAX_ROUNDS; round++) {
+		int cyc = hg_index(G);
+		if (cyc < 0) {
+			*gave_up = 1;
+			return SMT_UNKNOWN;
+		}
+		if (cyc > 0)
+			return SMT_UNSAT;
+		int changed = 0, n_open = 0;
+		for (int32_t j = 0; j < n; j++) {
+			if (state[j] != TS_OPEN)
+				continue;
+			const struct cond *c = &V->t[idx[j]].c;
+			int32_t n_undecided = 0, last = -1, avoided = -1;
+			for (int32_t i = 0; i < c->n && avoided < 0; i++) {
+				if (hg_reach(G, c->a[i].b, c->a[i].a))
+					avoided = i;
+				else if (!hg_reach(G, c->a[i].a, c->a[i].b))
+					n_undecided++, last = i;
+			}
+			if (G->budget < 0) {
+				*gave_up = 1;
+				return SMT_UNKNOWN;
+			}
+			if (avoided >= 0) {
+				state[j] = TS_AVOIDED;
+				open[j] = avoided;
+			} else if (n_undecided == 0) {
+				return SMT_UNSAT; /* every schedule keeping H has it */
+			} else if (n_undecided == 1) {
+				state[j] = TS_EDGE;
+				open[j] = last;
+				hg_add(G, c->a[last].b, c->a[last].a);
+				changed = 1;
+			} else {
+				n_open++;
+			}
+		}
+		if (!changed)
+			return n_open ? SMT_UNKNOWN : SMT_SAT;
+	}
+	*gave_up = 1;
+	return SMT_UNKNOWN;
+}
+
+static int hg_prec_cb(void *ctx, const struct hlo_instruction *a, const struct hlo_instruction *b)
+{
+	return hg_reach(ctx, a, b);
 }
 
 struct smt *analysis_smt(struct analysis *an)
@@ -864,6 +1087,102 @@ static void cross_check(struct view *V, const struct buffer_verdict *bv, const s
 	free(idx);
 }
 
+/* Some triple is possible, none is forced and no single edge rules them all
+ * out: is there a schedule with none of them? The graph decides what it can
+ * (none_by_graph), Z3 the open rest. Sets the verdict, evidence and edges. */
+static void decide_none(struct view *V, int32_t n_possible, int32_t first_possible,
+			struct sbuf *ev, struct atom *edges, int32_t *n_edges, struct atom *edge,
+			int *have_edge, const char **unknown_reason)
+{
+	struct analysis *an = V->an;
+	struct buffer_verdict *bv = V->bv;
+	int32_t *idx = malloc(((size_t)n_possible + 1) * sizeof(int32_t));
+	int32_t *open = malloc(((size_t)n_possible + 1) * sizeof(int32_t));
+	uint8_t *state = malloc((size_t)n_possible + 1);
+	if (!idx || !open || !state)
+		die("out of memory");
+	int32_t n = 0;
+	for (int32_t i = 0; i < V->n_t && n < n_possible; i++)
+		if (V->t[i].possible)
+			idx[n++] = i;
+	struct hgraph G;
+	memset(&G, 0, sizeof(G));
+	G.dv = &V->dv;
+	G.budget = NONE_MAX_PAIRS;
+	int gave_up = 0;
+	enum smt_answer a = none_by_graph(V, &G, idx, n, state, open, &gave_up);
+	if (gave_up)
+		memset(state, TS_OPEN, (size_t)n);
+	struct smt_problem *p = NULL;
+	const char *why = NULL;
+	if (a == SMT_UNKNOWN) {
+		p = smt_problem_new(analysis_smt(an), &V->dv, V->in->label ? V->in->label : "buffer");
+		if (!gave_up)
+			smt_set_precedence(p, hg_prec_cb, &G);
+		for (int32_t j = 0; j < n; j++)
+			if (state[j] == TS_OPEN)
+				smt_add_triple(p, V->t[idx[j]].c.a, V->t[idx[j]].c.n);
+		an->n_smt_queries++;
+		V->sent_smt = 1;
+		a = smt_check_none(p, &why);
+	}
+	char how[200];
+	if (p)
+		snprintf(how, sizeof(how), "z3: %s, query %s", a == SMT_UNSAT ? "unsat" : "sat",
+			 smt_last_query_name(p));
+	else
+		snprintf(how, sizeof(how), "graph: %d ordering(s) forced by the hazards %s",
+			 G.n_h, a == SMT_UNSAT ? "close a cycle" : "keep the dependencies acyclic");
+	if (a == SMT_UNSAT) {
+		bv->any = VERDICT_UNSAFE;
+		sb_printf(ev, "every schedule has one of %d hazards (%s), e.g. ", n_possible, how);
+		witness(V, &V->t[first_possible], ev);
+		sb_printf(ev, "\n");
+	} else if (a == SMT_SAT) {
+		bv->any = VERDICT_SCHEDULE_DEPENDENT;
+		sb_printf(ev, "hazard in some schedules, e.g. ");
+		witness(V, &V->t[first_possible], ev);
+		if (p)
+			sb_printf(ev, "\nrepair (z3 model of query %s): control edges", smt_last_query_name(p));
+		else
+			sb_printf(ev, "\nrepair (%s): control edges", how);
+		int32_t k = 0;
+		for (int32_t j = 0; j < n; j++) {
+			struct hz_triple *t = &V->t[idx[j]];
+			for (int32_t i = 0; i < t->c.n; i++) {
+				if (state[j] != TS_OPEN ? i != open[j]
+							: smt_model_before(p, t->c.a[i].b, t->c.a[i].a) != 1)
+					continue;
+				struct atom e = {t->c.a[i].b, t->c.a[i].a};
+				int dup = 0;
+				for (int32_t q = 0; q < *n_edges; q++)
+					dup |= edges[q].a == e.a && edges[q].b == e.b;
+				if (dup)
+					break;
+				if (!*have_edge) {
+					*edge = e;
+					*have_edge = 1;
+				}
+				if (*n_edges < MAX_REPAIR_EDGES)
+					edges[(*n_edges)++] = e;
+				sb_printf(ev, "%s %s -> %s", k++ ? "," : "", e.a->name, e.b->name);
+				break;
+			}
+		}
+		sb_printf(ev, "\n");
+	} else {
+		an->n_smt_unknown++;
+		bv->any = VERDICT_UNKNOWN;
+		*unknown_reason = arena_strdup(&an->m->arena, why ? why : "z3: unknown");
+	}
+	smt_problem_free(p);
+	hg_free(&G);
+	free(G.h);
+	free(idx);
+	free(open);
+	free(state);
+}
+
 static struct hz_cache *hz_cache_new(struct analysis *an);
 
 int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *out)
@@ -960,6 +1279,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 
 	/* verdicts */
 	struct buffer_verdict *bv = &out->bv;
+	V.bv = bv;
 	int scheduled = an->m->is_scheduled;
 	int32_t forced = -1, given = -1, n_possible = 0, first_possible = -1;
 	for (int32_t i = 0; i < V.n_t; i++) {
@@ -1009,55 +1329,8 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 			sb_printf(&ev, "\nrepair: control edge %s -> %s (in %s) rules out all %d hazard(s)\n",
 				  edge.a->name, edge.b->name, edge.a->parent->name, n_possible);
 		} else {
-			struct smt_problem *p = smt_problem_new(analysis_smt(an), &V.dv,
-								in->label ? in->label : "buffer");
-			for (int32_t i = 0; i < V.n_t; i++)
-				if (V.t[i].possible)
-					smt_add_triple(p, V.t[i].c.a, V.t[i].c.n);
-			an->n_smt_queries++;
-			const char *why = NULL;
-			enum smt_answer a = smt_check_none(p, &why);
-			if (a == SMT_UNSAT) {
-				bv->any = VERDICT_UNSAFE;
-				sb_printf(&ev, "every schedule has one of %d hazards (z3: unsat, query %s), e.g. ",
-					  n_possible, smt_last_query_name(p));
-				witness(&V, &V.t[first_possible], &ev);
-				sb_printf(&ev, "\n");
-			} else if (a == SMT_SAT) {
-				bv->any = VERDICT_SCHEDULE_DEPENDENT;
-				sb_printf(&ev, "hazard in some schedules, e.g. ");
-				witness(&V, &V.t[first_possible], &ev);
-				sb_printf(&ev, "\nrepair (z3 model of query %s): control edges", smt_last_query_name(p));
-				int32_t k = 0;
-				for (int32_t i = 0; i < V.n_t; i++) {
-					struct hz_triple *t = &V.t[i];
-					if (!t->possible)
-						continue;
-					for (int32_t j = 0; j < t->c.n; j++)
-						if (smt_model_before(p, t->c.a[j].b, t->c.a[j].a) == 1) {
-							struct atom e = {t->c.a[j].b, t->c.a[j].a};
-							int dup = 0;
-							for (int32_t q = 0; q < n_edges; q++)
-								dup |= edges[q].a == e.a && edges[q].b == e.b;
-							if (dup)
-								break;
-							if (!have_edge) {
-								edge = e;
-								have_edge = 1;
-							}
-							if (n_edges < MAX_REPAIR_EDGES)
-								edges[n_edges++] = e;
-							sb_printf(&ev, "%s %s -> %s", k++ ? "," : "", e.a->name, e.b->name);
-							break;
-						}
-				}
-				sb_printf(&ev, "\n");
-			} else {
-				an->n_smt_unknown++;
-				bv->any = VERDICT_UNKNOWN;
-				unknown_reason = arena_strdup(A, why ? why : "z3: unknown");
-			}
-			smt_problem_free(p);
+			decide_none(&V, n_possible, first_possible, &ev, edges, &n_edges, &edge,
+				    &have_edge, &unknown_reason);
 		}
 	}
 	if (scheduled) {

@@ -43,6 +43,8 @@ struct smt_problem {
 	struct atom *edges;
 	int built;
 	Z3_ast some; /* literal: some triple happens */
+	int (*prec)(void *, const struct hlo_instruction *, const struct hlo_instruction *);
+	void *prec_ctx;
 	Z3_model model;
 	int32_t n_asserted;
 	/* declared constants (ints then bools in creation order) and assertions, for dumps */
@@ -223,6 +225,16 @@ int32_t smt_add_triple(struct smt_problem *p, const struct atom *a, int32_t n)
 	return p->n_triples++;
 }
 
+void smt_set_precedence(struct smt_problem *p,
+			int (*prec)(void *ctx, const struct hlo_instruction *a,
+				    const struct hlo_instruction *b),
+			void *ctx)
+{
+	p->prec = prec;
+	p->prec_ctx = ctx;
+	p->built = 0;
+}
+
 void smt_add_edge(struct smt_problem *p, const struct hlo_instruction *a,
 		  const struct hlo_instruction *b)
 {
@@ -286,7 +298,9 @@ static void build(struct smt_problem *p)
 	free(group);
 	for (int32_t i = 0; i < p->n_nodes; i++)
 		for (int32_t j = 0; j < p->n_nodes; j++)
-			if (i != j && must_precede(p->dv, p->nodes[i].x, p->nodes[j].x))
+			if (i != j && p->nodes[i].x->parent == p->nodes[j].x->parent &&
+			    (p->prec ? p->prec(p->prec_ctx, p->nodes[i].x, p->nodes[j].x)
+				     : must_precede(p->dv, p->nodes[i].x, p->nodes[j].x)))
 				assert_kept(p, Z3_mk_lt(c, p->nodes[i].pos, p->nodes[j].pos));
 	for (int32_t i = 0; i < p->n_edges; i++)
 		assert_kept(p, lt(p, p->edges[i].a, p->edges[i].b));

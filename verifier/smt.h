@@ -30,6 +30,15 @@ struct smt_problem *smt_problem_new(struct smt *s, struct depview *dv, const cha
 void smt_problem_free(struct smt_problem *p);
 /* A triple (conjunction of atoms); returns its number. */
 int32_t smt_add_triple(struct smt_problem *p, const struct atom *a, int32_t n);
+/* The order between slice members the problem is to keep: prec(ctx, a, b)
+ * says a runs before b in every schedule considered (same computation,
+ * a != b). Default: must_precede over the view. Set it to the dependencies
+ * together with edges already decided, and the slice is only the open part
+ * of a question. */
+void smt_set_precedence(struct smt_problem *p,
+			int (*prec)(void *ctx, const struct hlo_instruction *a,
+				    const struct hlo_instruction *b),
+			void *ctx);
 /* A hard ordering edge a -> b (a repair control edge being verified). */
 void smt_add_edge(struct smt_problem *p, const struct hlo_instruction *a,
 		  const struct hlo_instruction *b);

@@ -22,6 +22,11 @@ struct hz_cache {
 	 * ask for the same buffer (arena memory; NULL until decided) */
 	struct hz_result **by_buffer;
 	int32_t n_buffers;
+	/* the views' arrays, kept between decisions: a large buffer's triples
+	 * are tens of MB, grown and faulted in again on every decision otherwise */
+	struct hz_read *r;
+	struct hz_triple *t;
+	int32_t cap_r, cap_t;
 };
 
 /* ---- small string builder ---- */
@@ -611,28 +616,65 @@ static int find_repair_edge(struct view *V, struct atom *edge)
  * is left goes to Z3 as a slice: the open triples' instructions, ordered by
  * the dependencies and H. */
 
-#define NONE_MAX_PAIRS (4 * 1024 * 1024) /* must_precede calls to index H */
+#define NONE_MAX_PAIRS (8 * 1024 * 1024) /* must_precede calls per question */
+#define NONE_MAX_TARGETS 512              /* distinct targets of H (closure is cubic) */
 #define NONE_MAX_ROUNDS 32
 
 struct hgraph {
 	struct depview *dv;
 	int32_t n_h, cap_h;
-	struct atom *h;              /* hard edges h[i].a before h[i].b */
-	int32_t n_indexed;           /* h[0..n_indexed) are in the index below */
-	int32_t n_q;                 /* distinct targets (h[i].b) */
-	const struct hlo_instruction **q;
-	int32_t *q_of_h;             /* [n_h] target index of each edge */
-	uint8_t *qq;                 /* [n_q * n_q] target i reaches target j through H */
-	uint8_t *mark;               /* [n_q] scratch */
-	int32_t *stack;              /* [n_q] scratch */
+	struct atom *h;              /* hard edges: h[i].a runs before h[i].b */
+	uint64_t *set;               /* the edges as keys, open addressing (0 = empty) */
+	size_t set_cap, set_n;
+	/* the index of h[0..n_indexed): distinct sources p, distinct targets q,
+	 * the targets of each source (CSR), and which targets each target
+	 * reaches through one or more edges */
+	int32_t n_indexed, n_p, n_q;
+	const struct hlo_instruction **p, **q;
+	int32_t *p_off, *p_tq;
+	uint8_t *qq;
+	uint8_t *mark;
+	int32_t *stack;
 	int64_t budget;              /* must_precede calls left */
 };
 
+static uint64_t hg_key(const struct hlo_instruction *a, const struct hlo_instruction *b)
+{
+	return (((uint64_t)(uint32_t)a->gid << 32) | (uint32_t)b->gid) + 1;
+}
+
+static size_t hg_slot(uint64_t key, size_t cap)
+{
+	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
+}
+
 static void hg_add(struct hgraph *G, const struct hlo_instruction *a, const struct hlo_instruction *b)
 {
-	for (int32_t i = 0; i < G->n_h; i++)
-		if (G->h[i].a == a && G->h[i].b == b)
+	if (2 * (G->set_n + 1) > G->set_cap) {
+		size_t cap = G->set_cap ? 2 * G->set_cap : 256;
+		uint64_t *ns = calloc(cap, sizeof(uint64_t));
+		if (!ns)
+			die("out of memory");
+		for (size_t i = 0; i < G->set_cap; i++)
+			if (G->set[i]) {
+				size_t h = hg_slot(G->set[i], cap);
+				while (ns[h])
+					h = (h + 1) & (cap - 1);
+				ns[h] = G->set[i];
+			}
+		free(G->set);
+		G->set = ns;
+		G->set_cap = cap;
+	}
+	uint64_t key = hg_key(a, b);
+	size_t h = hg_slot(key, G->set_cap);
+	while (G->set[h]) {
+		if (G->set[h] == key)
 			return;
+		h = (h + 1) & (G->set_cap - 1);
+	}
+	G->set[h] = key;
+	G->set_n++;
 	if (G->n_h == G->cap_h) {
 		G->cap_h = G->cap_h ? 2 * G->cap_h : 64;
 		G->h = realloc(G->h, (size_t)G->cap_h * sizeof(*G->h));
@@ -646,44 +688,79 @@ static void hg_add(struct hgraph *G, const struct hlo_instruction *a, const stru
 
 static int hg_prec(struct hgraph *G, const struct hlo_instruction *x, const struct hlo_instruction *y)
 {
+	if (x->parent != y->parent)
+		return 0;
 	G->budget--;
 	return x == y || must_precede(G->dv, x, y);
 }
 
-static void hg_free(struct hgraph *G)
+static void hg_free_index(struct hgraph *G)
 {
+	free(G->p);
 	free(G->q);
-	free(G->q_of_h);
+	free(G->p_off);
+	free(G->p_tq);
 	free(G->qq);
 	free(G->mark);
 	free(G->stack);
-	G->q = NULL;
-	G->q_of_h = NULL;
+	G->p = G->q = NULL;
+	G->p_off = G->p_tq = G->stack = NULL;
 	G->qq = G->mark = NULL;
-	G->stack = NULL;
 }
 
-/* Index H: which targets reach which through one more edge, closed
- * transitively. Returns 1 when H and the dependencies have a cycle, 0 when
- * not, -1 when over budget. */
+static void hg_free(struct hgraph *G)
+{
+	hg_free_index(G);
+	free(G->h);
+	free(G->set);
+	memset(G, 0, sizeof(*G));
+}
+
+static int cmp_atom_gid(const void *x, const void *y)
+{
+	const struct atom *a = x, *b = y;
+	if (a->a->gid != b->a->gid)
+		return a->a->gid < b->a->gid ? -1 : 1;
+	return (a->b->gid > b->b->gid) - (a->b->gid < b->b->gid);
+}
+
+/* Index H. Returns 1 when H and the dependencies have a cycle, 0 when not,
+ * -1 when over the limits. */
 static int hg_index(struct hgraph *G)
 {
-	hg_free(G);
-	G->q = malloc(((size_t)G->n_h + 1) * sizeof(*G->q));
-	G->q_of_h = malloc(((size_t)G->n_h + 1) * sizeof(int32_t));
-	if (!G->q || !G->q_of_h)
+	hg_free_index(G);
+	int32_t n = G->n_h;
+	qsort(G->h, (size_t)n, sizeof(*G->h), cmp_atom_gid);
+	G->n_indexed = n;
+	G->p = malloc(((size_t)n + 1) * sizeof(*G->p));
+	G->q = malloc(((size_t)n + 1) * sizeof(*G->q));
+	G->p_off = malloc(((size_t)n + 2) * sizeof(int32_t));
+	G->p_tq = malloc(((size_t)n + 1) * sizeof(int32_t));
+	size_t cap = 16;
+	while (cap < 2 * (size_t)n + 2)
+		cap *= 2;
+	uint64_t *qmap = calloc(cap, sizeof(uint64_t)); /* gid + 1 | q index << 32 */
+	if (!G->p || !G->q || !G->p_off || !G->p_tq || !qmap)
 		die("out of memory");
-	G->n_q = 0;
-	for (int32_t i = 0; i < G->n_h; i++) {
-		int32_t k;
-		for (k = 0; k < G->n_q && G->q[k] != G->h[i].b; k++)
-			;
-		if (k == G->n_q)
+	G->n_p = G->n_q = 0;
+	for (int32_t i = 0; i < n; i++) {
+		if (i == 0 || G->h[i].a != G->h[i - 1].a) {
+			G->p_off[G->n_p] = i;
+			G->p[G->n_p++] = G->h[i].a;
+		}
+		uint64_t key = (uint64_t)(uint32_t)G->h[i].b->gid + 1;
+		size_t s = hg_slot(key, cap);
+		while (qmap[s] && (qmap[s] & 0xffffffffu) != key)
+			s = (s + 1) & (cap - 1);
+		if (!qmap[s]) {
+			qmap[s] = key | ((uint64_t)G->n_q << 32);
 			G->q[G->n_q++] = G->h[i].b;
-		G->q_of_h[i] = k;
+		}
+		G->p_tq[i] = (int32_t)(qmap[s] >> 32);
 	}
-	G->n_indexed = G->n_h;
-	if ((int64_t)G->n_q * G->n_h > G->budget || G->n_q > 8192)
+	G->p_off[G->n_p] = n;
+	free(qmap);
+	if (G->n_q > NONE_MAX_TARGETS || (int64_t)G->n_q * G->n_p > G->budget)
 		return -1;
 	size_t nq = (size_t)G->n_q;
 	G->qq = calloc(nq * nq + 1, 1);
@@ -691,37 +768,38 @@ static int hg_index(struct hgraph *G)
 	G->stack = malloc((nq + 1) * sizeof(int32_t));
 	if (!G->qq || !G->mark || !G->stack)
 		die("out of memory");
-	/* one step: target i reaches edge j's source, so j's target follows */
+	/* one step: target i reaches source s, so s's targets follow */
 	for (int32_t i = 0; i < G->n_q; i++)
-		for (int32_t j = 0; j < G->n_h; j++)
-			if (G->q[i]->parent == G->h[j].a->parent && hg_prec(G, G->q[i], G->h[j].a))
-				G->qq[(size_t)i * nq + (size_t)G->q_of_h[j]] = 1;
-	/* transitive closure by a search from each target */
+		for (int32_t s = 0; s < G->n_p; s++)
+			if (hg_prec(G, G->q[i], G->p[s]))
+				for (int32_t k = G->p_off[s]; k < G->p_off[s + 1]; k++)
+					G->qq[(size_t)i * nq + (size_t)G->p_tq[k]] = 1;
+	/* closed transitively by a search from each target */
 	for (int32_t i = 0; i < G->n_q; i++) {
 		memset(G->mark, 0, nq);
-		int32_t n = 0;
-		for (int32_t j = 0; j < G->n_q; j++)
-			if (G->qq[(size_t)i * nq + (size_t)j] && !G->mark[j]) {
-				G->mark[j] = 1;
-				G->stack[n++] = j;
-			}
-		while (n > 0) {
-			int32_t x = G->stack[--n];
+		int32_t top = 0;
+		G->mark[i] = 2; /* the start, not yet reached */
+		G->stack[top++] = i;
+		while (top > 0) {
+			int32_t x = G->stack[--top];
 			for (int32_t j = 0; j < G->n_q; j++)
-				if (G->qq[(size_t)x * nq + (size_t)j] && !G->mark[j]) {
+				if (G->qq[(size_t)x * nq + (size_t)j] && G->mark[j] != 1) {
+					if (j == i)
+						return 1; /* back to where it started: a cycle */
 					G->mark[j] = 1;
-					G->stack[n++] = j;
+					G->stack[top++] = j;
 				}
 		}
+		G->mark[i] = 0;
 		for (int32_t j = 0; j < G->n_q; j++)
 			G->qq[(size_t)i * nq + (size_t)j] = G->mark[j];
-		if (G->mark[i])
-			return 1; /* a cycle through target i */
 	}
 	return 0;
 }
 
-/* y runs after x in every schedule that keeps the dependencies and H. */
+/* y runs after x in every schedule that keeps the dependencies and H.
+ * Edges added since the index was built wait for the next round: fewer
+ * edges only find fewer orders, never a wrong one. */
 static int hg_reach(struct hgraph *G, const struct hlo_instruction *x, const struct hlo_instruction *y)
 {
 	if (x == y || x->parent != y->parent)
@@ -729,20 +807,21 @@ static int hg_reach(struct hgraph *G, const struct hlo_instruction *x, const str
 	if (must_precede(G->dv, x, y))
 		return 1;
 	size_t nq = (size_t)G->n_q;
+	if (!nq)
+		return 0;
 	memset(G->mark, 0, nq);
-	/* edges added since the index was built wait for the next round: fewer
-	 * edges only find fewer orders, never a wrong one */
-	for (int32_t j = 0; j < G->n_indexed; j++)
-		if (G->h[j].a->parent == x->parent && hg_prec(G, x, G->h[j].a)) {
-			int32_t q = G->q_of_h[j];
-			if (G->mark[q])
-				continue;
-			G->mark[q] = 1;
-			for (int32_t k = 0; k < G->n_q; k++)
-				G->mark[k] |= G->qq[(size_t)q * nq + (size_t)k];
-		}
+	for (int32_t s = 0; s < G->n_p; s++)
+		if (hg_prec(G, x, G->p[s]))
+			for (int32_t k = G->p_off[s]; k < G->p_off[s + 1]; k++) {
+				int32_t q = G->p_tq[k];
+				if (G->mark[q])
+					continue;
+				G->mark[q] = 1;
+				for (int32_t j = 0; j < G->n_q; j++)
+					G->mark[j] |= G->qq[(size_t)q * nq + (size_t)j];
+			}
 	for (int32_t k = 0; k < G->n_q; k++)
-		if (G->mark[k] && G->q[k]->parent == y->parent && hg_prec(G, G->q[k], y))
+		if (G->mark[k] && hg_prec(G, G->q[k], y))
 			return 1;
 	return 0;
 }
@@ -759,14 +838,30 @@ static enum smt_answer none_by_graph(struct view *V, struct hgraph *G, const int
 				     uint8_t *state, int32_t *open, int *gave_up)
 {
 	*gave_up = 0;
+	/* first on the dependencies alone: most triples are one open atom
+	 * (w overwrites before the read) and others that always hold */
 	for (int32_t j = 0; j < n; j++) {
 		const struct cond *c = &V->t[idx[j]].c;
 		state[j] = TS_OPEN;
 		open[j] = -1;
-		if (c->n == 1) {
+		int32_t n_undecided = 0, last = -1;
+		for (int32_t i = 0; i < c->n; i++) {
+			if (must_precede(G->dv, c->a[i].b, c->a[i].a) || c->a[i].a == c->a[i].b) {
+				state[j] = TS_AVOIDED;
+				open[j] = i;
+				break;
+			}
+			if (!must_precede(G->dv, c->a[i].a, c->a[i].b))
+				n_undecided++, last = i;
+		}
+		if (state[j] == TS_AVOIDED)
+			continue;
+		if (n_undecided == 0)
+			return SMT_UNSAT; /* forced: not expected here, but exact */
+		if (n_undecided == 1) {
 			state[j] = TS_EDGE;
-			open[j] = 0;
-			hg_add(G, c->a[0].b, c->a[0].a);
+			open[j] = last;
+			hg_add(G, c->a[last].b, c->a[last].a);
 		}
 	}
 	for (int round = 0; round < NONE_MAX_ROUNDS; round++) {
@@ -1177,7 +1272,6 @@ static void decide_none(struct view *V, int32_t n_possible, int32_t first_possib
 	}
 	smt_problem_free(p);
 	hg_free(&G);
-	free(G.h);
 	free(idx);
 	free(open);
 	free(state);
@@ -1200,6 +1294,13 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	V.dv.dep = an->dep;
 	V.dv.removed = in->copy;
 	V.dv.scratch = an->cache->dv;
+	V.r = an->cache->r;
+	V.cap_r = an->cache->cap_r;
+	V.t = an->cache->t;
+	V.cap_t = an->cache->cap_t;
+	an->cache->r = NULL;
+	an->cache->t = NULL;
+	an->cache->cap_r = an->cache->cap_t = 0;
 	V.n_m = in->n_values;
 	V.m = calloc((size_t)V.n_m + 1, sizeof(*V.m));
 	if (!V.m)
@@ -1442,8 +1543,10 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		if (V.t[i].possible)
 			out->predicted = triple_family(&V, &V.t[i]);
 	free(V.m);
-	free(V.r);
-	free(V.t);
+	an->cache->r = V.r;
+	an->cache->cap_r = V.cap_r;
+	an->cache->t = V.t;
+	an->cache->cap_t = V.cap_t;
 	return 0;
 }
 
@@ -1466,6 +1569,8 @@ void hz_cache_free(struct hz_cache *c)
 		return;
 	dv_scratch_free(c->dv);
 	free(c->by_buffer);
+	free(c->r);
+	free(c->t);
 	free(c);
 }
 

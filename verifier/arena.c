@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <malloc.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 struct arena_chunk {
 	struct arena_chunk *next;
@@ -151,4 +153,28 @@ char *arena_strndup(struct arena *a, const char *s, size_t n)
 char *arena_strdup(struct arena *a, const char *s)
 {
 	return arena_strndup(a, s, strlen(s));
+}
+
+void arena_heap_huge_pages(size_t pad)
+{
+	/* The analyses' malloc'd scratch (value tables, hazard views, Z3) is
+	 * grown and dropped many times: keep it in the main heap (no mmap per
+	 * large block, no trimming), extend the heap by pad at a time, and advise
+	 * the extension as huge pages like the arenas. A hint: nothing fails. */
+	if (pad < ARENA_HUGE || pad > ((size_t)32 << 20)) /* glibc caps the mmap threshold at 32 MiB */
+		return;
+	if (!mallopt(M_MMAP_THRESHOLD, (int)pad) || !mallopt(M_TRIM_THRESHOLD, (int)(2 * pad)) ||
+	    !mallopt(M_TOP_PAD, (int)pad))
+		return;
+	/* a block from the heap's top: the heap now extends about pad past it */
+	char *p = malloc(ARENA_HUGE);
+	if (!p)
+		return;
+#ifdef MADV_HUGEPAGE
+	char *q = (char *)(((uintptr_t)p + ARENA_HUGE - 1) & ~(uintptr_t)(ARENA_HUGE - 1));
+	char *end = (char *)(((uintptr_t)p + pad) & ~(uintptr_t)(ARENA_HUGE - 1));
+	if (end > q)
+		madvise(q, (size_t)(end - q), MADV_HUGEPAGE);
+#endif
+	free(p);
 }

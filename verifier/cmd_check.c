@@ -324,6 +324,8 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	budget_init(&budget, o.budget_ms);
+	if (o.jobs == 1)
+		arena_heap_huge_pages((size_t)32 << 20);
 	files = cli_expand_inputs(argc - optind, argv + optind);
 	if (!files) {
 		status = EXIT_INPUT;

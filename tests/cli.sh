@@ -253,8 +253,15 @@ expect 2 "$H" prove-removal --schedule=sometimes $C/in_place.hlo c1
 expect_out 3 'unknown: .*not flattened' "$H" prove-removal corpus/unknown/not_flattened.hlo cc
 expect 2 "$H" prove-removal $C/in_place.hlo x
 mkdir -p $T/smt && rm -f $T/smt/*.smt2
-expect 0 "$H" explain --smt-dump $T/smt $C/smt_unsat.hlo c1
+# the graph decides smt_unsat; --cross-check asks Z3 too, and its queries are dumped
+expect 0 "$H" explain --cross-check --smt-dump $T/smt $C/smt_unsat.hlo c1
 if ls $T/smt/*.smt2 >/dev/null 2>&1 && grep -q '(check-sat)' $T/smt/*.smt2; then ok; else bad "--smt-dump wrote no query"; fi
+# check --stats: one line per module on stderr; without --cross-check the graph
+# settles smt_unsat (no query), with it every query is counted with its size
+expect 0 "$H" check --stats $C/smt_unsat.hlo
+if grep -qE '^stats: .*smt_unsat.hlo: check_ms=[0-9.]+ smt_queries=0 .*graph_share=100.0%$' $T/err; then ok; else bad "check --stats: no graph-only stats line"; sed 's/^/  /' $T/err | head -3; fi
+expect 0 "$H" check --stats --cross-check $C/smt_unsat.hlo
+if grep -qE '^stats: .* smt_queries=[1-9][0-9]* constraints_median=[1-9]' $T/err; then ok; else bad "check --stats --cross-check: no queries counted"; sed 's/^/  /' $T/err | head -3; fi
 AH=$R/aliasing-hazard
 expect_out 1 'fires_scheduled.hlo:8:[0-9]+: error: the printed schedule reads corrupted data' "$H" check --cross-check $AH/fires_scheduled.hlo
 expect_out 0 'warning: .*XLA will insert a copy \(family in-place, 32 bytes\); every schedule has it' "$H" check $AH/fires_in_place_before_read.hlo

@@ -41,6 +41,8 @@ struct analysis {
 	struct hz_cache *cache;
 	/* counters, for --stats and the performance figures */
 	uint64_t n_graph_queries, n_smt_queries, n_smt_unknown, n_cache_hits;
+	uint64_t n_verdicts;      /* views decided (buffers, copy removals, values) */
+	uint64_t n_verdicts_smt;  /* ... of which sent a query to Z3 (not counting --cross-check) */
 	int cross_check_failed;   /* set when the two deciders disagreed */
 };
 

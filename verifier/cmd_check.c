@@ -11,8 +11,10 @@
 #include "jobs.h"
 #include "lint.h"
 #include "report.h"
+#include "smt.h"
 #include <errno.h>
 #include <getopt.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,7 @@ struct check_opts {
 	int *toggle_on;
 	const char *smt_dump;     /* copy decider (issue 4): --smt-dump DIR */
 	int cross_check;          /* --cross-check: exit 3 when the deciders disagree */
+	int stats;                /* --stats: one "stats:" line per module on stderr */
 };
 
 static int parse_opts(int argc, char **argv, struct check_opts *o)
@@ -51,6 +54,7 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{"annotations", required_argument, 0, 'A'},
 		{"jobs", required_argument, 0, 'j'},
 		{"time-budget-ms", required_argument, 0, 'T'},
+		{"stats", no_argument, 0, 'Z'},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -107,6 +111,9 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 			break;
 		case 'A':
 			o->annotations = optarg;
+			break;
+		case 'Z':
+			o->stats = 1;
 			break;
 		case 'T':
 			if (budget_parse_ms(optarg, &o->budget_ms) < 0)
@@ -191,6 +198,7 @@ struct check_job {
 	int not_checked;          /* rules the time budget did not run */
 	char *diag;
 	size_t diag_len;
+	char *stats;              /* --stats line, malloc'd */
 };
 
 struct check_run {
@@ -230,8 +238,63 @@ static struct copy_summaries *copy_summaries_unknown(const struct hlo_module *m,
 	return s;
 }
 
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* --stats: the solver's share of one module's check, as key=value pairs
+ * (bench/run.sh reads them; docs/performance.md). Queries count every check
+ * sent to Z3 (--cross-check's too); a verdict is one buffer, copy removal or
+ * value set decided, "graph" when it needed no query. */
+static char *stats_line(const char *file, const struct analysis *an, double ms)
+{
+	const int32_t *sizes = NULL;
+	const uint32_t *us = NULL;
+	int32_t n = an ? smt_query_log(an->smt, &sizes, &us) : 0;
+	int32_t *sz = malloc(((size_t)n + 1) * sizeof(int32_t));
+	uint32_t *t = malloc(((size_t)n + 1) * sizeof(uint32_t));
+	char *line = NULL;
+	if (!sz || !t)
+		goto out;
+	if (n) {
+		memcpy(sz, sizes, (size_t)n * sizeof(int32_t));
+		memcpy(t, us, (size_t)n * sizeof(uint32_t));
+	}
+	qsort(sz, (size_t)n, sizeof(int32_t), cmp_i32);
+	qsort(t, (size_t)n, sizeof(uint32_t), cmp_u32);
+	unsigned long long v = an ? an->n_verdicts : 0, vs = an ? an->n_verdicts_smt : 0;
+	if (asprintf(&line, "stats: %s: check_ms=%.1f smt_queries=%d constraints_median=%d "
+		     "constraints_max=%d query_ms_median=%.3f query_ms_max=%.3f verdicts=%llu "
+		     "graph_verdicts=%llu graph_share=%.1f%%\n",
+		     file, ms, n, n ? sz[(n - 1) / 2] : 0, n ? sz[n - 1] : 0,
+		     n ? t[(n - 1) / 2] / 1e3 : 0.0, n ? t[n - 1] / 1e3 : 0.0, v, v - vs,
+		     v ? 100.0 * (double)(v - vs) / (double)v : 100.0) < 0)
+		line = NULL;
+out:
+	free(sz);
+	free(t);
+	return line;
+}
+
 static void check_one(void *arg, size_t i)
 {
+	struct timespec t_start;
+	clock_gettime(CLOCK_MONOTONIC, &t_start);
 	struct check_run *run = arg;
 	struct check_job *j = &run->jobs[i];
 	FILE *err = open_memstream(&j->diag, &j->diag_len);
@@ -286,6 +349,8 @@ static void check_one(void *arg, size_t i)
 			j->file);
 		j->internal = 1;
 	}
+	if (run->o->stats)
+		j->stats = stats_line(j->file, cv ? cv->an : NULL, ms_since(&t_start));
 	copy_verdicts_free(cv);
 	hlo_module_free(m);
 done:
@@ -357,6 +422,8 @@ int cmd_check(int argc, char **argv)
 	for (size_t i = 0; i < n_files; i++) {
 		if (jobs[i].diag_len)
 			fwrite(jobs[i].diag, 1, jobs[i].diag_len, stderr);
+		if (jobs[i].stats)
+			fputs(jobs[i].stats, stderr);
 		internal |= jobs[i].internal;
 		not_checked |= jobs[i].not_checked;
 		if (!jobs[i].parsed) {
@@ -393,8 +460,10 @@ out:
 		donation_summaries_free(rep.modules[i].donation_verdicts);
 	}
 	free(rep.modules);
-	for (size_t i = 0; jobs && files && files[i]; i++)
+	for (size_t i = 0; jobs && files && files[i]; i++) {
 		free(jobs[i].diag);
+		free(jobs[i].stats);
+	}
 	free(jobs);
 	baseline_free(&base);
 	cli_free_inputs(files);

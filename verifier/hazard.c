@@ -1542,6 +1542,8 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	for (int32_t i = 0; i < V.n_t && out->predicted == FAMILY_UNEXPLAINED; i++)
 		if (V.t[i].possible)
 			out->predicted = triple_family(&V, &V.t[i]);
+	an->n_verdicts++;
+	an->n_verdicts_smt += V.sent_smt;
 	free(V.m);
 	an->cache->r = V.r;
 	an->cache->cap_r = V.cap_r;

@@ -20,7 +20,7 @@ const struct command commands[] = {
 	 "       [--fail-on=error|warning|note|none] [--enable RULE] [--disable RULE]\n"
 	 "       [--baseline FILE] [--write-baseline FILE] [--timeout-ms N] [--strict-donation]\n"
 	 "       [--annotations FILE.xml] [--smt-dump DIR] [--cross-check] [--jobs N]\n"
-	 "       [--time-budget-ms N] FILE...",
+	 "       [--time-budget-ms N] [--stats] FILE...",
 	 "run the lint rules and report findings"},
 	{"buffers", cmd_buffers,
 	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential]\n"

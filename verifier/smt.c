@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <z3.h>
 
 struct smt {
@@ -14,6 +15,10 @@ struct smt {
 	uint64_t n_queries, n_unknown;
 	int32_t last_size;
 	char reason[256];
+	/* every check: constraints asserted and wall time, for --stats */
+	int32_t n_log, cap_log;
+	int32_t *log_size;
+	uint32_t *log_us;
 };
 
 struct node {
@@ -108,6 +113,8 @@ void smt_free(struct smt *s)
 	if (!s)
 		return;
 	Z3_del_context(s->ctx);
+	free(s->log_size);
+	free(s->log_us);
 	free(s->dump_dir);
 	free(s->module);
 	free(s);
@@ -121,6 +128,13 @@ uint64_t smt_queries(const struct smt *s)
 int32_t smt_last_size(const struct smt *s)
 {
 	return s ? s->last_size : 0;
+}
+
+int32_t smt_query_log(const struct smt *s, const int32_t **sizes, const uint32_t **us)
+{
+	*sizes = s ? s->log_size : NULL;
+	*us = s ? s->log_us : NULL;
+	return s ? s->n_log : 0;
 }
 
 static Z3_ast keep(struct smt_problem *p, Z3_ast a)
@@ -373,7 +387,20 @@ static enum smt_answer check(struct smt_problem *p, const char *what, const Z3_a
 		 what, p->label);
 	s->n_queries++;
 	s->last_size = p->n_asserted;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	Z3_lbool r = Z3_solver_check_assumptions(c, p->solver, (unsigned)n, lits);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (s->n_log == s->cap_log) {
+		int32_t cap = s->cap_log;
+		grow((void **)&s->log_size, &cap, s->n_log + 1, sizeof(int32_t));
+		cap = s->cap_log;
+		grow((void **)&s->log_us, &cap, s->n_log + 1, sizeof(uint32_t));
+		s->cap_log = cap;
+	}
+	int64_t us = ((int64_t)(t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec)) / 1000;
+	s->log_size[s->n_log] = p->n_asserted + n;
+	s->log_us[s->n_log++] = (uint32_t)(us > 0xffffffff ? 0xffffffff : us);
 	enum smt_answer ans = r == Z3_L_TRUE ? SMT_SAT : r == Z3_L_FALSE ? SMT_UNSAT : SMT_UNKNOWN;
 	if (ans == SMT_UNKNOWN) {
 		s->n_unknown++;

@@ -23,6 +23,9 @@ struct smt *smt_new(int timeout_ms, const char *dump_dir, const char *module_nam
 void smt_free(struct smt *s);
 /* Number of checks sent so far; of those, unknown. */
 uint64_t smt_queries(const struct smt *s);
+/* Every check so far: constraints (assertions and assumptions) and wall
+ * time in microseconds; returns how many. */
+int32_t smt_query_log(const struct smt *s, const int32_t **sizes, const uint32_t **us);
 /* Size of the last problem checked (constraints asserted). */
 int32_t smt_last_size(const struct smt *s);
 

@@ -1277,6 +1277,158 @@ static void decide_none(struct view *V, int32_t n_possible, int32_t first_possib
 	free(state);
 }
 
+/* Writers that make others redundant, for a verdict (not for reports: those
+ * list every hazard). When v, w' and w are defined at instructions D, W', W
+ * of one computation with D before W' before W in every schedule, every
+ * trace where w overwrites v before a read also has w' do so (W' runs in
+ * the same run as W, after D's run or in it), unless w' misses the region
+ * the read covers, or w is defined by the reading instruction itself (the
+ * same-instruction case, decided on its own). So (v, w, read) happens only
+ * when (v, w', read) does: avoiding the latter avoids the former, and the
+ * former possible, given or forced makes the latter so. Dropping it changes
+ * no verdict; it only bounds the triples of a long chain of in-place
+ * updates (each writer dominates the later ones) by reads x writers instead
+ * of reads x writers^2. */
+#define DOMINANCE_MAX_MEMBERS 1024
+
+struct dominance {
+	int32_t n;
+	uint8_t *dom; /* [w' * n + w]: W' before W; [n*n + v * n + w']: D before W' */
+};
+
+static void dominance_build(struct view *V, struct dominance *D, int use)
+{
+	D->n = 0;
+	D->dom = NULL;
+	int32_t n = V->n_m;
+	if (!use || n < 3 || n > DOMINANCE_MAX_MEMBERS)
+		return;
+	D->dom = calloc(2 * (size_t)n * (size_t)n + 1, 1);
+	if (!D->dom)
+		die("out of memory");
+	D->n = n;
+	uint8_t *pre = D->dom + (size_t)n * (size_t)n;
+	for (int32_t a = 0; a < n; a++) {
+		const struct hz_member *A = &V->m[a];
+		if (A->excluded)
+			continue;
+		int a_time0 = A->def.phase == EV_TIME0;
+		int a_at = A->def.phase == EV_AT || A->def.phase == EV_END;
+		if (!a_time0 && !a_at)
+			continue;
+		for (int32_t b = 0; b < n; b++) {
+			const struct hz_member *B = &V->m[b];
+			if (b == a || B->excluded || !(B->def.phase == EV_AT || B->def.phase == EV_END))
+				continue;
+			if (a_time0) {
+				pre[(size_t)a * (size_t)n + (size_t)b] = 1; /* time 0: before everything */
+				continue;
+			}
+			if (A->def.x->parent != B->def.x->parent || !must_precede(&V->dv, A->def.x, B->def.x))
+				continue;
+			/* A's instruction ends before B's starts (its end, for a phi) */
+			pre[(size_t)a * (size_t)n + (size_t)b] = 1;  /* D_a before W_b */
+			D->dom[(size_t)a * (size_t)n + (size_t)b] = 1; /* W_a before W_b */
+		}
+	}
+}
+
+static int dominated(struct view *V, const struct dominance *D, int32_t vi, int32_t wi, int32_t ri)
+{
+	if (!D->dom)
+		return 0;
+	const struct hz_read *r = &V->r[ri];
+	const struct hz_member *w = &V->m[wi];
+	if (!(w->def.phase == EV_AT || w->def.phase == EV_END) ||
+	    (r->instr && event_equal(&w->def, &r->ev)))
+		return 0;
+	size_t n = (size_t)D->n;
+	const uint8_t *pre = D->dom + n * n;
+	for (size_t j = 0; j < n; j++)
+		if ((int32_t)j != vi && (int32_t)j != wi && D->dom[j * n + (size_t)wi] &&
+		    pre[(size_t)vi * n + j] && region_overlap(&V->m[j].wr, &r->rg))
+			return 1;
+	return 0;
+}
+
+/* Writers that run before a value exists, in the same run: w and v defined
+ * at (or at the end of) instructions W and D of one computation K, W before
+ * D in every schedule; a read of v in the run of K that defined it (at an
+ * instruction of K, inside one, or at K's end) cannot see w written between.
+ * Once the proof's samples are full, such a triple is only counted, as
+ * decide_triple would count it, without tracing it. */
+#define BEFORE_MAX_MEMBERS 2048
+
+struct before {
+	int32_t n;
+	uint8_t *wb; /* [w * n + v]: W before D, same computation and call chain */
+};
+
+static int def_at_instr(const struct hz_member *m)
+{
+	return (m->def.phase == EV_AT || m->def.phase == EV_END) && m->def.x && m->path.ok &&
+	       !m->path.never && m->path.n > 0;
+}
+
+static int same_prefix(const struct path *a, const struct path *b, int32_t n)
+{
+	for (int32_t i = 0; i < n; i++)
+		if (a->l[i].k != b->l[i].k || a->l[i].x != b->l[i].x || a->l[i].phase != b->l[i].phase)
+			return 0;
+	return 1;
+}
+
+static void before_build(struct view *V, struct before *B)
+{
+	B->n = 0;
+	B->wb = NULL;
+	int32_t n = V->n_m;
+	if (n < 2 || n > BEFORE_MAX_MEMBERS)
+		return;
+	B->wb = calloc((size_t)n * (size_t)n + 1, 1);
+	if (!B->wb)
+		die("out of memory");
+	B->n = n;
+	for (int32_t w = 0; w < n; w++) {
+		const struct hz_member *W = &V->m[w];
+		if (W->excluded || !def_at_instr(W))
+			continue;
+		for (int32_t v = 0; v < n; v++) {
+			const struct hz_member *D = &V->m[v];
+			if (v == w || D->excluded || !def_at_instr(D) || D->def.x->parent != W->def.x->parent ||
+			    D->path.n != W->path.n || !same_prefix(&D->path, &W->path, D->path.n - 1) ||
+			    !must_precede(&V->dv, W->def.x, D->def.x))
+				continue;
+			B->wb[(size_t)w * (size_t)n + (size_t)v] = 1;
+		}
+	}
+}
+
+/* The read happens in the run of v's computation that defined v. */
+static int read_in_def_run(const struct hz_member *v, const struct hz_read *r)
+{
+	int32_t L = v->path.n - 1;
+	return def_at_instr(v) && r->path.ok && !r->path.never && r->path.n > L &&
+	       r->path.l[L].k == v->path.l[L].k && same_prefix(&v->path, &r->path, L);
+}
+
+static int counted_false(struct view *V, const struct before *B, int32_t vi, int32_t wi, int32_t ri,
+			 int same_run)
+{
+	if (!same_run || !B->wb || V->n_samples < FALSE_SAMPLES ||
+	    !B->wb[(size_t)wi * (size_t)B->n + (size_t)vi])
+		return 0;
+	const struct hz_member *w = &V->m[wi];
+	const struct hz_read *r = &V->r[ri];
+	if (r->instr && event_equal(&w->def, &r->ev))
+		return 0; /* the same-instruction case is decided on its own */
+	if (!region_overlap(&w->wr, &r->rg))
+		V->n_disjoint++;
+	else
+		V->n_false++;
+	return 1;
+}
+
 static struct hz_cache *hz_cache_new(struct analysis *an);
 
 int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *out)
@@ -1368,15 +1520,24 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	for (int i = 0; i < V.n_t; i++)
 		V.forced_found |= V.t[i].forced;
 	int stop_early = !in->want_reports;
+	struct dominance D;
+	dominance_build(&V, &D, stop_early);
+	struct before B;
+	before_build(&V, &B);
 	for (int32_t vi = 0; vi < V.n_m && !(stop_early && V.forced_found); vi++) {
 		if (V.m[vi].excluded)
 			continue;
 		for (int32_t ri = V.m[vi].first_read;
-		     ri < V.m[vi].first_read + V.m[vi].n_reads && !(stop_early && V.forced_found); ri++)
+		     ri < V.m[vi].first_read + V.m[vi].n_reads && !(stop_early && V.forced_found); ri++) {
+			int same_run = B.wb && read_in_def_run(&V.m[vi], &V.r[ri]);
 			for (int32_t wi = 0; wi < V.n_m && !(stop_early && V.forced_found); wi++)
-				if (wi != vi && !V.m[wi].excluded)
+				if (wi != vi && !V.m[wi].excluded && !dominated(&V, &D, vi, wi, ri) &&
+				    !counted_false(&V, &B, vi, wi, ri, same_run))
 					decide_triple(&V, vi, wi, ri);
+		}
 	}
+	free(D.dom);
+	free(B.wb);
 
 	/* verdicts */
 	struct buffer_verdict *bv = &out->bv;

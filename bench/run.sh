@@ -13,11 +13,16 @@
 #   LABEL   a short name for the table
 #   TARGET  space-separated conditions, or "-":
 #           mbps>=N (throughput), rss<Nx (peak RSS / input size), ms<=N,
-#           mib<=N (peak RSS in MiB)
+#           mib<=N (peak RSS in MiB), x<=N (time / $ref_ms: at most N times
+#           a reference row), speedup>=N ($ref_ms / time: at least N times
+#           faster than the reference row)
 #   CMD     the command; its last argument is the input file (for MB/s).
 # When the command prints hloproof's "stats: ... parsed in X ms ... peak RSS
 # N KiB" line on stderr, those figures are used (parse time only); otherwise
 # the wall time of the process and its peak RSS from /usr/bin/time.
+# After a row, $last_ms holds its median, $last_out and $last_err the
+# stdout and stderr of its last run. PIN="..." before a row overrides the
+# pinning (the --jobs rows run on both cores).
 set -u
 
 H=${1:?usage: run.sh HLOPROOF HLOGEN}
@@ -58,6 +63,8 @@ header() {
 # bench_cmd LABEL TARGET CMD...
 bench_cmd() {
 	label=$1; target=$2; shift 2
+	last_ms=""
+	ref=${ref_ms:-0}
 	eval "input=\${$#}"
 	bytes=0
 	[ -f "$input" ] && bytes=$(wc -c <"$input")
@@ -91,7 +98,7 @@ bench_cmd() {
 	done
 	ms=$(median <"$TMP/times")
 	rss=$(median <"$TMP/rss")
-	line=$(awk -v ms="$ms" -v rss="$rss" -v bytes="$bytes" -v target="$target" '
+	line=$(awk -v ms="$ms" -v rss="$rss" -v bytes="$bytes" -v target="$target" -v ref="$ref" '
 	BEGIN {
 		mbps = (ms > 0 && bytes > 0) ? bytes / (ms / 1000) / 1e6 : -1
 		ratio = (rss != "" && bytes > 0) ? rss * 1024 / bytes : -1
@@ -104,9 +111,11 @@ bench_cmd() {
 			else if (c ~ /^rss<.*x$/) { v = substr(c, 5, length(c) - 5) + 0; if (ratio < 0) known = 0; else if (ratio >= v) ok = 0 }
 			else if (c ~ /^ms<=/) { v = substr(c, 5) + 0; if (ms > v) ok = 0 }
 			else if (c ~ /^mib<=/) { v = substr(c, 6) + 0; if (rss == "") known = 0; else if (rss / 1024 > v) ok = 0 }
+			else if (c ~ /^x<=/) { v = substr(c, 4) + 0; if (ref <= 0) known = 0; else { x = ms / ref; note = note sprintf(" (%.2fx)", x); if (x > v) ok = 0 } }
+			else if (c ~ /^speedup>=/) { v = substr(c, 10) + 0; if (ref <= 0 || ms <= 0) known = 0; else { x = ref / ms; note = note sprintf(" (%.2fx faster)", x); if (x < v) ok = 0 } }
 			else known = 0
 		}
-		status = !ok ? "MISS" : (!known ? "n/a" : (target == "-" ? "-" : "ok"))
+		status = (!ok ? "MISS" : (!known ? "n/a" : (target == "-" ? "-" : "ok"))) note
 		printf "%.1f\t%s\t%s\t%s\t%s\n", ms,
 			mbps < 0 ? "-" : sprintf("%.1f", mbps),
 			rss == "" ? "-" : sprintf("%.1f", rss / 1024),
@@ -117,8 +126,11 @@ bench_cmd() {
 	rssm=$(echo "$line" | cut -f3)
 	ratio=$(echo "$line" | cut -f4)
 	status=$(echo "$line" | cut -f5)
-	[ "$status" = MISS ] && missed=1
+	case "$status" in MISS*) missed=1 ;; esac
 	printf '%-44s %10s %9s %9s %8s  %-22s %s\n' "$label" "$ms" "$mbps" "$rssm" "$ratio" "$target" "$status"
+	last_ms=$ms
+	cp "$TMP/out" "$TMP/last_out"
+	cp "$TMP/err" "$TMP/last_err"
 	return 0
 }
 
@@ -161,6 +173,78 @@ bench_cmd "parse synth_1M" "mbps>=200 rss<6x" "$H" parse --stats "$SYN1M"
 # Issue 3: the ownership report of the 1M-instruction module in < 10 s, < 4 GB.
 bench_cmd "buffers synth_1M (text)" "ms<=10000 mib<=4096" "$H" buffers "$SYN1M"
 bench_cmd "buffers synth_1M (json)" "ms<=10000 mib<=4096" "$H" buffers --format=json "$SYN1M"
+
+# Issue 7: check (parse, analyses, Z3 where needed, every rule, the report).
+# The largest real module: at most 0.5 s and 5x its parse, both whole
+# processes (wall time); the synthetic modules: 1M in 20 s and 4 GiB, and
+# at most 15x the 100k one (near-linear).
+# z3_row LABEL TARGET: the --stats line of the last row as figures: queries
+# sent to Z3, constraints per query (median, max), query time (median), and
+# the share of verdicts the graph decided without a query.
+z3_row() {
+	st=$(grep '^stats: .*smt_queries=' "$TMP/last_err" | tail -n 1)
+	if [ -z "$st" ]; then
+		printf '  %-42s %s\n' "$1" "FAIL (no stats line)"; failed=1; return
+	fi
+	line=$(echo "$st" | awk -v label="$1" -v target="$2" '
+	{
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+		status = "ok"
+		if (f["smt_queries"] > 0 && f["query_ms_median"] > 1) status = "MISS"
+		med = f["smt_queries"] > 0 ? f["query_ms_median"] " ms" : "- (no query)"
+		printf "  %-42s queries %s, constraints/query median %s max %s, query time median %s, graph-decided verdicts %s/%s (%s)  [%s] %s\n",
+			label, f["smt_queries"], f["constraints_median"], f["constraints_max"], med,
+			f["graph_verdicts"], f["verdicts"], f["graph_share"], target, status
+	}')
+	echo "$line"
+	case "$line" in *MISS) missed=1 ;; esac
+}
+
+MIXTRAL="$SHARED/corpus/real/maxtext_mixtral_8x7b_train_preopt.hlo"
+[ -f "$MIXTRAL" ] || MIXTRAL=$LARGEST
+MIX=$(basename "$MIXTRAL" .hlo)
+bench_cmd "parse $MIX (process)" "-" "$H" parse "$MIXTRAL"
+ref_ms=$last_ms
+bench_cmd "check $MIX (x: time / parse)" "ms<=500 x<=5" "$H" check --stats "$MIXTRAL"
+z3_row "z3 $MIX" "median query <= 1 ms"
+ref_ms=
+bench_cmd "check synth_100k" "-" "$H" check --stats "$SYN100K"
+z3_row "z3 synth_100k" "median query <= 1 ms"
+ref_ms=$last_ms
+bench_cmd "check synth_1M (x: time / 100k)" "ms<=20000 mib<=4096 x<=15" "$H" check --stats "$SYN1M"
+z3_row "z3 synth_1M" "median query <= 1 ms"
+ref_ms=
+# Z3 with --cross-check (every graph decision asked again): the queries' sizes
+bench_cmd "check --cross-check $MIX" "-" "$H" check --stats --cross-check "$MIXTRAL"
+z3_row "z3 --cross-check $MIX" "(figures only)"
+
+# --jobs 2 against --jobs 1 on a directory of modules (every real module),
+# on both cores, outputs byte-identical.
+if [ -n "$PIN" ] && taskset -c 0,1 true 2>/dev/null; then
+	PIN0=$PIN
+	PIN="taskset -c 0,1"
+else
+	PIN0=$PIN
+fi
+mkdir -p "$TMP/dir"
+for f in "$SHARED"/corpus/real/*.hlo; do
+	# the modules that parse (the corpus keeps a fragment that does not)
+	"$H" parse "$f" >/dev/null 2>&1 || continue
+	ln -s "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")" "$TMP/dir/"
+done
+ndir=$(ls "$TMP/dir" | wc -l)
+bench_cmd "check --jobs 1 real/ ($ndir modules)" "-" "$H" check --jobs 1 "$TMP/dir"
+ref_ms=$last_ms
+cp "$TMP/last_out" "$TMP/jobs1.out"
+bench_cmd "check --jobs 2 real/ ($ndir modules)" "speedup>=1.7" "$H" check --jobs 2 "$TMP/dir"
+ref_ms=
+if cmp -s "$TMP/jobs1.out" "$TMP/last_out"; then
+	printf '  %-42s %s\n' "--jobs 2 output" "byte-identical to --jobs 1"
+else
+	printf '  %-42s %s\n' "--jobs 2 output" "FAIL: differs from --jobs 1"; failed=1
+fi
+PIN=$PIN0
+echo "  (online cores: $(nproc 2>/dev/null || echo ?); load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"
 
 echo
 if [ "$failed" -ne 0 ]; then

@@ -1429,6 +1429,45 @@ static int counted_false(struct view *V, const struct before *B, int32_t vi, int
 	return 1;
 }
 
+/* The deepest instruction both v's definition and this read of it run
+ * inside (a while, conditional or call of one computation): its level in
+ * their paths, or -1. One execution of it holds both (a value is read in
+ * the run that defines it; the next iteration reads a phi), so a writer
+ * whose path does not go into the same instruction is written before the
+ * definition or after the read: no hazard ("the definition and the read run
+ * inside one instruction the write is outside of"). */
+static int32_t shared_inside_level(const struct hz_member *v, const struct hz_read *r)
+{
+	if (!v->path.ok || v->path.never || !r->path.ok || r->path.never)
+		return -1;
+	int32_t L = -1;
+	for (int32_t i = 0; i < v->path.n && i < r->path.n; i++) {
+		const struct path_level *a = &v->path.l[i], *b = &r->path.l[i];
+		if (a->k != b->k || a->x != b->x || a->phase != b->phase)
+			break;
+		if (a->phase == EV_INSIDE)
+			L = i;
+	}
+	return L;
+}
+
+static int counted_outside(struct view *V, int32_t wi, int32_t ri, int32_t vi, int32_t L)
+{
+	if (L < 0 || V->n_samples < FALSE_SAMPLES)
+		return 0;
+	const struct hz_member *w = &V->m[wi], *v = &V->m[vi];
+	const struct hz_read *r = &V->r[ri];
+	if (!w->path.ok || w->path.never || (r->instr && event_equal(&w->def, &r->ev)))
+		return 0;
+	if (w->path.n > L && same_prefix(&w->path, &v->path, L + 1))
+		return 0; /* w runs inside too: trace it */
+	if (!region_overlap(&w->wr, &r->rg))
+		V->n_disjoint++;
+	else
+		V->n_false++;
+	return 1;
+}
+
 static struct hz_cache *hz_cache_new(struct analysis *an);
 
 int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *out)
@@ -1530,8 +1569,10 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		for (int32_t ri = V.m[vi].first_read;
 		     ri < V.m[vi].first_read + V.m[vi].n_reads && !(stop_early && V.forced_found); ri++) {
 			int same_run = B.wb && read_in_def_run(&V.m[vi], &V.r[ri]);
+			int32_t inside = shared_inside_level(&V.m[vi], &V.r[ri]);
 			for (int32_t wi = 0; wi < V.n_m && !(stop_early && V.forced_found); wi++)
 				if (wi != vi && !V.m[wi].excluded && !dominated(&V, &D, vi, wi, ri) &&
+				    !counted_outside(&V, wi, ri, vi, inside) &&
 				    !counted_false(&V, &B, vi, wi, ri, same_run))
 					decide_triple(&V, vi, wi, ri);
 		}

@@ -223,6 +223,16 @@ if "$H" --help | grep -q '^  explain ' && [ -f "$cf" ]; then
 	n=$(grep -c '"evidence": "time budget exhausted"' "$T/out")
 	[ $st = 3 ] && [ "$n" = "$ncopies" ] && ok || bad "check --time-budget-ms 0 copies: exit $st, $n unknown of $ncopies"
 fi
+# 10. Z3's memory limit (memory_max_size; HLOPROOF_Z3_MEMORY_MB lowers it): a solver that
+# cannot start leaves the verdict unknown with the reason, never a crash or a guess.
+if "$H" --help | grep -q '^  explain '; then
+	HLOPROOF_Z3_MEMORY_MB=1 "$H" explain corpus/copies/smt_edges.hlo c >"$T/out" 2>&1; st=$?
+	[ $st = 0 ] && grep -q '^  verdict.any: unknown' "$T/out" && grep -q 'memory limit' "$T/out" && ok \
+		|| bad "z3 memory limit: exit $st: $(grep -m1 verdict.any "$T/out")"
+	"$H" explain corpus/copies/smt_edges.hlo c >"$T/out" 2>&1; st=$?
+	[ $st = 0 ] && grep -q '^  verdict.any: schedule-dependent' "$T/out" && ok \
+		|| bad "z3 default memory limit: exit $st: $(grep -m1 verdict.any "$T/out")"
+fi
 # an input error still wins over unknown
 printf 'x' >"$T/bad.hlo"
 "$H" parse --time-budget-ms 600000 "$T/bad.hlo" "$T/m1.hlo" >/dev/null 2>&1; st=$?

@@ -3,6 +3,7 @@
  * against alias analysis re-run on the rewritten module. */
 #include "testutil.h"
 #include "copies.h"
+#include "rewrite.h"
 #include "smt.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -486,9 +487,9 @@ static void test_corpus_expectations(void **state)
 
 /* ---- the merged buffer against alias analysis of the rewritten module ---- */
 
-/* The module with `copy` removed: its users read its operand, the operand
- * becomes the root where the copy was, the copy's control edges are
- * dropped; printed and parsed again. */
+/* The module with `copy` removed (verifier/rewrite.c: its users read its
+ * operand, the operand becomes the root where the copy was, the copy's
+ * control edges are dropped; printed and parsed again). */
 static struct hlo_module *rewrite_without(const char *path, const char *copy_name,
 					  const char *comp_name)
 {
@@ -500,38 +501,10 @@ static struct hlo_module *rewrite_without(const char *path, const char *copy_nam
 	assert_non_null(k);
 	struct hlo_instruction *c = hlo_find_instruction(k, copy_name);
 	assert_non_null(c);
-	struct hlo_instruction *s = c->operands[0];
-	for (int32_t i = 0; i < k->n_instrs; i++) {
-		struct hlo_instruction *x = k->instrs[i];
-		for (int32_t j = 0; j < x->n_operands; j++)
-			if (x->operands[j] == c)
-				x->operands[j] = s;
-		int32_t w = 0;
-		for (int32_t j = 0; j < x->n_ctrl_preds; j++)
-			if (x->ctrl_preds[j] != c)
-				x->ctrl_preds[w++] = x->ctrl_preds[j];
-		x->n_ctrl_preds = w;
-	}
-	if (k->root == c) {
-		k->root = s;
-		s->is_root = 1;
-		c->is_root = 0;
-	}
-	int32_t w = 0;
-	for (int32_t i = 0; i < k->n_instrs; i++)
-		if (k->instrs[i] != c)
-			k->instrs[w++] = k->instrs[i];
-	k->n_instrs = w;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	hlo_print_module(f, m);
-	fclose(f);
-	hlo_module_free(m);
-	struct hlo_module *m2 = hlo_parse(path, buf, len, &d);
+	struct hlo_module *m2 = hlo_module_without_copy(m, c, &d);
 	if (!m2)
-		fail_msg("%s without %s does not parse: %s\n%s", path, copy_name, d.first, buf);
-	free(buf);
+		fail_msg("%s without %s does not parse: %s", path, copy_name, d.first);
+	hlo_module_free(m);
 	return m2;
 }
 

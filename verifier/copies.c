@@ -10,6 +10,7 @@
 #include "copies.h"
 #include "hazard.h"
 #include "hzview.h"
+#include "rewrite.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -557,6 +558,33 @@ static void merged_free(struct merged *M)
 	free(M->sigma);
 }
 
+/* ---- when the merged-buffer model does not hold ---- */
+
+/* XLA's phi optimization replaces a closed group of loop or branch phis that
+ * reaches exactly one non-phi value by that value. A group that collapsed
+ * onto the copy's own value vc (a swizzling loop fed the copy in two slots)
+ * reaches the copy's operand s after the removal; when s is itself a phi,
+ * the closure runs on through s's inputs, finds several values and the
+ * group stays: new phis in the merged buffer, which the model of merge()
+ * cannot create. Then the rewritten module is analysed instead. */
+static int phis_may_stay(const struct dataflow *df, int32_t s, int32_t vc)
+{
+	if (!df->values[s].is_phi)
+		return 0;
+	const struct hlo_value *v = &df->values[vc];
+	for (int32_t i = 0; i < v->n_positions; i++) {
+		const struct hlo_instruction *x = v->positions[i].instr;
+		if (x->opcode == OP_WHILE || x->opcode == OP_CONDITIONAL)
+			return 1;
+		if (x->opcode == OP_PARAMETER && x->parent->n_callers > 0) {
+			enum opcode op = x->parent->callers[0].instr->opcode;
+			if (op == OP_WHILE || op == OP_CONDITIONAL)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 int32_t copy_merged_buffer(struct analysis *an, const struct hlo_instruction *copy,
 			   int32_t **values)
 {
@@ -564,6 +592,8 @@ int32_t copy_merged_buffer(struct analysis *an, const struct hlo_instruction *co
 	int32_t *mem = NULL, *af = NULL, *at = NULL, nm = 0, na = 0;
 	*values = NULL;
 	int rc = merge(an, copy, &M, &mem, &nm, &af, &at, &na);
+	if (rc == 0 && phis_may_stay(an->df, M.source_value, M.copy_value))
+		rc = -1; /* the model does not hold there: decide_by_rewrite */
 	merged_free(&M);
 	if (rc < 0) {
 		free(mem);
@@ -600,6 +630,95 @@ static int in_embedded_computation(const struct hlo_instruction *x)
 			return 1;
 		k = k->callers[0].instr->parent;
 	}
+	return 0;
+}
+
+/* Re-analysing a module per copy costs a parse and an analysis: bounded. */
+#define REWRITE_MAX_INSTRUCTIONS 50000
+
+static const struct hlo_instruction *same_instr(const struct hlo_module *m,
+						const struct hlo_instruction *x)
+{
+	if (!x)
+		return NULL;
+	const struct hlo_computation *k = hlo_find_computation(m, x->parent->name);
+	return k ? hlo_find_instruction(k, x->name) : NULL;
+}
+
+/* The removal verdict from the rewritten module's own buffer of s.
+ * Returns 0 with out filled, -1 when the rewrite is refused (out untouched). */
+static int decide_by_rewrite(struct analysis *an, const struct hlo_instruction *copy,
+			     struct copy_report *out)
+{
+	struct arena *A = &an->m->arena;
+	int64_t n_instrs = 0;
+	for (int32_t k = 0; k < an->m->n_comps; k++)
+		n_instrs += an->m->comps[k]->n_instrs;
+	const char *why = NULL;
+	struct hlo_module *w = NULL;
+	struct analysis *aw = NULL;
+	struct diag d;
+	diag_init(&d, NULL);
+	if (n_instrs > REWRITE_MAX_INSTRUCTIONS)
+		why = "a loop phi group would no longer collapse after the removal, and the module is "
+		      "too large to analyse again per copy";
+	else if (!(w = hlo_module_without_copy(an->m, copy, &d)))
+		why = "a loop phi group would no longer collapse after the removal, and the rewritten "
+		      "module could not be built";
+	else if (!(aw = analysis_run(w, &an->opt, &d)))
+		why = "a loop phi group would no longer collapse after the removal, and the rewritten "
+		      "module could not be analysed";
+	int scheduled = an->m->is_scheduled;
+	if (why) {
+		out->any = VERDICT_UNKNOWN;
+		out->given = scheduled ? VERDICT_UNKNOWN : VERDICT_NONE;
+		out->unknown_reason = (char *)why;
+		struct sbuf b = {0};
+		sb_printf(&b, "unknown: %s\n", why);
+		out->evidence = sb_finish(&b, A);
+		hlo_module_free(w);
+		return 0;
+	}
+	const struct hlo_instruction *src = same_instr(w, copy->operands[0]);
+	int32_t s = src ? dataflow_unique_value(aw->df, src, 0) : -1;
+	struct buffer_verdict bv;
+	memset(&bv, 0, sizeof(bv));
+	if (s < 0 || hazards_decide_buffer(aw, aw->bufs->buffer_of[s], &bv) < 0) {
+		analysis_free(aw);
+		hlo_module_free(w);
+		out->any = VERDICT_UNKNOWN;
+		out->given = scheduled ? VERDICT_UNKNOWN : VERDICT_NONE;
+		out->unknown_reason = "the rewritten module has no single value for the copy's operand";
+		out->evidence = arena_strdup(A, "unknown: the rewritten module has no single value for the copy's operand\n");
+		return 0;
+	}
+	out->any = removal_verdict(bv.any);
+	out->given = scheduled ? removal_verdict(bv.given) : VERDICT_NONE;
+	out->unknown_reason = bv.unknown_reason ? arena_strdup(A, bv.unknown_reason) : NULL;
+	out->n_edges = 0;
+	if (bv.n_edges > 0) {
+		out->edges_from = arena_array(A, (size_t)bv.n_edges, sizeof(*out->edges_from));
+		out->edges_to = arena_array(A, (size_t)bv.n_edges, sizeof(*out->edges_to));
+		for (int32_t i = 0; i < bv.n_edges; i++) {
+			const struct hlo_instruction *f = same_instr(an->m, bv.edges_from[i]);
+			const struct hlo_instruction *t = same_instr(an->m, bv.edges_to[i]);
+			if (!f || !t)
+				continue;
+			out->edges_from[out->n_edges] = f;
+			out->edges_to[out->n_edges] = t;
+			out->n_edges++;
+		}
+	}
+	out->edge_from = same_instr(an->m, bv.edge_from);
+	out->edge_to = same_instr(an->m, bv.edge_to);
+	struct sbuf b = {0};
+	sb_printf(&b, "merged buffer of %s and %s after removal: %d value(s), from the rewritten module "
+		  "analysed again (loop phis that collapse onto %s stay phis once they reach %s, a phi)\n%s",
+		  copy->operands[0]->name, copy->name, aw->bufs->buffers[aw->bufs->buffer_of[s]].n_values,
+		  copy->name, copy->operands[0]->name, bv.evidence ? bv.evidence : "");
+	out->evidence = sb_finish(&b, A);
+	analysis_free(aw);
+	hlo_module_free(w);
 	return 0;
 }
 
@@ -645,6 +764,13 @@ int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
 		free(af);
 		free(at);
 		return 0;
+	}
+	if (phis_may_stay(an->df, M.source_value, M.copy_value)) {
+		merged_free(&M);
+		free(mem);
+		free(af);
+		free(at);
+		return decide_by_rewrite(an, copy, out);
 	}
 	struct hz_input in;
 	memset(&in, 0, sizeof(in));

@@ -38,7 +38,9 @@ enum copy_family copy_family_of(struct analysis *an, const struct hlo_instructio
  * the module as given: buffer(operand value) U buffer(copy value) minus the
  * copy's value, with loop/branch phis that collapse after the rewrite replaced
  * by what they collapse to. *values is arena memory; returns the count or -1
- * when the copy's operand has no unique value. */
+ * when the copy's operand has no unique value, or when loop phis that collapse
+ * onto the copy would stay phis after the rewrite (the model does not hold:
+ * copy_analyse_one then analyses the rewritten module). */
 int32_t copy_merged_buffer(struct analysis *an, const struct hlo_instruction *copy,
 			   int32_t **values);
 

@@ -1,6 +1,7 @@
 /* smt.c - slices of the schedule space as Z3 problems (smt.h). */
 #include "smt.h"
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@ struct smt_problem {
 	char label[96];
 	char last[160];
 	Z3_solver solver;
+	int dead;     /* Z3 refused a context or a term (memory limit): every check is unknown */
 	int32_t n_nodes, cap_nodes;
 	struct node *nodes;
 	int32_t n_atoms, cap_atoms;
@@ -88,8 +90,26 @@ const char *smt_answer_name(enum smt_answer a)
 	return a == SMT_SAT ? "sat" : a == SMT_UNSAT ? "unsat" : "unknown";
 }
 
+/* Z3's memory bound is process-wide (memory_max_size, in megabytes, read by
+ * Z3's allocator for every context): set once, before the first context.
+ * Past it a check returns unknown ("max. memory exceeded"), which the
+ * deciders report as unknown with that reason. HLOPROOF_Z3_MEMORY_MB lowers
+ * it (the tests use 1 to reach the path). */
+#define SMT_MEMORY_MAX_MB 2048
+static pthread_once_t z3_limits_once = PTHREAD_ONCE_INIT;
+
+static void set_z3_limits(void)
+{
+	char mb[32];
+	const char *env = getenv("HLOPROOF_Z3_MEMORY_MB");
+	long v = env ? strtol(env, NULL, 10) : 0;
+	snprintf(mb, sizeof(mb), "%ld", v > 0 && v < SMT_MEMORY_MAX_MB ? v : (long)SMT_MEMORY_MAX_MB);
+	Z3_global_param_set("memory_max_size", mb);
+}
+
 struct smt *smt_new(int timeout_ms, const char *dump_dir, const char *module_name)
 {
+	pthread_once(&z3_limits_once, set_z3_limits);
 	struct smt *s = calloc(1, sizeof(*s));
 	if (!s)
 		die("out of memory");
@@ -97,7 +117,8 @@ struct smt *smt_new(int timeout_ms, const char *dump_dir, const char *module_nam
 	Z3_set_param_value(cfg, "model", "true");
 	s->ctx = Z3_mk_context_rc(cfg);
 	Z3_del_config(cfg);
-	Z3_set_error_handler(s->ctx, on_z3_error);
+	if (s->ctx)
+		Z3_set_error_handler(s->ctx, on_z3_error);
 	s->timeout_ms = timeout_ms > 0 ? timeout_ms : 2000;
 	s->dump_dir = dump_dir ? strdup(dump_dir) : NULL;
 	s->module = strdup(module_name ? module_name : "module");
@@ -112,7 +133,8 @@ void smt_free(struct smt *s)
 {
 	if (!s)
 		return;
-	Z3_del_context(s->ctx);
+	if (s->ctx)
+		Z3_del_context(s->ctx);
 	free(s->log_size);
 	free(s->log_us);
 	free(s->dump_dir);
@@ -139,6 +161,10 @@ int32_t smt_query_log(const struct smt *s, const int32_t **sizes, const uint32_t
 
 static Z3_ast keep(struct smt_problem *p, Z3_ast a)
 {
+	if (!a || p->dead) {
+		p->dead = 1;
+		return NULL;
+	}
 	Z3_inc_ref(p->s->ctx, a);
 	grow((void **)&p->refs, &p->cap_refs, p->n_refs + 1, sizeof(Z3_ast));
 	p->refs[p->n_refs++] = a;
@@ -157,7 +183,11 @@ struct smt_problem *smt_problem_new(struct smt *s, struct depview *dv, const cha
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
 		      *c == '_' || *c == '-' || *c == '.'))
 			*c = '_';
-	p->solver = Z3_mk_simple_solver(s->ctx); /* no tactic front end: ~20x cheaper per check */
+	if (!s->ctx || !(p->solver = Z3_mk_simple_solver(s->ctx))) {
+		p->dead = 1;
+		return p;
+	}
+	/* no tactic front end: ~20x cheaper per check */
 	Z3_solver_inc_ref(s->ctx, p->solver);
 	Z3_params prm = Z3_mk_params(s->ctx);
 	Z3_params_inc_ref(s->ctx, prm);
@@ -177,7 +207,8 @@ void smt_problem_free(struct smt_problem *p)
 		Z3_model_dec_ref(c, p->model);
 	for (int32_t i = 0; i < p->n_refs; i++)
 		Z3_dec_ref(c, p->refs[i]);
-	Z3_solver_dec_ref(c, p->solver);
+	if (p->solver)
+		Z3_solver_dec_ref(c, p->solver);
 	free(p->refs);
 	free(p->nodes);
 	free(p->atoms);
@@ -192,6 +223,8 @@ void smt_problem_free(struct smt_problem *p)
 static Z3_ast declare(struct smt_problem *p, const char *name, int is_bool)
 {
 	Z3_context c = p->s->ctx;
+	if (p->dead)
+		return NULL;
 	Z3_ast a = keep(p, Z3_mk_const(c, Z3_mk_string_symbol(c, name),
 				      is_bool ? Z3_mk_bool_sort(c) : Z3_mk_int_sort(c)));
 	int32_t cap = p->cap_decls;
@@ -263,7 +296,9 @@ void smt_add_edge(struct smt_problem *p, const struct hlo_instruction *a,
 
 static void assert_kept(struct smt_problem *p, Z3_ast a)
 {
-	Z3_solver_assert(p->s->ctx, p->solver, keep(p, a));
+	if (!keep(p, a))
+		return;
+	Z3_solver_assert(p->s->ctx, p->solver, a);
 	p->n_asserted++;
 	grow((void **)&p->asserts, &p->cap_asserts, p->n_asserts + 1, sizeof(Z3_ast));
 	p->asserts[p->n_asserts++] = a;
@@ -273,13 +308,15 @@ static void assert_kept(struct smt_problem *p, Z3_ast a)
 static Z3_ast lt(struct smt_problem *p, const struct hlo_instruction *a,
 		 const struct hlo_instruction *b)
 {
+	if (p->dead)
+		return NULL;
 	return keep(p, Z3_mk_lt(p->s->ctx, p->nodes[node_of(p, a)].pos, p->nodes[node_of(p, b)].pos));
 }
 
 /* Assert what is not yet asserted: the slice order, then the triples. */
 static void build(struct smt_problem *p)
 {
-	if (p->built)
+	if (p->built || p->dead)
 		return;
 	Z3_context c = p->s->ctx;
 	/* rebuild from scratch: solver reset keeps the terms we hold */
@@ -379,6 +416,15 @@ static enum smt_answer check(struct smt_problem *p, const char *what, const Z3_a
 	struct smt *s = p->s;
 	Z3_context c = s->ctx;
 	build(p);
+	if (p->dead) {
+		s->n_queries++;
+		s->n_unknown++;
+		snprintf(s->reason, sizeof(s->reason),
+			 "z3: the solver ran out of its memory limit (memory_max_size) before the query");
+		if (reason)
+			*reason = s->reason;
+		return SMT_UNKNOWN;
+	}
 	if (p->model) {
 		Z3_model_dec_ref(c, p->model);
 		p->model = NULL;

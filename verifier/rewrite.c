@@ -1,0 +1,54 @@
+/* rewrite.c - the module with one copy removed (rewrite.h). */
+#include "rewrite.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+struct hlo_module *hlo_module_without_copy(const struct hlo_module *m,
+					   const struct hlo_instruction *copy, struct diag *d)
+{
+	if (!m->source || copy->n_operands != 1)
+		return NULL;
+	struct hlo_module *w = hlo_parse(m->file, m->source, m->source_len, d);
+	if (!w)
+		return NULL;
+	struct hlo_computation *k = hlo_find_computation(w, copy->parent->name);
+	struct hlo_instruction *c = k ? hlo_find_instruction(k, copy->name) : NULL;
+	if (!c || c->opcode != OP_COPY || c->n_operands != 1) {
+		hlo_module_free(w);
+		return NULL;
+	}
+	struct hlo_instruction *s = c->operands[0];
+	int32_t n = 0;
+	for (int32_t i = 0; i < k->n_instrs; i++) {
+		struct hlo_instruction *x = k->instrs[i];
+		if (x == c)
+			continue;
+		for (int32_t j = 0; j < x->n_operands; j++)
+			if (x->operands[j] == c)
+				x->operands[j] = s;
+		int32_t kept = 0;
+		for (int32_t j = 0; j < x->n_ctrl_preds; j++)
+			if (x->ctrl_preds[j] != c)
+				x->ctrl_preds[kept++] = x->ctrl_preds[j];
+		x->n_ctrl_preds = kept;
+		k->instrs[n++] = x;
+	}
+	k->n_instrs = n;
+	if (k->root == c) {
+		k->root = s;
+		s->is_root = 1;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f) {
+		hlo_module_free(w);
+		return NULL;
+	}
+	hlo_print_module(f, w);
+	fclose(f);
+	hlo_module_free(w);
+	struct hlo_module *r = hlo_parse(m->file, text, len, d);
+	free(text);
+	return r;
+}

@@ -1,0 +1,20 @@
+/* rewrite.h - the module with one copy removed, parsed again.
+ *
+ * Used where the merged-buffer model of copies.c cannot follow XLA's phi
+ * optimization (a group of loop phis that collapsed onto the copy but would
+ * not collapse onto its operand): the copy decider then analyses the
+ * rewritten module itself. */
+#ifndef HLOPROOF_REWRITE_H
+#define HLOPROOF_REWRITE_H
+#include "ir.h"
+#include "diag.h"
+
+/* Removing `copy`: its users read its operand, the operand becomes the root
+ * where the copy was, the copy's control edges are dropped. The module is
+ * re-read from m->source, edited, printed and parsed again, so the result is
+ * a fresh module with consistent users, positions and ids (free it with
+ * hlo_module_free). NULL, with the reason in d, when that fails. */
+struct hlo_module *hlo_module_without_copy(const struct hlo_module *m,
+					   const struct hlo_instruction *copy, struct diag *d);
+
+#endif

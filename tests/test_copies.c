@@ -318,6 +318,21 @@ static void test_verdict_necessary_by_smt(void **state)
 	analysis_free(an);
 	hlo_module_free(m);
 
+	/* the same question sent whole to Z3 (HLOPROOF_SMT_NONE=1): same verdict */
+	m = hlo_parse_file("corpus/copies/smt_unsat.hlo", &d);
+	assert_non_null(m);
+	struct analysis_options opt;
+	analysis_default_options(&opt);
+	opt.smt_none = 1;
+	an = analysis_run(m, &opt, &d);
+	assert_non_null(an);
+	report(an, "c1", &r);
+	assert_int_equal(r.any, VERDICT_NECESSARY);
+	assert_contains(r.evidence, "z3: unsat");
+	assert_true(an->n_smt_queries > 0);
+	analysis_free(an);
+	hlo_module_free(m);
+
 	m = hlo_parse_file("corpus/copies/smt_edges.hlo", &d);
 	assert_non_null(m);
 	an = analyse(m, 1);

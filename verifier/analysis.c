@@ -10,6 +10,8 @@ void analysis_default_options(struct analysis_options *opt)
 {
 	memset(opt, 0, sizeof(*opt));
 	opt->timeout_ms = 2000;
+	const char *e = getenv("HLOPROOF_SMT_NONE");
+	opt->smt_none = e && !strcmp(e, "1");
 }
 
 struct analysis *analysis_run(struct hlo_module *m, const struct analysis_options *opt,

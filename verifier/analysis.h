@@ -17,6 +17,11 @@ struct analysis_options {
 	int timeout_ms;           /* per SMT query; default 2000; <= 0 = default */
 	const char *smt_dump_dir; /* write every SMT query there as SMT-LIB2; NULL = off */
 	int cross_check;          /* run both deciders where both apply; abort on disagreement */
+	/* ask Z3 the whole "schedule with none of the hazards" question, as
+	 * before the graph decided it (hazard.c none_by_graph); default off,
+	 * on when the environment has HLOPROOF_SMT_NONE=1 (tests of the solver
+	 * path, comparisons) */
+	int smt_none;
 	/* --time-budget-ms (budget.h); zeroed: unlimited. copies_analyse reports
 	 * the copies it reaches after the deadline as unknown, with the reason. */
 	struct budget budget;

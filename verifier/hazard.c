@@ -1204,8 +1204,10 @@ static void decide_none(struct view *V, int32_t n_possible, int32_t first_possib
 	memset(&G, 0, sizeof(G));
 	G.dv = &V->dv;
 	G.budget = NONE_MAX_PAIRS;
-	int gave_up = 0;
-	enum smt_answer a = none_by_graph(V, &G, idx, n, state, open, &gave_up);
+	int gave_up = 1;
+	enum smt_answer a = SMT_UNKNOWN;
+	if (!an->opt.smt_none)
+		a = none_by_graph(V, &G, idx, n, state, open, &gave_up);
 	if (gave_up)
 		memset(state, TS_OPEN, (size_t)n);
 	struct smt_problem *p = NULL;

@@ -85,14 +85,14 @@ gen_tuple 1000000 >"$T/tuple.hlo"
 rejects tuple-1M "$T/tuple.hlo" 0 "^$" 20
 "$H" print "$T/tuple.hlo" 2>"$T/err" | "$H" parse - >"$T/out" 2>&1 && grep -q '2 instructions' "$T/out" && ok \
 	|| bad "tuple-1M: print | parse failed: $(head -n 1 "$T/err") $(head -n 1 "$T/out")"
-if [ -n "$ASAN_OPTIONS" ]; then # ASan needs its address space: limit its allocator instead
-	ASAN_OPTIONS="$ASAN_OPTIONS:allocator_may_return_null=1:max_allocation_size_mb=32" \
-		"$H" parse "$T/tuple.hlo" >/dev/null 2>"$T/err"; st=$?
-else
+# Under ASan the address-space limit cannot be used (its shadow memory needs the space)
+# and its allocator limit does not reach the arena, which maps its large chunk with mmap:
+# the plain run covers this case.
+if [ -z "$ASAN_OPTIONS" ]; then
 	( ulimit -v 150000; "$H" parse "$T/tuple.hlo" >/dev/null 2>"$T/err" ); st=$?
+	if [ $st = 3 ] && grep -q "^hloproof: fatal: out of memory" "$T/err"; then ok
+	else bad "out-of-memory: exit $st: $(head -n 1 "$T/err")"; fi
 fi
-if [ $st = 3 ] && grep -q "^hloproof: fatal: out of memory" "$T/err"; then ok
-else bad "out-of-memory: exit $st: $(head -n 1 "$T/err")"; fi
 gen_tuple 1000001 >"$T/tuple.hlo"
 rejects tuple-1M+1 "$T/tuple.hlo" 2 ":5:12: error: tuple has more than 1000000 elements" 20
 rm -f "$T/tuple.hlo"

@@ -2,6 +2,34 @@
 #include "rewrite.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* The printer reprints control-predecessors from the attribute's text (it
+ * keeps attributes in their printed order): rebuild it from ctrl_preds, or
+ * drop it when none is left. */
+static void rewrite_ctrl_attr(struct hlo_module *w, struct hlo_instruction *x)
+{
+	for (int32_t a = 0; a < x->n_attrs; a++) {
+		if (strcmp(x->attrs[a].name, "control-predecessors"))
+			continue;
+		if (x->n_ctrl_preds == 0) {
+			memmove(&x->attrs[a], &x->attrs[a + 1], (size_t)(x->n_attrs - a - 1) * sizeof(x->attrs[0]));
+			x->n_attrs--;
+			return;
+		}
+		size_t len = 3;
+		for (int32_t j = 0; j < x->n_ctrl_preds; j++)
+			len += strlen(x->ctrl_preds[j]->name) + 3;
+		char *v = arena_alloc(&w->arena, len), *o = v;
+		*o++ = '{';
+		for (int32_t j = 0; j < x->n_ctrl_preds; j++)
+			o += sprintf(o, "%s%%%s", j ? ", " : "", x->ctrl_preds[j]->name);
+		*o++ = '}';
+		*o = 0;
+		x->attrs[a].value = v;
+		return;
+	}
+}
 
 struct hlo_module *hlo_module_without_copy(const struct hlo_module *m,
 					   const struct hlo_instruction *copy, struct diag *d)
@@ -30,7 +58,10 @@ struct hlo_module *hlo_module_without_copy(const struct hlo_module *m,
 		for (int32_t j = 0; j < x->n_ctrl_preds; j++)
 			if (x->ctrl_preds[j] != c)
 				x->ctrl_preds[kept++] = x->ctrl_preds[j];
-		x->n_ctrl_preds = kept;
+		if (kept != x->n_ctrl_preds) {
+			x->n_ctrl_preds = kept;
+			rewrite_ctrl_attr(w, x);
+		}
 		k->instrs[n++] = x;
 	}
 	k->n_instrs = n;

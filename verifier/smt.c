@@ -416,8 +416,7 @@ static enum smt_answer check(struct smt_problem *p, const char *what, const Z3_a
 	struct smt *s = p->s;
 	Z3_context c = s->ctx;
 	build(p);
-	if (p->dead) {
-		s->n_queries++;
+	if (p->dead) { /* nothing reaches Z3: not counted as a query */
 		s->n_unknown++;
 		snprintf(s->reason, sizeof(s->reason),
 			 "z3: the solver ran out of its memory limit (memory_max_size) before the query");

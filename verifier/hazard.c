@@ -27,6 +27,8 @@ struct hz_cache {
 	struct hz_read *r;
 	struct hz_triple *t;
 	int32_t cap_r, cap_t;
+	char *pp; /* the reads' paths */
+	size_t cap_pp;
 };
 
 /* ---- small string builder ---- */
@@ -305,7 +307,7 @@ static int can_share_rw(struct analysis *an, const struct hlo_instruction *copy,
 
 struct hz_read {
 	struct event ev;
-	struct path path;
+	size_t path_at; /* its path in view.pp: the levels it has, not TRACE_MAX_DEPTH */
 	struct region rg;
 	const struct hlo_instruction *instr; /* NULL for the end-of-run reads */
 	int32_t operand, sub;
@@ -352,6 +354,8 @@ struct view {
 	struct hz_read *r;
 	int32_t n_t, cap_t;
 	struct hz_triple *t;
+	char *pp; /* the reads' paths, packed */
+	size_t n_pp, cap_pp;
 	int32_t n_false, n_disjoint, n_canshare;
 	int32_t n_samples;
 	struct hz_false samples[FALSE_SAMPLES];
@@ -373,7 +377,23 @@ static void add_read(struct view *V, int32_t member, const struct event *ev,
 	}
 	struct hz_read *r = &V->r[V->n_r++];
 	r->ev = *ev;
-	trace_path(ev, &r->path);
+	/* a read's path has a few levels of the 64 struct path holds: 40,000
+	 * reads of one buffer would take 60 MB */
+	struct path p;
+	trace_path(ev, &p);
+	size_t need = (offsetof(struct path, l) + (size_t)p.n * sizeof(p.l[0]) + 15) & ~(size_t)15;
+	if (V->n_pp + need > V->cap_pp) {
+		size_t cap = V->cap_pp ? 2 * V->cap_pp : 4096;
+		while (cap < V->n_pp + need)
+			cap *= 2;
+		V->pp = realloc(V->pp, cap);
+		if (!V->pp)
+			die("out of memory");
+		V->cap_pp = cap;
+	}
+	memcpy(V->pp + V->n_pp, &p, need < sizeof(p) ? need : sizeof(p));
+	r->path_at = V->n_pp;
+	V->n_pp += need;
 	r->instr = instr;
 	r->operand = operand;
 	r->sub = sub;
@@ -382,6 +402,11 @@ static void add_read(struct view *V, int32_t member, const struct event *ev,
 		region_read(instr, operand, &r->rg);
 	else
 		memset(&r->rg, 0, sizeof(r->rg)), r->rg.whole = 1;
+}
+
+static const struct path *rpath(const struct view *V, const struct hz_read *r)
+{
+	return (const struct path *)(const void *)(V->pp + r->path_at);
 }
 
 static struct hz_triple *add_triple(struct view *V)
@@ -545,7 +570,7 @@ static void decide_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri)
 	struct cond c;
 	int same_dw = event_equal(&v->def, &w->def);
 	int same_wu = r->instr && event_equal(&w->def, &r->ev);
-	cond_overwrite(&v->path, &w->path, &r->path, &c);
+	cond_overwrite(&v->path, &w->path, rpath(V, r), &c);
 	if (c.kind == COND_FALSE && (same_dw || same_wu))
 		V->n_false++; /* the same-event hazard below explains this triple */
 	else
@@ -1407,11 +1432,11 @@ static void before_build(struct view *V, struct before *B)
 }
 
 /* The read happens in the run of v's computation that defined v. */
-static int read_in_def_run(const struct hz_member *v, const struct hz_read *r)
+static int read_in_def_run(const struct hz_member *v, const struct path *rp)
 {
 	int32_t L = v->path.n - 1;
-	return def_at_instr(v) && r->path.ok && !r->path.never && r->path.n > L &&
-	       r->path.l[L].k == v->path.l[L].k && same_prefix(&v->path, &r->path, L);
+	return def_at_instr(v) && rp->ok && !rp->never && rp->n > L &&
+	       rp->l[L].k == v->path.l[L].k && same_prefix(&v->path, rp, L);
 }
 
 static int counted_false(struct view *V, const struct before *B, int32_t vi, int32_t wi, int32_t ri,
@@ -1438,13 +1463,13 @@ static int counted_false(struct view *V, const struct before *B, int32_t vi, int
  * whose path does not go into the same instruction is written before the
  * definition or after the read: no hazard ("the definition and the read run
  * inside one instruction the write is outside of"). */
-static int32_t shared_inside_level(const struct hz_member *v, const struct hz_read *r)
+static int32_t shared_inside_level(const struct hz_member *v, const struct path *rp)
 {
-	if (!v->path.ok || v->path.never || !r->path.ok || r->path.never)
+	if (!v->path.ok || v->path.never || !rp->ok || rp->never)
 		return -1;
 	int32_t L = -1;
-	for (int32_t i = 0; i < v->path.n && i < r->path.n; i++) {
-		const struct path_level *a = &v->path.l[i], *b = &r->path.l[i];
+	for (int32_t i = 0; i < v->path.n && i < rp->n; i++) {
+		const struct path_level *a = &v->path.l[i], *b = &rp->l[i];
 		if (a->k != b->k || a->x != b->x || a->phase != b->phase)
 			break;
 		if (a->phase == EV_INSIDE)
@@ -1470,6 +1495,122 @@ static int counted_outside(struct view *V, int32_t wi, int32_t ri, int32_t vi, i
 	return 1;
 }
 
+/* One read of v against every writer: skipped when dominated, counted when
+ * structure rules it out, traced otherwise. */
+static void decide_read_each_writer(struct view *V, const struct dominance *D, const struct before *B,
+				    int32_t vi, int32_t ri, int32_t L, int same_run, int stop_early)
+{
+	for (int32_t wi = 0; wi < V->n_m && !(stop_early && V->forced_found); wi++)
+		if (wi != vi && !V->m[wi].excluded && !dominated(V, D, vi, wi, ri) &&
+		    !counted_outside(V, wi, ri, vi, L) && !counted_false(V, B, vi, wi, ri, same_run))
+			decide_triple(V, vi, wi, ri);
+}
+
+/* Once the proof's samples are full, a whole-buffer read of v sees each
+ * writer in one of three ways that depend on v, the read's inside level and
+ * whether it is in v's defining run, not on the read itself: dominated
+ * (skipped), counted as ruled out (outside, or before the definition), or
+ * traced. The one exception is a writer defined at the reading instruction,
+ * which every check leaves to decide_triple. So the classes are computed
+ * once per (v, level, same run) and a read costs its traced writers, not
+ * every writer: a buffer carried through many loops has reads x values
+ * triples, nearly all outside. Same calls, same order, same counts as the
+ * loop over every writer. */
+enum { WC_TRACE, WC_SKIP, WC_COUNT };
+
+struct writer_classes {
+	int32_t vi, level, same_run; /* the key of cls/trace; vi = -1: none yet */
+	uint8_t *cls;
+	int32_t *trace, n_trace, n_count;
+};
+
+static void writer_classes_init(struct view *V, struct writer_classes *WC)
+{
+	memset(WC, 0, sizeof(*WC));
+	WC->vi = -1;
+	WC->cls = malloc((size_t)V->n_m + 1);
+	WC->trace = malloc(((size_t)V->n_m + 1) * sizeof(*WC->trace));
+	if (!WC->cls || !WC->trace)
+		die("out of memory");
+}
+
+static void writer_classes_free(struct writer_classes *WC)
+{
+	free(WC->cls);
+	free(WC->trace);
+}
+
+/* dominated(), counted_outside() and counted_false() for a whole-buffer read
+ * whose instruction defines none of the writers (region_overlap is then 1) */
+static uint8_t writer_class(struct view *V, const struct dominance *D, const struct before *B,
+			    int32_t vi, int32_t wi, int32_t L, int same_run)
+{
+	const struct hz_member *w = &V->m[wi], *v = &V->m[vi];
+	if (D->dom && (w->def.phase == EV_AT || w->def.phase == EV_END)) {
+		size_t n = (size_t)D->n;
+		const uint8_t *pre = D->dom + n * n;
+		for (size_t j = 0; j < n; j++)
+			if ((int32_t)j != vi && (int32_t)j != wi && D->dom[j * n + (size_t)wi] &&
+			    pre[(size_t)vi * n + j])
+				return WC_SKIP;
+	}
+	if (L >= 0 && w->path.ok && !w->path.never &&
+	    !(w->path.n > L && same_prefix(&w->path, &v->path, L + 1)))
+		return WC_COUNT;
+	if (same_run && B->wb && B->wb[(size_t)wi * (size_t)B->n + (size_t)vi])
+		return WC_COUNT;
+	return WC_TRACE;
+}
+
+static void decide_read_by_class(struct view *V, const struct dominance *D, const struct before *B,
+				 struct writer_classes *WC, int32_t vi, int32_t ri, int32_t L,
+				 int same_run, int stop_early)
+{
+	if (WC->vi != vi || WC->level != L || WC->same_run != same_run) {
+		WC->vi = vi;
+		WC->level = L;
+		WC->same_run = same_run;
+		WC->n_trace = WC->n_count = 0;
+		for (int32_t wi = 0; wi < V->n_m; wi++) {
+			uint8_t c = WC_SKIP;
+			if (wi != vi && !V->m[wi].excluded)
+				c = writer_class(V, D, B, vi, wi, L, same_run);
+			WC->cls[wi] = c;
+			if (c == WC_TRACE)
+				WC->trace[WC->n_trace++] = wi;
+			else if (c == WC_COUNT)
+				WC->n_count++;
+		}
+	}
+	const struct hz_read *r = &V->r[ri];
+	/* writers defined at the reading instruction: always traced */
+	int32_t at[8], n_at = 0, n_at_counted = 0;
+	if (r->instr) {
+		for (int32_t wi = 0; wi < V->n_m; wi++) {
+			if (wi == vi || V->m[wi].excluded || !event_equal(&V->m[wi].def, &r->ev))
+				continue;
+			if (n_at == 8) { /* not expected: every writer, one by one */
+				decide_read_each_writer(V, D, B, vi, ri, L, same_run, stop_early);
+				return;
+			}
+			at[n_at++] = wi;
+			n_at_counted += WC->cls[wi] == WC_COUNT;
+		}
+	}
+	V->n_false += WC->n_count - n_at_counted;
+	int32_t i = 0, j = 0;
+	while ((i < WC->n_trace || j < n_at) && !(stop_early && V->forced_found)) {
+		int32_t wi;
+		if (j >= n_at || (i < WC->n_trace && WC->trace[i] < at[j]))
+			wi = WC->trace[i++];
+		else if (i < WC->n_trace && WC->trace[i] == at[j])
+			wi = WC->trace[i++], j++;
+		else
+			wi = at[j++];
+		decide_triple(V, vi, wi, ri);
+	}
+}
+
 static struct hz_cache *hz_cache_new(struct analysis *an);
 
 int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *out)
@@ -1491,6 +1632,10 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	V.cap_r = an->cache->cap_r;
 	V.t = an->cache->t;
 	V.cap_t = an->cache->cap_t;
+	V.pp = an->cache->pp;
+	V.cap_pp = an->cache->cap_pp;
+	an->cache->pp = NULL;
+	an->cache->cap_pp = 0;
 	an->cache->r = NULL;
 	an->cache->t = NULL;
 	an->cache->cap_r = an->cache->cap_t = 0;
@@ -1565,20 +1710,23 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	dominance_build(&V, &D, stop_early);
 	struct before B;
 	before_build(&V, &B);
+	struct writer_classes WC;
+	writer_classes_init(&V, &WC);
 	for (int32_t vi = 0; vi < V.n_m && !(stop_early && V.forced_found); vi++) {
 		if (V.m[vi].excluded)
 			continue;
 		for (int32_t ri = V.m[vi].first_read;
 		     ri < V.m[vi].first_read + V.m[vi].n_reads && !(stop_early && V.forced_found); ri++) {
-			int same_run = B.wb && read_in_def_run(&V.m[vi], &V.r[ri]);
-			int32_t inside = shared_inside_level(&V.m[vi], &V.r[ri]);
-			for (int32_t wi = 0; wi < V.n_m && !(stop_early && V.forced_found); wi++)
-				if (wi != vi && !V.m[wi].excluded && !dominated(&V, &D, vi, wi, ri) &&
-				    !counted_outside(&V, wi, ri, vi, inside) &&
-				    !counted_false(&V, &B, vi, wi, ri, same_run))
-					decide_triple(&V, vi, wi, ri);
+			int same_run = B.wb && read_in_def_run(&V.m[vi], rpath(&V, &V.r[ri]));
+			int32_t inside = shared_inside_level(&V.m[vi], rpath(&V, &V.r[ri]));
+			if (V.n_samples >= FALSE_SAMPLES && V.r[ri].rg.whole) {
+				decide_read_by_class(&V, &D, &B, &WC, vi, ri, inside, same_run, stop_early);
+				continue;
+			}
+			decide_read_each_writer(&V, &D, &B, vi, ri, inside, same_run, stop_early);
 		}
 	}
+	writer_classes_free(&WC);
 	free(D.dom);
 	free(B.wb);
 
@@ -1753,6 +1901,8 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	an->cache->cap_r = V.cap_r;
 	an->cache->t = V.t;
 	an->cache->cap_t = V.cap_t;
+	an->cache->pp = V.pp;
+	an->cache->cap_pp = V.cap_pp;
 	return 0;
 }
 
@@ -1777,6 +1927,7 @@ void hz_cache_free(struct hz_cache *c)
 	free(c->by_buffer);
 	free(c->r);
 	free(c->t);
+	free(c->pp);
 	free(c);
 }
 

@@ -1522,22 +1522,45 @@ struct writer_classes {
 	int32_t vi, level, same_run; /* the key of cls/trace; vi = -1: none yet */
 	uint8_t *cls;
 	int32_t *trace, n_trace, n_count;
+	/* members by defining instruction: head[hash] -> next[] chains */
+	int32_t *head, *next;
+	size_t mask;
 };
+
+static size_t wc_hash(const struct hlo_instruction *x, size_t mask)
+{
+	return (size_t)(((uint64_t)(uintptr_t)x * 0x9E3779B97F4A7C15ull) >> 24) & mask;
+}
 
 static void writer_classes_init(struct view *V, struct writer_classes *WC)
 {
 	memset(WC, 0, sizeof(*WC));
 	WC->vi = -1;
+	size_t cap = 16;
+	while (cap < 2 * (size_t)V->n_m)
+		cap *= 2;
+	WC->mask = cap - 1;
 	WC->cls = malloc((size_t)V->n_m + 1);
 	WC->trace = malloc(((size_t)V->n_m + 1) * sizeof(*WC->trace));
-	if (!WC->cls || !WC->trace)
+	WC->head = malloc(cap * sizeof(*WC->head));
+	WC->next = malloc(((size_t)V->n_m + 1) * sizeof(*WC->next));
+	if (!WC->cls || !WC->trace || !WC->head || !WC->next)
 		die("out of memory");
+	memset(WC->head, 0xff, cap * sizeof(*WC->head));
+	/* pushed in reverse so that each chain lists members in index order */
+	for (int32_t i = V->n_m - 1; i >= 0; i--) {
+		size_t h = wc_hash(V->m[i].def.x, WC->mask);
+		WC->next[i] = WC->head[h];
+		WC->head[h] = i;
+	}
 }
 
 static void writer_classes_free(struct writer_classes *WC)
 {
 	free(WC->cls);
 	free(WC->trace);
+	free(WC->head);
+	free(WC->next);
 }
 
 /* dominated(), counted_outside() and counted_false() for a whole-buffer read
@@ -1586,7 +1609,7 @@ static void decide_read_by_class(struct view *V, const struct dominance *D, cons
 	/* writers defined at the reading instruction: always traced */
 	int32_t at[8], n_at = 0, n_at_counted = 0;
 	if (r->instr) {
-		for (int32_t wi = 0; wi < V->n_m; wi++) {
+		for (int32_t wi = WC->head[wc_hash(r->ev.x, WC->mask)]; wi >= 0; wi = WC->next[wi]) {
 			if (wi == vi || V->m[wi].excluded || !event_equal(&V->m[wi].def, &r->ev))
 				continue;
 			if (n_at == 8) { /* not expected: every writer, one by one */

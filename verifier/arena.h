@@ -21,8 +21,9 @@ void *arena_array(struct arena *a, size_t n, size_t size);
  * chunk (address space only; pages are faulted in as they are used). A hint:
  * when the mapping is refused, the arena grows as usual. */
 void arena_reserve(struct arena *a, size_t n);
-/* Process-wide, once, before the heavy work of one thread: the C heap grows
- * pad bytes at a time on transparent huge pages (see arena.c). */
+/* Process-wide, once, before the heavy work starts: the C heap grows pad
+ * bytes at a time on transparent huge pages, and every thread allocates from
+ * it (see arena.c). */
 void arena_heap_huge_pages(size_t pad);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);

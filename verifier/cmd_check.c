@@ -389,8 +389,7 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	budget_init(&budget, o.budget_ms);
-	if (o.jobs == 1)
-		arena_heap_huge_pages((size_t)32 << 20);
+	arena_heap_huge_pages((size_t)32 << 20);
 	files = cli_expand_inputs(argc - optind, argv + optind);
 	if (!files) {
 		status = EXIT_INPUT;
@@ -417,7 +416,10 @@ int cmd_check(int argc, char **argv)
 	for (size_t i = 0; i < n_files; i++)
 		jobs[i].file = files[i];
 	struct check_run run = {&cfg, &o, o.annotations ? &ann : NULL, &budget, jobs, rep.modules};
-	jobs_run(o.jobs, n_files, check_one, &run);
+	/* largest first; NULL (out of memory) is index order */
+	size_t *order = o.jobs > 1 ? jobs_order_by_size((const char *const *)files, n_files) : NULL;
+	jobs_run(o.jobs, n_files, order, check_one, &run);
+	free(order);
 	/* In input order: the messages, then the parsed modules packed to the front. */
 	for (size_t i = 0; i < n_files; i++) {
 		if (jobs[i].diag_len)

@@ -644,7 +644,17 @@ int cmd_gate(int argc, char **argv)
 	for (int32_t j = 0; j < h.n; j++)
 		jobs[b.n + j].file = h.files[j];
 	struct gate_run run = {&cfg, {o.annotations ? &ann : NULL, o.no_deciders}, jobs};
-	jobs_run(o.jobs, n, gate_one, &run);
+	arena_heap_huge_pages((size_t)32 << 20);
+	size_t *order = NULL;
+	const char **names = o.jobs > 1 ? calloc(n + 1, sizeof(*names)) : NULL;
+	if (names) {
+		for (size_t i = 0; i < n; i++)
+			names[i] = jobs[i].file;
+		order = jobs_order_by_size(names, n); /* largest first */
+		free(names);
+	}
+	jobs_run(o.jobs, n, order, gate_one, &run);
+	free(order);
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].diag_len)
 			fwrite(jobs[i].diag, 1, jobs[i].diag_len, stderr);

@@ -2,9 +2,10 @@
  *
  * jobs_run calls fn(arg, i) once for every i in [0, n), on up to `threads`
  * threads (the calling thread when threads <= 1 or n <= 1). Jobs are handed
- * out in index order, one at a time. They must share no mutable state: each
- * job writes only its own result slot, and the caller emits the results in
- * index order afterwards, so the output does not depend on `threads`. */
+ * out one at a time, in the order `order` lists them (NULL: index order).
+ * They must share no mutable state: each job writes only its own result
+ * slot, and the caller emits the results in index order afterwards, so the
+ * output does not depend on `threads` or the order. */
 #ifndef HLOPROOF_JOBS_H
 #define HLOPROOF_JOBS_H
 #include <stddef.h>
@@ -13,7 +14,13 @@
 
 /* Returns once every job has run. A thread that cannot be started leaves its
  * share to the others (the calling thread works too), so it never fails. */
-void jobs_run(int threads, size_t n, void (*fn)(void *arg, size_t i), void *arg);
+void jobs_run(int threads, size_t n, const size_t *order, void (*fn)(void *arg, size_t i),
+	      void *arg);
+
+/* The files' indices, largest file first (ties, and files that cannot be
+ * read, in index order): a long job started last would leave the other
+ * threads idle while it runs. malloc'd; NULL when out of memory. */
+size_t *jobs_order_by_size(const char *const *files, size_t n);
 
 /* Parse a --jobs value: 1..JOBS_MAX, or 0 for the number of online CPUs.
  * Returns 0 and sets *out, or -1 when s is not such a number. */

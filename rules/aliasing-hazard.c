@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EVIDENCE_MAX 8
+#define EVIDENCE_MAX HAZARD_WITNESSES_SHOWN /* hazard.h: the witnesses there are */
 
 /* group of a hazard: the protected value and the kind of conflict */
 static int32_t klass(const struct hazard_report *h)

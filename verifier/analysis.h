@@ -25,6 +25,12 @@ struct analysis_options {
 	/* --time-budget-ms (budget.h); zeroed: unlimited. copies_analyse reports
 	 * the copies it reaches after the deadline as unknown, with the reason. */
 	struct budget budget;
+	/* > 0: the hazard reports carry witness texts only for the first this
+	 * many of each (value, kind) that a rule can show (in the printed
+	 * schedule, or in some schedule when unscheduled), NULL for the rest:
+	 * 100,000 hazards of one buffer are formatted for nobody otherwise.
+	 * 0: every witness (explain prints them all). */
+	int witness_limit;
 };
 
 void analysis_default_options(struct analysis_options *opt);

@@ -5,6 +5,7 @@
 #include "budget.h"
 #include "cli.h"
 #include "copies.h"
+#include "hazard.h"
 #include "config.h"
 #include "donation.h"
 #include "donation_stage.h"
@@ -313,6 +314,7 @@ static void check_one(void *arg, size_t i)
 	aopt.smt_dump_dir = run->o->smt_dump;
 	aopt.budget = *run->budget; /* the same deadline: per copy verdict */
 	aopt.cross_check = run->o->cross_check;
+	aopt.witness_limit = HAZARD_WITNESSES_SHOWN; /* the rules show no more */
 	struct diag ad;
 	diag_init(&ad, NULL);
 	/* past the budget: no decider runs; the copies are listed unknown below

@@ -3,6 +3,7 @@
 #include "gate.h"
 #include "analysis.h"
 #include "copies.h"
+#include "hazard.h"
 #include "donation.h"
 #include "donation_stage.h"
 #include "lint.h"
@@ -535,6 +536,7 @@ int gate_module_build(struct hlo_module *m, const struct lint_config *cfg,
 	analysis_default_options(&ao);
 	if (cfg->timeout_ms > 0)
 		ao.timeout_ms = (int)cfg->timeout_ms;
+	ao.witness_limit = HAZARD_WITNESSES_SHOWN; /* the rules show no more */
 	struct diag ad;
 	diag_init(&ad, NULL);
 	struct copy_verdicts *cv = copy_verdicts_run(m, &ao, &ad);

@@ -1859,7 +1859,10 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		while (cap < 2 * (size_t)n_possible)
 			cap *= 2;
 		uint64_t *seen = calloc(cap, sizeof(uint64_t));
-		if (!seen)
+		int32_t *shown = NULL; /* witnesses written, per (member, kind) */
+		if (an->opt.witness_limit > 0)
+			shown = calloc((size_t)V.n_m * 8 + 1, sizeof(int32_t));
+		if (!seen || (an->opt.witness_limit > 0 && !shown))
 			die("out of memory");
 		for (int32_t i = 0; i < V.n_t; i++) {
 			struct hz_triple *t = &V.t[i];
@@ -1898,9 +1901,14 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 			h->in_every = t->forced;
 			h->bytes = in->bytes;
 			h->predicted_family = triple_family(&V, t);
-			struct sbuf w = {0};
-			witness(&V, t, &w);
-			h->witness = sb_finish(&w, A);
+			int32_t *k = shown ? &shown[(size_t)t->v * 8 + t->kind] : NULL;
+			if (!k || ((scheduled ? t->given : 1) && *k < an->opt.witness_limit)) {
+				struct sbuf w = {0};
+				witness(&V, t, &w);
+				h->witness = sb_finish(&w, A);
+				if (k)
+					(*k)++;
+			}
 			if (!t->forced) {
 				for (int32_t j = 0; j < t->c.n; j++)
 					if (!atom_forced(&V.dv, &t->c.a[j]) &&
@@ -1912,6 +1920,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 			}
 		}
 		free(seen);
+		free(shown);
 	}
 	bv->evidence = sb_finish(&ev, A);
 	for (int32_t i = 0; i < V.n_t && out->predicted == FAMILY_UNEXPLAINED; i++)

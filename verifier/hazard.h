@@ -16,6 +16,10 @@ enum hazard_kind {
 
 const char *hazard_kind_name(enum hazard_kind k);
 
+/* A rule shows at most this many witnesses of one value's hazards of one
+ * kind (aliasing-hazard); analysis_options.witness_limit. */
+#define HAZARD_WITNESSES_SHOWN 8
+
 struct hazard_report {
 	const struct hlo_instruction *def_v, *def_w, *use; /* use is NULL for static hazards */
 	int32_t v, w;                /* value ids (w = -1 where the kind has none) */
@@ -23,7 +27,8 @@ struct hazard_report {
 	int in_given;                /* the printed schedule has it; -1 when unscheduled */
 	int in_some;                 /* some schedule has it (1 for static hazards) */
 	int in_every;                /* every schedule has it */
-	char *witness;               /* "W overwrites v (defined at D) before the read at U; ..." */
+	char *witness;               /* "W overwrites v (defined at D) before the read at U; ...";
+				      * NULL past analysis_options.witness_limit */
 	/* an ordering that avoids it (when in_some && !in_every): control edge */
 	const struct hlo_instruction *edge_from, *edge_to;
 	uint64_t bytes;              /* the buffer's size */

@@ -128,5 +128,23 @@ else
 	else bad "ignored SIGINT: exit $st, saw the temporary: $seen, output complete: $([ $same = 0 ] && echo yes || echo no)"; fi
 fi
 
+# 5. A repair lists each control edge once: "repair (graph: N ordering(s) ...):
+# control edges" names N distinct edges. (A buffer whose hazards force the same
+# edge many times printed it once per hazard past the 64th.)
+if [ -x "$G" ] && "$G" --instructions 40000 >"$T/rep.hlo" 2>/dev/null; then
+	"$H" check "$T/rep.hlo" >"$T/rep.out" 2>&1
+	res=$(grep -o 'repair (graph: [0-9]* ordering(s).*control edges .*' "$T/rep.out" | awk '{
+		n = $3 + 0; sub(/.*control edges /, ""); k = split($0, e, ", "); delete seen; d = 0
+		for (i = 1; i <= k; i++) if (!(e[i] in seen)) { seen[e[i]] = 1; d++ }
+		lines++; if (k != d || d != n) { bad++; printf "%d forced, %d listed, %d distinct\n", n, k, d }
+	} END { printf "%d lines %d bad\n", lines, bad + 0 }' | tail -n 2)
+	case "$res" in
+	*" lines 0 bad") [ "${res%% lines*}" -gt 0 ] && ok || bad "no repair lines in the 40k module" ;;
+	*) bad "repair edges: $res" ;;
+	esac
+else
+	bad "no $G to generate the repair-list module"
+fi
+
 echo "outputs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1269,6 +1269,10 @@ static void decide_none(struct view *V, int32_t n_possible, int32_t first_possib
 		else
 			sb_printf(ev, "\nrepair (%s): control edges", how);
 		int32_t k = 0;
+		/* every edge once: the list is printed whole, edges[] keeps the
+		 * first MAX_REPAIR_EDGES */
+		struct hgraph printed;
+		memset(&printed, 0, sizeof(printed));
 		for (int32_t j = 0; j < n; j++) {
 			struct hz_triple *t = &V->t[idx[j]];
 			for (int32_t i = 0; i < t->c.n; i++) {
@@ -1276,11 +1280,10 @@ static void decide_none(struct view *V, int32_t n_possible, int32_t first_possib
 							: smt_model_before(p, t->c.a[i].b, t->c.a[i].a) != 1)
 					continue;
 				struct atom e = {t->c.a[i].b, t->c.a[i].a};
-				int dup = 0;
-				for (int32_t q = 0; q < *n_edges; q++)
-					dup |= edges[q].a == e.a && edges[q].b == e.b;
-				if (dup)
-					break;
+				size_t before = printed.set_n;
+				hg_add(&printed, e.a, e.b);
+				if (printed.set_n == before)
+					break; /* printed already */
 				if (!*have_edge) {
 					*edge = e;
 					*have_edge = 1;
@@ -1291,6 +1294,7 @@ static void decide_none(struct view *V, int32_t n_possible, int32_t first_possib
 				break;
 			}
 		}
+		hg_free(&printed);
 		sb_printf(ev, "\n");
 	} else {
 		an->n_smt_unknown++;

@@ -668,9 +668,21 @@ static uint64_t hg_key(const struct hlo_instruction *a, const struct hlo_instruc
 	return (((uint64_t)(uint32_t)a->gid << 32) | (uint32_t)b->gid) + 1;
 }
 
+/* splitmix64's finalizer: every bit of the key reaches the low bits a table
+ * index takes (a bare multiply leaves them to the key's low bits only: edges
+ * into one instruction then shared a slot and every add probed them all) */
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xBF58476D1CE4E5B9ull;
+	x ^= x >> 27;
+	x *= 0x94D049BB133111EBull;
+	return x ^ (x >> 31);
+}
+
 static size_t hg_slot(uint64_t key, size_t cap)
 {
-	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
+	return (size_t)mix64(key) & (cap - 1);
 }
 
 static void hg_add(struct hgraph *G, const struct hlo_instruction *a, const struct hlo_instruction *b)
@@ -1533,7 +1545,7 @@ struct writer_classes {
 
 static size_t wc_hash(const struct hlo_instruction *x, size_t mask)
 {
-	return (size_t)(((uint64_t)(uintptr_t)x * 0x9E3779B97F4A7C15ull) >> 24) & mask;
+	return (size_t)mix64((uint64_t)(uintptr_t)x) & mask;
 }
 
 static void writer_classes_init(struct view *V, struct writer_classes *WC)
@@ -1877,7 +1889,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 				uint64_t key = ((uint64_t)(uint32_t)t->v * 1000003u + (uint32_t)(t->w + 1)) * 1000003u +
 					       (uint64_t)(rr->instr ? rr->instr->gid + 2 : (rr->ev.k ? 1 : 0));
 				key = key * 8 + t->kind + 1;
-				size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+				size_t h = (size_t)mix64(key) & (cap - 1);
 				int dup = 0;
 				while (seen[h]) {
 					if (seen[h] == key) {

@@ -155,6 +155,66 @@ char *arena_strdup(struct arena *a, const char *s)
 	return arena_strndup(a, s, strlen(s));
 }
 
+static void advise_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	if (n < 2 * ARENA_HUGE)
+		return;
+	char *q = (char *)(((uintptr_t)p + ARENA_HUGE - 1) & ~(uintptr_t)(ARENA_HUGE - 1));
+	char *end = (char *)(((uintptr_t)p + n) & ~(uintptr_t)(ARENA_HUGE - 1));
+	if (end > q)
+		madvise(q, (size_t)(end - q), MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
+void *heap_calloc_huge(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		die("allocation of %zu x %zu bytes overflows", n, size);
+	size_t bytes = n * size;
+	if (bytes < 2 * ARENA_HUGE) {
+		void *p = calloc(1, bytes ? bytes : 1);
+		if (!p)
+			die("out of memory (%zu bytes)", bytes);
+		return p;
+	}
+	/* not calloc: a block from the heap is cleared before it can be advised */
+	void *p = malloc(bytes);
+	if (!p)
+		die("out of memory (%zu bytes)", bytes);
+	advise_huge(p, bytes);
+	memset(p, 0, bytes);
+	return p;
+}
+
+void *heap_realloc_huge(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		die("allocation of %zu x %zu bytes overflows", n, size);
+	size_t bytes = n * size;
+	if (bytes < 2 * ARENA_HUGE) {
+		p = realloc(p, bytes ? bytes : 1);
+		if (!p)
+			die("out of memory (%zu bytes)", bytes);
+		return p;
+	}
+	/* not realloc: it copies into the new block before it can be advised */
+	size_t old = p ? malloc_usable_size(p) : 0;
+	if (old >= bytes)
+		return p;
+	void *q = malloc(bytes);
+	if (!q)
+		die("out of memory (%zu bytes)", bytes);
+	advise_huge(q, bytes);
+	if (old)
+		memcpy(q, p, old);
+	free(p);
+	return q;
+}
+
 void arena_heap_huge_pages(size_t pad)
 {
 	/* The analyses' malloc'd scratch (value tables, hazard views, Z3) is

@@ -371,9 +371,7 @@ static void add_read(struct view *V, int32_t member, const struct event *ev,
 {
 	if (V->n_r == V->cap_r) {
 		V->cap_r = V->cap_r ? 2 * V->cap_r : 16;
-		V->r = realloc(V->r, (size_t)V->cap_r * sizeof(*V->r));
-		if (!V->r)
-			die("out of memory");
+		V->r = heap_realloc_huge(V->r, (size_t)V->cap_r, sizeof(*V->r));
 	}
 	struct hz_read *r = &V->r[V->n_r++];
 	r->ev = *ev;
@@ -413,9 +411,7 @@ static struct hz_triple *add_triple(struct view *V)
 {
 	if (V->n_t == V->cap_t) {
 		V->cap_t = V->cap_t ? 2 * V->cap_t : 16;
-		V->t = realloc(V->t, (size_t)V->cap_t * sizeof(*V->t));
-		if (!V->t)
-			die("out of memory");
+		V->t = heap_realloc_huge(V->t, (size_t)V->cap_t, sizeof(*V->t));
 	}
 	struct hz_triple *t = &V->t[V->n_t++];
 	memset(t, 0, sizeof(*t));

@@ -36,13 +36,7 @@ static void iv_free(struct ivec *a)
 
 static void *xrealloc(void *p, size_t n, size_t size)
 {
-	if (size && n > SIZE_MAX / size)
-		die("allocation overflows");
-	size_t bytes = n * size;
-	p = realloc(p, bytes ? bytes : 1);
-	if (!p)
-		die("out of memory");
-	return p;
+	return heap_realloc_huge(p, n, size); /* the value tables reach 100 MB */
 }
 
 /* ---- shape trees ---- */
@@ -1289,7 +1283,7 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 	struct hlo_module *m = df->module;
 	struct hlo_value *vals = df->values;
 	/* positions: count, allocate, fill (defining position first) */
-	int32_t *cnt = calloc((size_t)df->n_values + 1, sizeof(int32_t));
+	int32_t *cnt = heap_calloc_huge((size_t)df->n_values + 1, sizeof(int32_t));
 	if (!cnt)
 		die("out of memory");
 	for (int32_t g = 0; g < df->n_instrs; g++) {
@@ -1328,8 +1322,8 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 		}
 	}
 	/* operand slots of every instruction, in users order then operand order */
-	int32_t *n_slots = calloc((size_t)df->n_instrs + 1, sizeof(int32_t));
-	struct slot **slots = calloc((size_t)df->n_instrs + 1, sizeof(*slots));
+	int32_t *n_slots = heap_calloc_huge((size_t)df->n_instrs + 1, sizeof(int32_t));
+	struct slot **slots = heap_calloc_huge((size_t)df->n_instrs + 1, sizeof(*slots));
 	if (!n_slots || !slots)
 		die("out of memory");
 	for (int32_t g = 0; g < df->n_instrs; g++) {
@@ -1366,8 +1360,8 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 	/* For nested positions only users that may read a nested value, or are
 	 * a root, can add a use: keep those slots apart so a wide tuple read by
 	 * thousands of get-tuple-elements is not rescanned for every element. */
-	int32_t *n_nested = calloc((size_t)df->n_instrs + 1, sizeof(int32_t));
-	struct slot **nested = calloc((size_t)df->n_instrs + 1, sizeof(*nested));
+	int32_t *n_nested = heap_calloc_huge((size_t)df->n_instrs + 1, sizeof(int32_t));
+	struct slot **nested = heap_calloc_huge((size_t)df->n_instrs + 1, sizeof(*nested));
 	if (!n_nested || !nested)
 		die("out of memory");
 	size_t total_nested = 0;

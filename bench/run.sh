@@ -23,7 +23,7 @@
 # After a row, $last_ms holds its median, $last_out and $last_err the
 # stdout and stderr of its last run. PIN="..." before a row overrides the
 # pinning (the --jobs rows run on both cores). BENCH_ROWS="check jobs" runs
-# only those groups (parse, buffers, check, jobs).
+# only those groups (parse, buffers, check, jobs, shapes).
 set -u
 
 H=${1:?usage: run.sh HLOPROOF HLOGEN}
@@ -166,7 +166,7 @@ MIXTRAL="$SHARED/corpus/real/maxtext_mixtral_8x7b_train_preopt.hlo"
 MIX=$(basename "$MIXTRAL" .hlo)
 # BENCH_ROWS: the groups to run (default all)
 want() {
-	case " ${BENCH_ROWS:-parse buffers check jobs} " in *" $1 "*) return 0 ;; esac
+	case " ${BENCH_ROWS:-parse buffers check jobs shapes} " in *" $1 "*) return 0 ;; esac
 	return 1
 }
 
@@ -204,7 +204,8 @@ z3_row() {
 	{
 		for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
 		status = "ok"
-		if (f["smt_queries"] > 0 && f["query_ms_median"] > 1) status = "MISS"
+		if (target == "(figures only)") status = "-"
+		else if (f["smt_queries"] > 0 && f["query_ms_median"] > 1) status = "MISS"
 		med = f["smt_queries"] > 0 ? f["query_ms_median"] " ms" : "- (no query)"
 		printf "  %-42s queries %s, constraints/query median %s max %s, query time median %s, graph-decided verdicts %s/%s (%s)  [%s] %s\n",
 			label, f["smt_queries"], f["constraints_median"], f["constraints_max"], med,
@@ -229,6 +230,11 @@ ref_ms=
 # Z3 with --cross-check (every graph decision asked again): the queries' sizes
 bench_cmd "check --cross-check $MIX" "-" "$H" check --stats --cross-check "$MIXTRAL"
 z3_row "z3 --cross-check $MIX" "(figures only)"
+# Z3 asked every "a schedule with none of the hazards?" question that the
+# graph settles otherwise (HLOPROOF_SMT_NONE=1): the queries a view sends
+# when it goes to the solver whole
+bench_cmd "check synth_100k, HLOPROOF_SMT_NONE=1" "-" env HLOPROOF_SMT_NONE=1 "$H" check --stats "$SYN100K"
+z3_row "z3 (every none question) synth_100k" "(figures only)"
 fi
 
 if want jobs; then
@@ -279,6 +285,13 @@ jobs_rows "synth 30k-100k (8 modules)" "$OUT/jobs" "speedup>=1.7"
 PIN=$PIN0
 fi
 echo "  (online cores: $(nproc 2>/dev/null || echo ?); load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"
+
+# How cost grows with copies per buffer and loop nesting (figures, no target)
+if want shapes; then
+	echo
+	mkdir -p "$OUT/shapes"
+	sh "$(dirname "$0")/shapes.sh" "$H" "$OUT/shapes" || failed=1
+fi
 
 echo
 if [ "$failed" -ne 0 ]; then

@@ -578,6 +578,9 @@ int atoms_possible(struct depview *dv, const struct atom *a, int32_t n, const st
 	uint8_t adj[POSSIBLE_MAX_NODES][POSSIBLE_MAX_NODES];
 	if (n_extra > 8)
 		n_extra = 8;
+	/* one atom a < b (most triples): possible unless b runs before a */
+	if (n == 1 && n_extra == 0)
+		return a[0].a != a[0].b && !must_precede(dv, a[0].b, a[0].a);
 	for (int32_t i = 0; i < n + n_extra; i++) {
 		const struct atom *t = i < n ? &a[i] : &extra[i - n];
 		if (t->a == t->b)
@@ -591,7 +594,7 @@ int atoms_possible(struct depview *dv, const struct atom *a, int32_t n, const st
 				node[nn++] = e[j];
 		}
 	}
-	memset(adj, 0, sizeof(adj));
+	memset(adj, 0, (size_t)nn * sizeof(adj[0]));
 	for (int32_t i = 0; i < nn; i++)
 		for (int32_t j = 0; j < nn; j++)
 			if (i != j && must_precede(dv, node[i], node[j]))

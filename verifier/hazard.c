@@ -807,27 +807,34 @@ static int hg_index(struct hgraph *G)
 			if (hg_prec(G, G->q[i], G->p[s]))
 				for (int32_t k = G->p_off[s]; k < G->p_off[s + 1]; k++)
 					G->qq[(size_t)i * nq + (size_t)G->p_tq[k]] = 1;
-	/* closed transitively by a search from each target */
-	for (int32_t i = 0; i < G->n_q; i++) {
-		memset(G->mark, 0, nq);
-		int32_t top = 0;
-		G->mark[i] = 2; /* the start, not yet reached */
-		G->stack[top++] = i;
-		while (top > 0) {
-			int32_t x = G->stack[--top];
-			for (int32_t j = 0; j < G->n_q; j++)
-				if (G->qq[(size_t)x * nq + (size_t)j] && G->mark[j] != 1) {
-					if (j == i)
-						return 1; /* back to where it started: a cycle */
-					G->mark[j] = 1;
-					G->stack[top++] = j;
-				}
+	/* closed transitively (Warshall over bitset rows, nq^3 / 64): qq[i][j]
+	 * becomes "i reaches j through one or more edges"; a target that
+	 * reaches itself closes a cycle */
+	size_t words = (nq + 63) / 64;
+	uint64_t *bits = calloc(nq * words + 1, sizeof(uint64_t));
+	if (!bits)
+		die("out of memory");
+	for (size_t i = 0; i < nq; i++)
+		for (size_t j = 0; j < nq; j++)
+			if (G->qq[i * nq + j])
+				bits[i * words + j / 64] |= 1ull << (j % 64);
+	for (size_t k = 0; k < nq; k++) {
+		const uint64_t *rk = bits + k * words;
+		for (size_t i = 0; i < nq; i++) {
+			uint64_t *ri = bits + i * words;
+			if (ri[k / 64] >> (k % 64) & 1)
+				for (size_t w = 0; w < words; w++)
+					ri[w] |= rk[w];
 		}
-		G->mark[i] = 0;
-		for (int32_t j = 0; j < G->n_q; j++)
-			G->qq[(size_t)i * nq + (size_t)j] = G->mark[j];
 	}
-	return 0;
+	int cycle = 0;
+	for (size_t i = 0; i < nq && !cycle; i++)
+		cycle = (int)(bits[i * words + i / 64] >> (i % 64) & 1);
+	for (size_t i = 0; i < nq && !cycle; i++)
+		for (size_t j = 0; j < nq; j++)
+			G->qq[i * nq + j] = (uint8_t)(bits[i * words + j / 64] >> (j % 64) & 1);
+	free(bits);
+	return cycle;
 }
 
 /* y runs after x in every schedule that keeps the dependencies and H.
@@ -1333,12 +1340,17 @@ static void decide_none(struct view *V, int32_t n_possible, int32_t first_possib
 struct dominance {
 	int32_t n;
 	uint8_t *dom; /* [w' * n + w]: W' before W; [n*n + v * n + w']: D before W' */
+	/* the same as bitsets over w': pre_bits[v] (D before W'), dom_bits[w]
+	 * (W' before W); words per row */
+	uint64_t *pre_bits, *dom_bits;
+	size_t words;
 };
 
 static void dominance_build(struct view *V, struct dominance *D, int use)
 {
 	D->n = 0;
 	D->dom = NULL;
+	D->pre_bits = D->dom_bits = NULL;
 	int32_t n = V->n_m;
 	if (!use || n < 3 || n > DOMINANCE_MAX_MEMBERS)
 		return;
@@ -1370,6 +1382,18 @@ static void dominance_build(struct view *V, struct dominance *D, int use)
 			D->dom[(size_t)a * (size_t)n + (size_t)b] = 1; /* W_a before W_b */
 		}
 	}
+	D->words = ((size_t)n + 63) / 64;
+	D->pre_bits = calloc(2 * (size_t)n * D->words + 1, sizeof(uint64_t));
+	if (!D->pre_bits)
+		die("out of memory");
+	D->dom_bits = D->pre_bits + (size_t)n * D->words;
+	for (size_t x = 0; x < (size_t)n; x++)
+		for (size_t y = 0; y < (size_t)n; y++) {
+			if (pre[x * (size_t)n + y])
+				D->pre_bits[x * D->words + y / 64] |= 1ull << (y % 64);
+			if (D->dom[y * (size_t)n + x]) /* y before x */
+				D->dom_bits[x * D->words + y / 64] |= 1ull << (y % 64);
+		}
 }
 
 static int dominated(struct view *V, const struct dominance *D, int32_t vi, int32_t wi, int32_t ri)
@@ -1582,12 +1606,18 @@ static uint8_t writer_class(struct view *V, const struct dominance *D, const str
 {
 	const struct hz_member *w = &V->m[wi], *v = &V->m[vi];
 	if (D->dom && (w->def.phase == EV_AT || w->def.phase == EV_END)) {
-		size_t n = (size_t)D->n;
-		const uint8_t *pre = D->dom + n * n;
-		for (size_t j = 0; j < n; j++)
-			if ((int32_t)j != vi && (int32_t)j != wi && D->dom[j * n + (size_t)wi] &&
-			    pre[(size_t)vi * n + j])
+		/* some W' (not v or w) with D_v before W' before W */
+		const uint64_t *p = D->pre_bits + (size_t)vi * D->words;
+		const uint64_t *q = D->dom_bits + (size_t)wi * D->words;
+		for (size_t k = 0; k < D->words; k++) {
+			uint64_t both = p[k] & q[k];
+			if (k == (size_t)vi / 64)
+				both &= ~(1ull << (vi % 64));
+			if (k == (size_t)wi / 64)
+				both &= ~(1ull << (wi % 64));
+			if (both)
 				return WC_SKIP;
+		}
 	}
 	if (L >= 0 && w->path.ok && !w->path.never &&
 	    !(w->path.n > L && same_prefix(&w->path, &v->path, L + 1)))
@@ -1763,6 +1793,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	}
 	writer_classes_free(&WC);
 	free(D.dom);
+	free(D.pre_bits);
 	free(B.wb);
 
 	/* verdicts */

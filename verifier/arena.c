@@ -170,6 +170,15 @@ static void advise_huge(void *p, size_t n)
 #endif
 }
 
+void arena_discard(struct arena *a, const void *p, size_t n)
+{
+	(void)a; /* the pages stay the arena's: it never hands them out again */
+	char *q = (char *)(((uintptr_t)p + ARENA_HUGE - 1) & ~(uintptr_t)(ARENA_HUGE - 1));
+	char *end = (char *)(((uintptr_t)p + n) & ~(uintptr_t)(ARENA_HUGE - 1));
+	if (end > q)
+		madvise(q, (size_t)(end - q), MADV_DONTNEED);
+}
+
 void *heap_calloc_huge(size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)

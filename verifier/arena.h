@@ -32,6 +32,11 @@ void arena_heap_huge_pages(size_t pad);
  * like calloc and realloc otherwise, and die() when out of memory. */
 void *heap_calloc_huge(size_t n, size_t size);
 void *heap_realloc_huge(void *p, size_t n, size_t size);
+/* Memory of the arena that nothing reads again: its whole 2 MiB pages
+ * inside [p, p + n) go back to the kernel now (they would read as zero),
+ * so the next allocations reuse them rather than touch fresh memory. A
+ * hint: nothing fails. */
+void arena_discard(struct arena *a, const void *p, size_t n);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
 

@@ -142,7 +142,10 @@ struct hlo_module {
 	struct arena arena;
 	const char *file;            /* as given on the command line */
 	const char *name;
-	const char *source;          /* the whole input text (NUL-terminated copy in the arena) */
+	/* the whole input text (NUL-terminated copy in the arena); NULL after
+	 * the parse when it was large (HLO_DISCARD_SOURCE_BYTES): the IR holds
+	 * copies of every string, so its pages were given back */
+	const char *source;
 	size_t source_len;
 	struct srcpos pos;
 	uint8_t is_scheduled;
@@ -170,6 +173,8 @@ struct hlo_module {
 
 /* Limits on hostile input; exceeding one is an input error (exit 2). */
 #define HLO_MAX_FILE_BYTES ((size_t)2 << 30)  /* 2 GiB */
+/* From this size on the text's pages are given back after the parse. */
+#define HLO_DISCARD_SOURCE_BYTES ((size_t)8 << 20)
 #define HLO_MAX_NESTING 64                   /* brackets, tuple shapes, inline bodies */
 #define HLO_MAX_INSTRUCTIONS 50000000
 

@@ -34,9 +34,22 @@ static void rewrite_ctrl_attr(struct hlo_module *w, struct hlo_instruction *x)
 struct hlo_module *hlo_module_without_copy(const struct hlo_module *m,
 					   const struct hlo_instruction *copy, struct diag *d)
 {
-	if (!m->source || copy->n_operands != 1)
+	if (copy->n_operands != 1)
 		return NULL;
-	struct hlo_module *w = hlo_parse(m->file, m->source, m->source_len, d);
+	/* a private copy of the module to edit: the printed text parses back to
+	 * the same module (the text itself is gone after a large parse) */
+	char *orig = NULL;
+	size_t orig_len = 0;
+	FILE *of = open_memstream(&orig, &orig_len);
+	if (!of)
+		return NULL;
+	hlo_print_module(of, m);
+	if (fclose(of) != 0) {
+		free(orig);
+		return NULL;
+	}
+	struct hlo_module *w = hlo_parse(m->file, orig, orig_len, d);
+	free(orig);
 	if (!w)
 		return NULL;
 	struct hlo_computation *k = hlo_find_computation(w, copy->parent->name);

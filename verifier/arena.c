@@ -155,20 +155,21 @@ char *arena_strdup(struct arena *a, const char *s)
 	return arena_strndup(a, s, strlen(s));
 }
 
-/* madvise the whole 2 MiB pages inside [p, p + n), if there are any */
-static void advise_whole_pages(const void *p, size_t n, int advice)
+/* madvise the whole 2 MiB pages inside [p, p + n), if there are any (an
+ * address, not a pointer: the block's contents are not read) */
+static void advise_whole_pages(uintptr_t p, size_t n, int advice)
 {
-	char *q = (char *)(((uintptr_t)p + ARENA_HUGE - 1) & ~(uintptr_t)(ARENA_HUGE - 1));
-	char *end = (char *)(((uintptr_t)p + n) & ~(uintptr_t)(ARENA_HUGE - 1));
+	uintptr_t q = (p + ARENA_HUGE - 1) & ~(uintptr_t)(ARENA_HUGE - 1);
+	uintptr_t end = (p + n) & ~(uintptr_t)(ARENA_HUGE - 1);
 	if (end > q)
-		madvise(q, (size_t)(end - q), advice);
+		madvise((void *)q, (size_t)(end - q), advice);
 }
 
 static void advise_huge(void *p, size_t n)
 {
 #ifdef MADV_HUGEPAGE
 	if (n >= 2 * ARENA_HUGE)
-		advise_whole_pages(p, n, MADV_HUGEPAGE);
+		advise_whole_pages((uintptr_t)p, n, MADV_HUGEPAGE);
 #else
 	(void)p;
 	(void)n;
@@ -178,7 +179,7 @@ static void advise_huge(void *p, size_t n)
 void arena_discard(struct arena *a, const void *p, size_t n)
 {
 	(void)a; /* the pages stay the arena's: it never hands them out again */
-	advise_whole_pages(p, n, MADV_DONTNEED);
+	advise_whole_pages((uintptr_t)p, n, MADV_DONTNEED);
 }
 
 void *heap_calloc_huge(size_t n, size_t size)
@@ -247,7 +248,7 @@ void arena_heap_huge_pages(size_t pad)
 	if (!p)
 		return;
 #ifdef MADV_HUGEPAGE
-	advise_whole_pages(p, pad, MADV_HUGEPAGE);
+	advise_whole_pages((uintptr_t)p, pad, MADV_HUGEPAGE);
 #endif
 	free(p);
 }

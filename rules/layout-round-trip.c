@@ -102,10 +102,10 @@ static int advance(const struct step *from, const struct hlo_instruction *u, str
 	to->relayout = 0;
 	switch (u->opcode) {
 	case OP_TRANSPOSE:
-		if (u->n_dimensions != us->rank || u->n_operands != 1)
+		if (u->ext->n_dimensions != us->rank || u->n_operands != 1)
 			return 0;
 		for (int i = 0; i < us->rank; i++) {
-			int64_t p = u->dimensions[i];
+			int64_t p = u->ext->dimensions[i];
 			if (p < 0 || p >= xs->rank)
 				return 0;
 			to->orig[i] = from->orig[p];
@@ -203,7 +203,7 @@ static void report(struct search *s, int depth)
 			snprintf(note, sizeof(note), "  <- no data movement (bitcast)");
 		}
 		finding_evidence(s->ctx->findings, f, "%d:%d: %s = %s %s%s", in->pos.line, in->pos.col,
-				 in->name, ss, in->opcode == OP_UNKNOWN && in->opcode_text ? in->opcode_text
+				 in->name, ss, in->opcode == OP_UNKNOWN && in->ext->opcode_text ? in->ext->opcode_text
 				 : opcode_name(in->opcode), note);
 	}
 }

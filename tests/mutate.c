@@ -113,13 +113,13 @@ static int is_reference_attr(const char *name)
 static const struct hlo_computation *typed_callee(const struct hlo_instruction *in, const char *attr)
 {
 	if (!strcmp(attr, "to_apply"))
-		return in->to_apply;
+		return in->ext->to_apply;
 	if (!strcmp(attr, "calls"))
-		return in->calls;
+		return in->ext->calls;
 	if (!strcmp(attr, "condition"))
-		return in->condition;
+		return in->ext->condition;
 	if (!strcmp(attr, "body"))
-		return in->body;
+		return in->ext->body;
 	return NULL;
 }
 
@@ -203,13 +203,13 @@ static void put_instruction(struct printer *p, const struct hlo_instruction *in)
 		put_shape(out, in->shape);
 		fputc(' ', out);
 	}
-	fputs(in->opcode_text ? in->opcode_text : opcode_name((enum opcode)in->opcode), out);
+	fputs(hlo_opcode_text(in), out);
 	fputc('(', out);
 	if (in->opcode == OP_PARAMETER) {
 		fprintf(out, "%lld", (long long)in->parameter_number);
 	} else if (in->opcode == OP_CONSTANT) {
-		if (in->literal)
-			fputs(in->literal, out);
+		if (in->ext->literal)
+			fputs(in->ext->literal, out);
 	} else {
 		for (int32_t i = 0; i < in->n_operands; i++) {
 			const struct hlo_instruction *o = in->operands[i];

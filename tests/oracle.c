@@ -115,7 +115,7 @@ static int const_scalar(const struct hlo_instruction *i, const struct hlo_instru
 	if (i->opcode != OP_CONSTANT || !i->shape || i->shape->rank != 0)
 		return 0;
 	int64_t v[2];
-	if (literal_ints(i->literal, v, 2) != 1)
+	if (literal_ints(i->ext->literal, v, 2) != 1)
 		return 0;
 	*out = v[0];
 	return 1;
@@ -138,7 +138,7 @@ static int starts_of(const struct hlo_instruction *i, int first, int rank,
 		    x->parameter_number < fusion->n_operands)
 			x = fusion->operands[x->parameter_number];
 		int64_t v[OREG_MAX_RANK + 1];
-		int ok = x->opcode == OP_CONSTANT && literal_ints(x->literal, v, OREG_MAX_RANK + 1) == rank;
+		int ok = x->opcode == OP_CONSTANT && literal_ints(x->ext->literal, v, OREG_MAX_RANK + 1) == rank;
 		for (int d = 0; d < rank; d++) {
 			known[d] = ok;
 			start[d] = ok ? v[d] : 0;
@@ -206,28 +206,28 @@ static int read_box(const struct hlo_instruction *u, const struct hlo_instructio
 	int64_t start[OREG_MAX_RANK], size[OREG_MAX_RANK];
 	int known[OREG_MAX_RANK];
 	if (u->opcode == OP_SLICE) {
-		if (u->n_slice != full->rank)
+		if (u->ext->n_slice != full->rank)
 			return -1;
 		r->whole = 0;
 		r->rank = full->rank;
 		for (int d = 0; d < full->rank; d++) {
-			r->lo[d] = u->slice[d].start;
-			r->hi[d] = u->slice[d].limit;
+			r->lo[d] = u->ext->slice[d].start;
+			r->hi[d] = u->ext->slice[d].limit;
 		}
 		return 0;
 	}
-	if (u->opcode != OP_DYNAMIC_SLICE || u->n_dynamic_slice_sizes != full->rank)
+	if (u->opcode != OP_DYNAMIC_SLICE || u->ext->n_dynamic_slice_sizes != full->rank)
 		return -1;
 	if (starts_of(u, 1, full->rank, fusion, start, known) < 0)
 		return -1;
 	for (int d = 0; d < full->rank; d++)
-		size[d] = u->dynamic_slice_sizes[d];
+		size[d] = u->ext->dynamic_slice_sizes[d];
 	return make_box(r, full, size, start, known);
 }
 
 static struct hlo_computation *fused_comp(const struct hlo_instruction *f)
 {
-	return f->calls ? f->calls : (f->n_called > 0 ? f->called[0] : NULL);
+	return f->ext->calls ? f->ext->calls : (f->n_called > 0 ? f->called[0] : NULL);
 }
 
 /* What value `v` (defined by i at sub) writes. */
@@ -355,7 +355,7 @@ const struct buffers *oracle_buffers(const struct oracle *o) { return o->bufs; }
 
 static struct hlo_computation *call_callee(const struct hlo_instruction *i)
 {
-	return i->to_apply ? i->to_apply : (i->n_called > 0 ? i->called[0] : NULL);
+	return i->ext->to_apply ? i->ext->to_apply : (i->n_called > 0 ? i->called[0] : NULL);
 }
 
 static int mark_executed(struct oracle *o, struct hlo_computation *c, int depth)
@@ -373,11 +373,11 @@ static int mark_executed(struct oracle *o, struct hlo_computation *c, int depth)
 		int rc = 0;
 		switch ((enum opcode)i->opcode) {
 		case OP_WHILE:
-			rc = mark_executed(o, i->condition, depth + 1) | mark_executed(o, i->body, depth + 1);
+			rc = mark_executed(o, i->ext->condition, depth + 1) | mark_executed(o, i->ext->body, depth + 1);
 			break;
 		case OP_CONDITIONAL:
-			for (int32_t b = 0; b < i->n_branches; b++)
-				rc |= mark_executed(o, i->branches[b], depth + 1);
+			for (int32_t b = 0; b < i->ext->n_branches; b++)
+				rc |= mark_executed(o, i->ext->branches[b], depth + 1);
 			break;
 		case OP_CALL:
 			rc = mark_executed(o, call_callee(i), depth + 1);
@@ -713,9 +713,9 @@ static int comp_space_build(struct comp_space *cs, struct hlo_computation *c,
 		for (int32_t j = 0; j < i->n_operands; j++)
 			if (i->operands[j]->parent == c && i->operands[j] != root)
 				SET(ADJ(i->operands[j]->index), k);
-		for (int32_t j = 0; j < i->n_ctrl_preds; j++)
-			if (i->ctrl_preds[j]->parent == c && i->ctrl_preds[j] != root)
-				SET(ADJ(i->ctrl_preds[j]->index), k);
+		for (int32_t j = 0; j < i->ext->n_ctrl_preds; j++)
+			if (i->ext->ctrl_preds[j]->parent == c && i->ext->ctrl_preds[j] != root)
+				SET(ADJ(i->ext->ctrl_preds[j]->index), k);
 		if (root && i != root)
 			SET(ADJ(k), root->index);
 	}
@@ -974,9 +974,9 @@ static void run_instr(struct tracer *tr, const struct hlo_instruction *i, int de
 		emit_reads(tr, i);
 		int32_t iters = choose(tr, 3, i);
 		for (int32_t k = 0; k <= iters && !tr->overflow; k++) {
-			run_comp(tr, i->condition, 0, depth + 1);
+			run_comp(tr, i->ext->condition, 0, depth + 1);
 			if (k < iters)
-				run_comp(tr, i->body, 1, depth + 1);
+				run_comp(tr, i->ext->body, 1, depth + 1);
 		}
 		tr->t++;
 		emit_defs(tr, &o->defs[i->gid], i);
@@ -985,9 +985,9 @@ static void run_instr(struct tracer *tr, const struct hlo_instruction *i, int de
 	case OP_CONDITIONAL: {
 		tr->t++;
 		emit_reads(tr, i);
-		if (i->n_branches > 0) {
-			int32_t b = choose(tr, i->n_branches, i);
-			run_comp(tr, i->branches[b], 0, depth + 1);
+		if (i->ext->n_branches > 0) {
+			int32_t b = choose(tr, i->ext->n_branches, i);
+			run_comp(tr, i->ext->branches[b], 0, depth + 1);
 		}
 		tr->t++;
 		emit_defs(tr, &o->defs[i->gid], i);

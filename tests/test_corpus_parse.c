@@ -216,11 +216,11 @@ static void test_real_details(void **state)
 	assert_true(m->is_scheduled);
 	struct hlo_instruction *cc = hlo_find_instruction_any(m, "custom-call.3.0");
 	assert_non_null(cc);
-	assert_string_equal(cc->custom_call_target, "pfft3d");
-	assert_int_equal(cc->n_out_aliases, 1);
-	assert_int_equal(cc->n_operand_layout_constraints, 2);
-	assert_non_null(cc->backend_config);
-	assert_true(cc->backend_config[0] == '"');
+	assert_string_equal(cc->ext->custom_call_target, "pfft3d");
+	assert_int_equal(cc->ext->n_out_aliases, 1);
+	assert_int_equal(cc->ext->n_operand_layout_constraints, 2);
+	assert_non_null(cc->ext->backend_config);
+	assert_true(cc->ext->backend_config[0] == '"');
 	hlo_module_free(m);
 
 	p = shared_path("corpus/real/jaxdecomp_jaxfft_fft_gpu16.hlo");

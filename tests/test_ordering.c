@@ -355,6 +355,7 @@ static struct hlo_instruction *tb_ins(struct hlo_computation *c, const char *nam
 	i->gid = m->n_instrs++;
 	i->tuple_index = -1;
 	i->parameter_number = -1;
+	i->ext = arena_alloc(&m->arena, sizeof(*i->ext)); /* every field is the test's to set */
 	i->pos = (struct srcpos){ m->file, 100 + i->gid, 3 };
 	va_list ap;
 	va_start(ap, op);
@@ -380,10 +381,10 @@ static struct hlo_instruction *tb_ins(struct hlo_computation *c, const char *nam
 static void tb_ctrl(struct hlo_instruction *pred, struct hlo_instruction *succ)
 {
 	struct arena *a = &pred->parent->module->arena;
-	pred->ctrl_succs = tb_append(a, pred->ctrl_succs, pred->n_ctrl_succs, sizeof(succ), &succ);
-	pred->n_ctrl_succs++;
-	succ->ctrl_preds = tb_append(a, succ->ctrl_preds, succ->n_ctrl_preds, sizeof(pred), &pred);
-	succ->n_ctrl_preds++;
+	pred->ext->ctrl_succs = tb_append(a, pred->ext->ctrl_succs, pred->ext->n_ctrl_succs, sizeof(succ), &succ);
+	pred->ext->n_ctrl_succs++;
+	succ->ext->ctrl_preds = tb_append(a, succ->ext->ctrl_preds, succ->ext->n_ctrl_preds, sizeof(pred), &pred);
+	succ->ext->n_ctrl_preds++;
 }
 
 /* instr calls comp (in the given context); records the callsite on comp. */
@@ -564,8 +565,8 @@ static void test_constraint_while(void **state)
 	struct hlo_instruction *ba = tb_ins(body, "ba", OP_ADD, bp, bp, NULL);
 	struct hlo_instruction *p = tb_param(e, "p", 0);
 	struct hlo_instruction *w = tb_ins(e, "w", OP_WHILE, p, NULL);
-	w->condition = cond;
-	w->body = body;
+	w->ext->condition = cond;
+	w->ext->body = body;
 	tb_call(w, cond, CALL_CONTROL_FLOW);
 	tb_call(w, body, CALL_CONTROL_FLOW);
 	struct hlo_instruction *after = tb_ins(e, "after", OP_NEGATE, w, NULL);
@@ -617,10 +618,10 @@ static void test_constraint_conditional(void **state)
 	struct hlo_instruction *idx = tb_param(e, "idx", 0);
 	struct hlo_instruction *x = tb_param(e, "x", 1);
 	struct hlo_instruction *c = tb_ins(e, "c", OP_CONDITIONAL, idx, x, x, x, NULL);
-	c->branches = arena_alloc(&b.m->arena, 3 * sizeof(void *));
-	c->n_branches = 3;
+	c->ext->branches = arena_alloc(&b.m->arena, 3 * sizeof(void *));
+	c->ext->n_branches = 3;
 	for (int j = 0; j < 3; j++) {
-		c->branches[j] = br[j];
+		c->ext->branches[j] = br[j];
 		tb_call(c, br[j], CALL_CONTROL_FLOW);
 	}
 	struct hlo_instruction *after = tb_ins(e, "after", OP_NEGATE, c, NULL);
@@ -661,7 +662,7 @@ static void test_constraint_calls_and_async(void **state)
 	struct hlo_instruction *fp = tb_param(f, "fp", 0);
 	struct hlo_instruction *fc = tb_ins(f, "fc", OP_CALL, fp, NULL);
 	tb_call(fc, g, CALL_CONTROL_FLOW);
-	fc->to_apply = g;
+	fc->ext->to_apply = g;
 	struct hlo_instruction *fy = tb_ins(f, "fy", OP_NEGATE, fc, NULL);
 	/* shared: called twice */
 	struct hlo_instruction *sp = tb_param(shared, "sp", 0);
@@ -746,7 +747,7 @@ static void test_async_chain_and_double_callsite(void **state)
 	struct hlo_instruction *au = tb_ins(e, "au", OP_ASYNC_UPDATE, as, NULL);
 	struct hlo_instruction *ad = tb_ins(e, "ad", OP_ASYNC_DONE, au, NULL);
 	struct hlo_instruction *w = tb_ins(e, "w", OP_WHILE, ad, NULL);
-	w->condition = w->body = cb;
+	w->ext->condition = w->ext->body = cb;
 	tb_call(w, cb, CALL_CONTROL_FLOW);
 	/* the builder records one callsite per occurrence; make it one per
 	 * instruction, as the parser does */
@@ -1002,8 +1003,8 @@ static void bfs_ir(const struct hlo_instruction *u, uint8_t *seen, int32_t *queu
 	while (h < t) {
 		const struct hlo_instruction *v = u->parent->instrs[queue[h++]];
 		for (int k = 0; k < 2; k++) {
-			int32_t n = k ? v->n_ctrl_succs : v->n_users;
-			struct hlo_instruction **next = k ? v->ctrl_succs : v->users;
+			int32_t n = k ? v->ext->n_ctrl_succs : v->n_users;
+			struct hlo_instruction **next = k ? v->ext->ctrl_succs : v->users;
 			for (int32_t i = 0; i < n; i++)
 				if (next[i]->parent == u->parent && !seen[next[i]->index]) {
 					seen[next[i]->index] = 1;
@@ -1182,9 +1183,9 @@ static void bench_corpus(const struct reach_options *opt)
 			size_t cap = 0;
 			for (int32_t i = 0; i < n; i++) {
 				const struct hlo_instruction *y = comp->instrs[i];
-				for (int32_t j = 0; j < y->n_operands + y->n_ctrl_preds; j++) {
+				for (int32_t j = 0; j < y->n_operands + y->ext->n_ctrl_preds; j++) {
 					const struct hlo_instruction *x = j < y->n_operands ? y->operands[j]
-						: y->ctrl_preds[j - y->n_operands];
+						: y->ext->ctrl_preds[j - y->n_operands];
 					if ((size_t)k == cap) {
 						cap = cap ? 2 * cap : 1024;
 						src = realloc(src, cap * sizeof(int32_t));

@@ -312,11 +312,11 @@ static void test_typed_attributes(void **state)
 		"  ROOT t = (f32[8], f32[4,2]) tuple(r, sl), unknown_attr={weird [stuff] (here)}\n"
 		"}\n");
 	struct hlo_instruction *r = I(m, "r");
-	assert_int_equal(r->n_dimensions, 1);
-	assert_int_equal(r->dimensions[0], 1);
-	assert_ptr_equal(r->to_apply, hlo_find_computation(m, "add"));
+	assert_int_equal(r->ext->n_dimensions, 1);
+	assert_int_equal(r->ext->dimensions[0], 1);
+	assert_ptr_equal(r->ext->to_apply, hlo_find_computation(m, "add"));
 	assert_int_equal(r->n_called, 1);
-	assert_ptr_equal(r->called[0], r->to_apply);
+	assert_ptr_equal(r->called[0], r->ext->to_apply);
 	assert_string_equal(r->op_name, "jit(f)/reduce('y',)");
 	assert_string_equal(r->source_file, "/a/b.py");
 	assert_int_equal(r->source_line, 14);
@@ -328,50 +328,50 @@ static void test_typed_attributes(void **state)
 			    "{op_type=\"r\" op_name=\"jit(f)/reduce(\\'y\\',)\" source_file=\"/a/b.py\" source_line=14}");
 
 	struct hlo_instruction *sl = I(m, "sl");
-	assert_int_equal(sl->n_slice, 2);
-	assert_int_equal(sl->slice[0].start, 0);
-	assert_int_equal(sl->slice[0].limit, 8);
-	assert_int_equal(sl->slice[0].stride, 2);
-	assert_int_equal(sl->slice[1].start, 2);
-	assert_int_equal(sl->slice[1].limit, 4);
-	assert_int_equal(sl->slice[1].stride, 1);
+	assert_int_equal(sl->ext->n_slice, 2);
+	assert_int_equal(sl->ext->slice[0].start, 0);
+	assert_int_equal(sl->ext->slice[0].limit, 8);
+	assert_int_equal(sl->ext->slice[0].stride, 2);
+	assert_int_equal(sl->ext->slice[1].start, 2);
+	assert_int_equal(sl->ext->slice[1].limit, 4);
+	assert_int_equal(sl->ext->slice[1].stride, 1);
 
 	struct hlo_instruction *ds = I(m, "ds");
-	assert_int_equal(ds->n_dynamic_slice_sizes, 2);
-	assert_int_equal(ds->dynamic_slice_sizes[1], 2);
+	assert_int_equal(ds->ext->n_dynamic_slice_sizes, 2);
+	assert_int_equal(ds->ext->dynamic_slice_sizes[1], 2);
 
 	struct hlo_instruction *f = I(m, "f");
-	assert_string_equal(f->fusion_kind, "kLoop");
-	assert_ptr_equal(f->calls, hlo_find_computation(m, "fused"));
-	assert_int_equal(f->n_frontend_attrs, 2);
-	assert_string_equal(f->frontend_attrs[0].key, "_xla_a");
-	assert_string_equal(f->frontend_attrs[0].value, "1");
-	assert_string_equal(f->frontend_attrs[1].value, "x y");
+	assert_string_equal(f->ext->fusion_kind, "kLoop");
+	assert_ptr_equal(f->ext->calls, hlo_find_computation(m, "fused"));
+	assert_int_equal(f->ext->n_frontend_attrs, 2);
+	assert_string_equal(f->ext->frontend_attrs[0].key, "_xla_a");
+	assert_string_equal(f->ext->frontend_attrs[0].value, "1");
+	assert_string_equal(f->ext->frontend_attrs[1].value, "x y");
 
 	struct hlo_instruction *cc = I(m, "cc");
-	assert_string_equal(cc->custom_call_target, "Foo\"Bar");
-	assert_int_equal(cc->n_operand_layout_constraints, 2);
-	assert_int_equal(cc->operand_layout_constraints[1]->layout.minor_to_major[0], 0);
-	assert_int_equal(cc->n_out_aliases, 1);
-	assert_int_equal(cc->out_aliases[0].output.n, 0);
-	assert_int_equal(cc->out_aliases[0].operand, 1);
-	assert_string_equal(cc->backend_config, "{\"k\":[1,{\"n\":\"}\"}]}");
+	assert_string_equal(cc->ext->custom_call_target, "Foo\"Bar");
+	assert_int_equal(cc->ext->n_operand_layout_constraints, 2);
+	assert_int_equal(cc->ext->operand_layout_constraints[1]->layout.minor_to_major[0], 0);
+	assert_int_equal(cc->ext->n_out_aliases, 1);
+	assert_int_equal(cc->ext->out_aliases[0].output.n, 0);
+	assert_int_equal(cc->ext->out_aliases[0].operand, 1);
+	assert_string_equal(cc->ext->backend_config, "{\"k\":[1,{\"n\":\"}\"}]}");
 	assert_string_equal(attr(cc, "api_version"), "API_VERSION_STATUS_RETURNING");
 
 	struct hlo_instruction *bc = I(m, "bc");
-	assert_string_equal(bc->backend_config, "\"\\000\\001\\\"x\"");
-	assert_int_equal(bc->n_ctrl_preds, 2);
-	assert_ptr_equal(bc->ctrl_preds[0], f);
-	assert_ptr_equal(bc->ctrl_preds[1], r);
-	assert_int_equal(f->n_ctrl_succs, 1);
-	assert_ptr_equal(f->ctrl_succs[0], bc);
+	assert_string_equal(bc->ext->backend_config, "\"\\000\\001\\\"x\"");
+	assert_int_equal(bc->ext->n_ctrl_preds, 2);
+	assert_ptr_equal(bc->ext->ctrl_preds[0], f);
+	assert_ptr_equal(bc->ext->ctrl_preds[1], r);
+	assert_int_equal(f->ext->n_ctrl_succs, 1);
+	assert_ptr_equal(f->ext->ctrl_succs[0], bc);
 
 	assert_string_equal(attr(I(m, "x"), "sharding"), "{devices=[4,1]<=[4]}");
 	assert_string_equal(attr(I(m, "t"), "unknown_attr"), "{weird [stuff] (here)}");
 	assert_int_equal(I(m, "t")->tuple_index, -1);
 	assert_int_equal(I(m, "x")->parameter_number, 0);
 	assert_int_equal(I(m, "z")->parameter_number, -1);
-	assert_string_equal(I(m, "z")->literal, "0");
+	assert_string_equal(I(m, "z")->ext->literal, "0");
 	hlo_module_free(m);
 }
 
@@ -420,16 +420,16 @@ static void test_control_flow_and_call_graph(void **state)
 	/* the ENTRY mark wins over "last computation" */
 	assert_string_equal(m->entry->name, "main");
 	struct hlo_instruction *w = I(m, "w@main");
-	assert_ptr_equal(w->condition, hlo_find_computation(m, "cond"));
-	assert_ptr_equal(w->body, hlo_find_computation(m, "body"));
+	assert_ptr_equal(w->ext->condition, hlo_find_computation(m, "cond"));
+	assert_ptr_equal(w->ext->body, hlo_find_computation(m, "body"));
 	assert_int_equal(w->n_called, 2);
 	struct hlo_instruction *c = I(m, "c");
-	assert_int_equal(c->n_branches, 2);
-	assert_string_equal(c->branches[0]->name, "br_t");
-	assert_string_equal(c->branches[1]->name, "br_f");
+	assert_int_equal(c->ext->n_branches, 2);
+	assert_string_equal(c->ext->branches[0]->name, "br_t");
+	assert_string_equal(c->ext->branches[1]->name, "br_f");
 	struct hlo_instruction *c2 = I(m, "c2");
-	assert_int_equal(c2->n_branches, 3);
-	assert_string_equal(c2->branches[2]->name, "br_t");
+	assert_int_equal(c2->ext->n_branches, 3);
+	assert_string_equal(c2->ext->branches[2]->name, "br_t");
 	assert_int_equal(I(m, "g")->tuple_index, 1);
 
 	const struct hlo_computation *body = hlo_find_computation(m, "body");
@@ -506,20 +506,20 @@ static void test_async_sugar_and_constants(void **state)
 	struct hlo_instruction *s = I(m, "s"), *d = I(m, "d");
 	assert_int_equal(s->opcode, OP_ASYNC_START);
 	assert_int_equal(s->async_wrapped_opcode, OP_ALL_TO_ALL);
-	assert_string_equal(s->opcode_text, "all-to-all-start");
+	assert_string_equal(hlo_opcode_text(s), "all-to-all-start");
 	assert_int_equal(d->opcode, OP_ASYNC_DONE);
 	assert_int_equal(d->async_wrapped_opcode, OP_ALL_TO_ALL);
 	assert_true(shape_is_tuple(d->operand_shapes[0]));
 	assert_int_equal(I(m, "ars")->opcode, OP_ALL_REDUCE_START); /* registered wins */
 	assert_int_equal(I(m, "ars")->async_wrapped_opcode, 0);
-	assert_string_equal(I(m, "ars")->opcode_text, "all-reduce-start");
+	assert_string_equal(hlo_opcode_text(I(m, "ars")), "all-reduce-start");
 	assert_int_equal(I(m, "as")->opcode, OP_ASYNC_START);
 	assert_int_equal(hlo_find_computation(m, "wrapped")->context, CALL_CONTROL_FLOW);
 	assert_string_equal(hlo_find_computation(m, "wrapped")->execution_thread, "side");
 	assert_null(m->entry->execution_thread);
-	assert_string_equal(I(m, "big")->literal, "{...}");
-	assert_string_equal(I(m, "cx")->literal, "(1.1, 0)");
-	assert_string_equal(I(m, "m2")->literal, "{ { 1, 2 }, { 3, 4 } }");
+	assert_string_equal(I(m, "big")->ext->literal, "{...}");
+	assert_string_equal(I(m, "cx")->ext->literal, "(1.1, 0)");
+	assert_string_equal(I(m, "m2")->ext->literal, "{ { 1, 2 }, { 3, 4 } }");
 	hlo_module_free(m);
 }
 
@@ -538,9 +538,9 @@ static void test_async_done_inherits_calls(void **state)
 		"  ROOT ad = f32[4] async-done(au)\n"
 		"}\n");
 	const struct hlo_computation *w = hlo_find_computation(m, "wrapped");
-	assert_ptr_equal(I(m, "ad")->calls, w);
+	assert_ptr_equal(I(m, "ad")->ext->calls, w);
 	assert_int_equal(I(m, "ad")->n_called, 1);
-	assert_ptr_equal(I(m, "au")->calls, w);
+	assert_ptr_equal(I(m, "au")->ext->calls, w);
 	assert_int_equal(w->n_callers, 3);
 	assert_int_equal(w->context, CALL_CONTROL_FLOW);
 	hlo_module_free(m);
@@ -746,15 +746,15 @@ static void test_scratch_list_reuse(void **state)
 	sprintf(p, "}\n}\n");
 	struct hlo_module *m = parse_text(text);
 	const struct hlo_instruction *c = I(m, "c");
-	assert_int_equal(c->n_out_aliases, 40);
+	assert_int_equal(c->ext->n_out_aliases, 40);
 	for (int i = 0; i < 40; i++) {
-		assert_int_equal(c->out_aliases[i].output.n, 1);
-		assert_int_equal(c->out_aliases[i].output.idx[0], i);
-		assert_int_equal(c->out_aliases[i].operand, 0);
-		assert_int_equal(c->out_aliases[i].operand_index.n, 0);
+		assert_int_equal(c->ext->out_aliases[i].output.n, 1);
+		assert_int_equal(c->ext->out_aliases[i].output.idx[0], i);
+		assert_int_equal(c->ext->out_aliases[i].operand, 0);
+		assert_int_equal(c->ext->out_aliases[i].operand_index.n, 0);
 	}
-	assert_int_equal(I(m, "a")->n_frontend_attrs, 1);
-	assert_string_equal(I(m, "a")->frontend_attrs[0].value, "1");
+	assert_int_equal(I(m, "a")->ext->n_frontend_attrs, 1);
+	assert_string_equal(I(m, "a")->ext->frontend_attrs[0].value, "1");
 	hlo_module_free(m);
 }
 
@@ -796,7 +796,7 @@ static void test_parse_file_sizes(void **state)
 				assert_int_equal(m->source_len, n);
 				assert_int_equal(strlen(m->source), n);
 				assert_memory_equal(m->source, buf, n);
-				assert_string_equal(m->entry->root->literal, "1");
+				assert_string_equal(m->entry->root->ext->literal, "1");
 				hlo_module_free(m);
 			}
 			free(buf);

@@ -109,7 +109,7 @@ struct buffers *buffers_build(const struct dataflow *df, const struct inplace *i
 			for (int32_t cs = 0; cs < c->n_callers; cs++) {
 				const struct hlo_instruction *w = c->callers[cs].instr;
 				/* 2. body root joins the while; 3. branch roots join the conditional */
-				if (((w->opcode == OP_WHILE && w->body == c) || w->opcode == OP_CONDITIONAL) &&
+				if (((w->opcode == OP_WHILE && w->ext->body == c) || w->opcode == OP_CONDITIONAL) &&
 				    pos->sub < dataflow_tree(df, w)->n)
 					union_with_set(p, v, dataflow_set(df, w, pos->sub));
 			}

@@ -65,9 +65,9 @@ static void number_definitions(struct bctx *c)
 			struct hlo_computation *callee = NULL;
 			if (i->opcode == OP_WHILE) {
 				if (f->k == 0)
-					callee = i->condition;
+					callee = i->ext->condition;
 				else if (f->k == 1)
-					callee = i->body;
+					callee = i->ext->body;
 				if (f->k < 2) {
 					f->k++;
 					if (!callee)

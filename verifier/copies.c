@@ -79,7 +79,7 @@ static const char *shape_str(const struct shape *s, char *buf, size_t cap)
 static int comp_is_while_body(const struct hlo_computation *k, const struct hlo_instruction **w)
 {
 	if (k->n_callers == 1 && k->callers[0].instr->opcode == OP_WHILE &&
-	    k->callers[0].instr->body == k) {
+	    k->callers[0].instr->ext->body == k) {
 		*w = k->callers[0].instr;
 		return 1;
 	}
@@ -156,7 +156,7 @@ static enum copy_family layout_family(struct analysis *an, const struct hlo_inst
 	else if (src->opcode == OP_CUSTOM_CALL || src->opcode == OP_DOT ||
 		 src->opcode == OP_CONVOLUTION)
 		sb_printf(b, "; %s (%s) produces that layout", src->name,
-			  src->opcode == OP_CUSTOM_CALL && src->custom_call_target ? src->custom_call_target
+			  src->opcode == OP_CUSTOM_CALL && src->ext->custom_call_target ? src->ext->custom_call_target
 										 : opcode_name((enum opcode)src->opcode));
 	/* who demands the copy's layout */
 	int named = 0;
@@ -165,16 +165,16 @@ static enum copy_family layout_family(struct analysis *an, const struct hlo_inst
 		for (int32_t k = 0; k < u->n_operands; k++) {
 			if (u->operands[k] != c)
 				continue;
-			if (k < u->n_operand_layout_constraints && u->operand_layout_constraints &&
-			    u->operand_layout_constraints[k]) {
+			if (k < u->ext->n_operand_layout_constraints && u->ext->operand_layout_constraints &&
+			    u->ext->operand_layout_constraints[k]) {
 				sb_printf(b, "; consumer %s demands %s for operand %d (operand_layout_constraints)",
-					  u->name, shape_str(u->operand_layout_constraints[k], sa, sizeof(sa)), k);
+					  u->name, shape_str(u->ext->operand_layout_constraints[k], sa, sizeof(sa)), k);
 				named = 1;
 			} else if (u->opcode == OP_CUSTOM_CALL || u->opcode == OP_DOT ||
 				   u->opcode == OP_CONVOLUTION) {
 				sb_printf(b, "; consumer %s (%s) wants the copy's order", u->name,
-					  u->opcode == OP_CUSTOM_CALL && u->custom_call_target
-						  ? u->custom_call_target
+					  u->opcode == OP_CUSTOM_CALL && u->ext->custom_call_target
+						  ? u->ext->custom_call_target
 						  : opcode_name((enum opcode)u->opcode));
 				named = 1;
 			}
@@ -402,12 +402,12 @@ static int32_t phi_inputs(const struct dataflow *df, const struct hlo_value *p, 
 	if (w) {
 		if (w->n_operands > 0)
 			src[ns++] = w->operands[0];
-		if (w->body && w->body->root)
-			src[ns++] = w->body->root;
+		if (w->ext->body && w->ext->body->root)
+			src[ns++] = w->ext->body->root;
 	} else if (d->opcode == OP_CONDITIONAL) {
-		for (int32_t j = 0; j < d->n_branches && ns < 64; j++)
-			if (d->branches[j]->root)
-				src[ns++] = d->branches[j]->root;
+		for (int32_t j = 0; j < d->ext->n_branches && ns < 64; j++)
+			if (d->ext->branches[j]->root)
+				src[ns++] = d->ext->branches[j]->root;
 	} else {
 		return -1;
 	}

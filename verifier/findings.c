@@ -101,7 +101,7 @@ static uint64_t fingerprint_hash(const struct rule *r, const struct hlo_instruct
 		fp_bytes(&f, cn, name_stem_len(cn));
 		const char *n = in->name ? in->name : "";
 		fp_bytes(&f, n, name_stem_len(n));
-		fp_str(&f, in->opcode == OP_UNKNOWN && in->opcode_text ? in->opcode_text
+		fp_str(&f, in->opcode == OP_UNKNOWN && in->ext->opcode_text ? in->ext->opcode_text
 							      : opcode_name(in->opcode));
 		fp_shape(&f, in->shape);
 		for (int32_t i = 0; i < in->n_operands; i++)

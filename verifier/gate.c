@@ -52,7 +52,7 @@ static void fnv_shape(struct fnv *f, const struct shape *s)
 
 static const char *op_text(const struct hlo_instruction *x)
 {
-	return x->opcode == OP_UNKNOWN && x->opcode_text ? x->opcode_text
+	return x->opcode == OP_UNKNOWN && x->ext->opcode_text ? x->ext->opcode_text
 							 : opcode_name((enum opcode)x->opcode);
 }
 

@@ -126,7 +126,7 @@ void value_name(const struct dataflow *df, const struct hlo_value *v, char *buf,
 static int comp_is_while_body(const struct hlo_computation *k)
 {
 	return k->n_callers == 1 && k->callers[0].instr->opcode == OP_WHILE &&
-	       k->callers[0].instr->body == k;
+	       k->callers[0].instr->ext->body == k;
 }
 
 static void read_event(const struct hlo_instruction *u, struct event *e)
@@ -149,7 +149,7 @@ static const struct hlo_instruction *rw_operand(const struct hlo_instruction *u,
 
 static struct hlo_computation *fused_comp(const struct hlo_instruction *f)
 {
-	return f->calls ? f->calls : (f->n_called > 0 ? f->called[0] : NULL);
+	return f->ext->calls ? f->ext->calls : (f->n_called > 0 ? f->called[0] : NULL);
 }
 
 static int transitive_uses_elementwise_or_tuple(const struct hlo_instruction *p, int depth)
@@ -170,7 +170,7 @@ static int transitive_uses_elementwise_or_tuple(const struct hlo_instruction *p,
 
 static int fusion_kind_is(const struct hlo_instruction *f, const char *kind)
 {
-	return f->opcode == OP_FUSION && f->fusion_kind && !strcmp(f->fusion_kind, kind);
+	return f->opcode == OP_FUSION && f->ext->fusion_kind && !strcmp(f->ext->fusion_kind, kind);
 }
 
 /* Distinct users of o after the rewrite. */
@@ -197,9 +197,9 @@ static int can_share_rw(struct analysis *an, const struct hlo_instruction *copy,
 {
 	const struct dataflow *df = an->df;
 	const struct hlo_instruction *operand = rw_operand(user, k, copy);
-	if (user->opcode == OP_CUSTOM_CALL && user->custom_call_target &&
-	    (!strcmp(user->custom_call_target, "__cublas$lt$matmul") ||
-	     !strcmp(user->custom_call_target, "__cublas$lt$matmul$f8"))) {
+	if (user->opcode == OP_CUSTOM_CALL && user->ext->custom_call_target &&
+	    (!strcmp(user->ext->custom_call_target, "__cublas$lt$matmul") ||
+	     !strcmp(user->ext->custom_call_target, "__cublas$lt$matmul$f8"))) {
 		int32_t one = 1;
 		if (usub == dataflow_sub(df, user, &one, 1))
 			return 0;
@@ -276,7 +276,7 @@ static int can_share_rw(struct analysis *an, const struct hlo_instruction *copy,
 		if (dv < 0)
 			return 0;
 		const struct hlo_value *hv = &df->values[dv];
-		struct hlo_computation *callee = user->to_apply ? user->to_apply
+		struct hlo_computation *callee = user->ext->to_apply ? user->ext->to_apply
 				       : (user->n_called > 0 ? user->called[0] : NULL);
 		const struct hlo_instruction *croot = callee ? callee->root : NULL;
 		int32_t n_uses = 0;

@@ -100,8 +100,8 @@ static void index_of_sub(const struct dataflow *df, const struct hlo_instruction
 static void add_out_aliases(const struct dataflow *df, const struct hlo_instruction *i,
 			    struct pairvec *p)
 {
-	for (int32_t k = 0; k < i->n_out_aliases; k++) {
-		const struct operand_alias *oa = &i->out_aliases[k];
+	for (int32_t k = 0; k < i->ext->n_out_aliases; k++) {
+		const struct operand_alias *oa = &i->ext->out_aliases[k];
 		if (oa->operand < 0 || oa->operand >= i->n_operands)
 			continue;
 		pv_push(p, oa->operand, sub_of_index(df, i->operands[oa->operand], &oa->operand_index),
@@ -113,7 +113,7 @@ static void fusion_pairs(struct ctx *c, const struct hlo_instruction *f, struct 
 			 int depth)
 {
 	const struct dataflow *df = c->ip->df;
-	struct hlo_computation *fc = f->calls ? f->calls : (f->n_called > 0 ? f->called[0] : NULL);
+	struct hlo_computation *fc = f->ext->calls ? f->ext->calls : (f->n_called > 0 ? f->called[0] : NULL);
 	if (!fc || !fc->root)
 		return;
 	const struct shape_tree *t = dataflow_tree(df, f);
@@ -179,7 +179,7 @@ static void compute(struct ctx *c, const struct hlo_instruction *i, int depth)
 	int32_t n = i->n_operands;
 	switch ((enum opcode)i->opcode) {
 	case OP_ALL_REDUCE_START:
-		if (contains_ignore_case(i->backend_config, "nvshmem"))
+		if (contains_ignore_case(i->ext->backend_config, "nvshmem"))
 			break;
 		/* fall through */
 	case OP_DYNAMIC_UPDATE_SLICE:

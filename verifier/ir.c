@@ -103,6 +103,15 @@ enum call_context hlo_instruction_call_context(enum opcode op)
 	}
 }
 
+const struct hlo_instr_ext hlo_no_ext;
+
+struct hlo_instr_ext *hlo_instr_ext_mut(struct arena *a, struct hlo_instruction *in)
+{
+	if (in->ext == HLO_NO_EXT || !in->ext)
+		in->ext = arena_alloc(a, sizeof(*in->ext));
+	return in->ext;
+}
+
 static void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size);
@@ -135,15 +144,18 @@ void hlo_build_users(struct hlo_computation *comp, const struct hlo_use *uses, s
 		in->users = n ? ubuf + off : NULL;
 		count[i] = (int32_t)off;
 		off += (size_t)n;
-		if (!n_succs) /* no control edges: leave those fields alone */
+		/* no control edges (here or in the module): nothing to place; an
+		 * instruction with some has an ext of its own (the parser counted them) */
+		if (!n_succs || in->ext == HLO_NO_EXT)
 			continue;
-		if (in->n_ctrl_succs > send - sbuf)
+		struct hlo_instr_ext *x = in->ext;
+		if (x->n_ctrl_succs > send - sbuf)
 			die("internal error: control successor counts are inconsistent");
-		in->ctrl_succs = in->n_ctrl_succs ? sbuf : NULL;
-		sbuf += in->n_ctrl_succs;
-		in->n_ctrl_succs = 0;
-		for (int32_t k = 0; k < in->n_ctrl_preds; k++) {
-			struct hlo_instruction *p = in->ctrl_preds[k];
+		x->ctrl_succs = x->n_ctrl_succs ? sbuf : NULL;
+		sbuf += x->n_ctrl_succs;
+		x->n_ctrl_succs = 0;
+		for (int32_t k = 0; k < x->n_ctrl_preds; k++) {
+			struct hlo_instr_ext *p = x->ctrl_preds[k]->ext;
 			if (p->n_ctrl_succs == 0 || p->ctrl_succs[p->n_ctrl_succs - 1] != in)
 				p->ctrl_succs[p->n_ctrl_succs++] = in;
 		}

@@ -66,6 +66,8 @@ enum call_context { CALL_NONE = 0, CALL_CONTROL_FLOW = 1, CALL_EMBEDDED = 2, CAL
 /* Field order: the fields the parser, the edge builder and most passes read
  * for every instruction come first, so they share one or two cache lines;
  * the rest is ordered to leave no padding (328 bytes on LP64). */
+struct hlo_instr_ext;
+
 struct hlo_instruction {
 	const char *name;
 	struct shape *shape;          /* may be shared between instructions */
@@ -80,24 +82,41 @@ struct hlo_instruction {
 	uint8_t is_root;
 	uint8_t has_result_shape;     /* result shape was printed */
 
-	int32_t n_ctrl_preds, n_ctrl_succs;
-	struct hlo_instruction **ctrl_preds;
-	struct hlo_instruction **ctrl_succs;
-
 	/* Called computations, in the order of the attributes (to_apply, calls,
-	 * condition, body, branches, called_computations). */
+	 * condition, body, branches, called_computations); ext names the roles. */
 	int32_t n_called;
-	int32_t n_branches;                   /* true/false become branches {0: true, 1: false} */
+	int32_t source_line;
 	struct hlo_computation **called;
-	struct hlo_computation **branches;
-	struct hlo_computation *to_apply, *calls, *condition, *body;
 
 	struct shape **operand_shapes;        /* as printed, or NULL entries; NULL when none */
-	const char *opcode_text;      /* as printed (for unknown opcodes and async sugar) */
 	struct srcpos pos;            /* of the name in the definition */
 
 	int64_t tuple_index;                  /* index= ; -1 when absent */
 	int64_t parameter_number;             /* parameter(N); -1 otherwise */
+	const char *op_name, *source_file;    /* from metadata, unquoted */
+
+	int32_t n_attrs;                      /* every attribute, raw, in printed order */
+	struct hlo_attr *attrs;
+	/* what only some instructions carry; never NULL (HLO_NO_EXT when none) */
+	struct hlo_instr_ext *ext;
+};
+
+/* The fields only some instructions have: control edges, typed attributes,
+ * the roles of called computations. Kept out of struct hlo_instruction, which
+ * a module holds 10^6 of (docs/performance.md, Memory): an instruction
+ * without any points at hlo_no_ext (all zero, read-only); writers take their
+ * own with hlo_instr_ext_mut(). */
+struct hlo_instr_ext {
+	int32_t n_ctrl_preds, n_ctrl_succs;
+	struct hlo_instruction **ctrl_preds;
+	struct hlo_instruction **ctrl_succs;
+
+	int32_t n_branches;                   /* true/false become branches {0: true, 1: false} */
+	struct hlo_computation **branches;
+	struct hlo_computation *to_apply, *calls, *condition, *body;
+
+	const char *opcode_text;      /* as printed (for unknown opcodes and async sugar) */
+
 	int32_t n_dimensions, n_slice, n_dynamic_slice_sizes, n_out_aliases,
 		n_operand_layout_constraints, n_frontend_attrs;
 	int64_t *dimensions;
@@ -110,12 +129,11 @@ struct hlo_instruction {
 	const char *fusion_kind;              /* kLoop, kInput, kOutput, kCustom */
 	const char *backend_config;           /* raw text */
 	const char *literal;                  /* constant(...) raw text inside the parens */
-	const char *op_name, *source_file;    /* from metadata, unquoted */
-	int32_t source_line;
-
-	int32_t n_attrs;                      /* every attribute, raw, in printed order */
-	struct hlo_attr *attrs;
 };
+
+extern const struct hlo_instr_ext hlo_no_ext;
+/* read-only: a write through it faults */
+#define HLO_NO_EXT ((struct hlo_instr_ext *)&hlo_no_ext)
 
 struct hlo_callsite {
 	struct hlo_instruction *instr;
@@ -190,6 +208,15 @@ void hlo_module_free(struct hlo_module *m);
  * entry_computation_layout against the entry signature. Returns 0 or -1
  * after reporting the first problem through `d`. */
 int hlo_validate(struct hlo_module *m, struct diag *d);
+
+/* The opcode as printed: the async sugar's own text, or the opcode's name. */
+static inline const char *hlo_opcode_text(const struct hlo_instruction *in)
+{
+	return in->ext->opcode_text ? in->ext->opcode_text : opcode_name((enum opcode)in->opcode);
+}
+
+/* in's own struct hlo_instr_ext to write to (from a on first use). */
+struct hlo_instr_ext *hlo_instr_ext_mut(struct arena *a, struct hlo_instruction *in);
 
 /* Lookups. */
 struct hlo_computation *hlo_find_computation(const struct hlo_module *m, const char *name);

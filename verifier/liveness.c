@@ -47,11 +47,11 @@ int is_defined_before(struct liveness *lv, int32_t ia, int32_t ib)
 	if (is_body_or_condition_phi(b) && nested(lv, a->def, b->def->parent))
 		return 0;
 	if (b->is_phi && b->def->opcode == OP_WHILE &&
-	    (nested(lv, a->def, b->def->body) || nested(lv, a->def, b->def->condition)))
+	    (nested(lv, a->def, b->def->ext->body) || nested(lv, a->def, b->def->ext->condition)))
 		return 1;
 	if (b->is_phi && b->def->opcode == OP_CONDITIONAL)
-		for (int32_t j = 0; j < b->def->n_branches; j++)
-			if (nested(lv, a->def, b->def->branches[j]))
+		for (int32_t j = 0; j < b->def->ext->n_branches; j++)
+			if (nested(lv, a->def, b->def->ext->branches[j]))
 				return 1;
 	return ordering_executes_before(lv->ord, a->def, b->def);
 }
@@ -74,11 +74,11 @@ static int elementwise_impl(const struct hlo_instruction *i, int32_t k /* -1: no
 		return fusion_elementwise_on_operand(i, k);
 	case OP_MAP:
 		/* elementwise unless it maps over a permutation of dimensions */
-		if (i->n_dimensions > 0) {
-			if (!i->shape || i->n_dimensions != i->shape->rank)
+		if (i->ext->n_dimensions > 0) {
+			if (!i->shape || i->ext->n_dimensions != i->shape->rank)
 				return 0;
-			for (int32_t d = 0; d < i->n_dimensions; d++)
-				if (i->dimensions[d] != d)
+			for (int32_t d = 0; d < i->ext->n_dimensions; d++)
+				if (i->ext->dimensions[d] != d)
 					return 0;
 		}
 		return 1;
@@ -99,7 +99,7 @@ int instr_is_elementwise(const struct hlo_instruction *i)
 
 static struct hlo_computation *fused_computation(const struct hlo_instruction *f)
 {
-	return f->calls ? f->calls : (f->n_called > 0 ? f->called[0] : NULL);
+	return f->ext->calls ? f->ext->calls : (f->n_called > 0 ? f->called[0] : NULL);
 }
 
 static const struct hlo_instruction *fused_parameter(const struct hlo_instruction *f, int32_t k)
@@ -236,16 +236,16 @@ static int32_t operand_slot_count(const struct hlo_instruction *user,
 
 static int fusion_kind_is(const struct hlo_instruction *f, const char *kind)
 {
-	return f->opcode == OP_FUSION && f->fusion_kind && !strcmp(f->fusion_kind, kind);
+	return f->opcode == OP_FUSION && f->ext->fusion_kind && !strcmp(f->ext->fusion_kind, kind);
 }
 
 int can_share_operand_buffer(struct liveness *lv, const struct hlo_instruction *operand,
 			     int32_t osub, const struct hlo_instruction *user, int32_t usub)
 {
 	const struct dataflow *df = lv->df;
-	if (user->opcode == OP_CUSTOM_CALL && user->custom_call_target &&
-	    (!strcmp(user->custom_call_target, "__cublas$lt$matmul") ||
-	     !strcmp(user->custom_call_target, "__cublas$lt$matmul$f8"))) {
+	if (user->opcode == OP_CUSTOM_CALL && user->ext->custom_call_target &&
+	    (!strcmp(user->ext->custom_call_target, "__cublas$lt$matmul") ||
+	     !strcmp(user->ext->custom_call_target, "__cublas$lt$matmul$f8"))) {
 		int32_t one = 1;
 		if (usub == dataflow_sub(df, user, &one, 1))
 			return 0;
@@ -325,7 +325,7 @@ int can_share_operand_buffer(struct liveness *lv, const struct hlo_instruction *
 		if (v < 0)
 			return 0;
 		const struct hlo_value *hv = &df->values[v];
-		struct hlo_computation *callee = user->to_apply ? user->to_apply
+		struct hlo_computation *callee = user->ext->to_apply ? user->ext->to_apply
 				       : (user->n_called > 0 ? user->called[0] : NULL);
 		const struct hlo_instruction *croot = callee ? callee->root : NULL;
 		int caller_use = 0, callee_use = 0;
@@ -410,19 +410,19 @@ int uses_before_value_definition(struct liveness *lv, const struct value_use *co
 		if (pass)
 			continue;
 		if (U->opcode == OP_WHILE) {
-			if (nested(lv, D, U->body))
+			if (nested(lv, D, U->ext->body))
 				continue;
-			if (nested(lv, D, U->condition)) {
-				if (U->condition->n_params > 0 && D == U->condition->params[0])
+			if (nested(lv, D, U->ext->condition)) {
+				if (U->ext->condition->n_params > 0 && D == U->ext->condition->params[0])
 					continue;
 				return 0;
 			}
 		}
 		if (D->opcode == OP_WHILE &&
-		    (nested(lv, U, D->body) || nested(lv, U, D->condition)))
+		    (nested(lv, U, D->ext->body) || nested(lv, U, D->ext->condition)))
 			continue;
 		if (U->opcode == OP_CALL) {
-			struct hlo_computation *callee = U->to_apply ? U->to_apply
+			struct hlo_computation *callee = U->ext->to_apply ? U->ext->to_apply
 					       : (U->n_called > 0 ? U->called[0] : NULL);
 			if (nested(lv, D, callee))
 				continue;
@@ -432,8 +432,8 @@ int uses_before_value_definition(struct liveness *lv, const struct value_use *co
 			continue;
 		if (U->opcode == OP_CONDITIONAL) {
 			int ok = 0;
-			for (int32_t j = 0; j < U->n_branches && !ok; j++) {
-				if (!nested(lv, D, U->branches[j]))
+			for (int32_t j = 0; j < U->ext->n_branches && !ok; j++) {
+				if (!nested(lv, D, U->ext->branches[j]))
 					continue;
 				if (!value_defined_at_top(df, U->operands[use->operand])) {
 					for (int32_t u = 0; u < v->n_uses; u++)
@@ -631,7 +631,7 @@ int buffers_any_interference(struct liveness *lv, const struct buffers *b, int32
 
 static int is_1d_slice_without_strides(const struct hlo_instruction *x)
 {
-	return x->opcode == OP_SLICE && x->n_slice == 1 && x->slice[0].stride == 1;
+	return x->opcode == OP_SLICE && x->ext->n_slice == 1 && x->ext->slice[0].stride == 1;
 }
 
 static int is_slice_input_fusion(const struct hlo_instruction *f)
@@ -682,7 +682,7 @@ static int cmp_slice_start(const void *a, const void *b)
 {
 	const struct hlo_instruction *x = *(const struct hlo_instruction *const *)a;
 	const struct hlo_instruction *y = *(const struct hlo_instruction *const *)b;
-	return x->slice[0].start < y->slice[0].start ? -1 : x->slice[0].start > y->slice[0].start;
+	return x->ext->slice[0].start < y->ext->slice[0].start ? -1 : x->ext->slice[0].start > y->ext->slice[0].start;
 }
 
 /* XLA's ConcatIsEffectivelyElementwise: the concat's users are 1-d slices
@@ -708,11 +708,11 @@ static int concat_effectively_elementwise(const struct hlo_instruction *concat,
 	int64_t prev_limit = 0;
 	for (int32_t i = 0; i < n; i++) {
 		const struct hlo_instruction *u = users[i];
-		int64_t size = u->slice[0].limit - u->slice[0].start;
+		int64_t size = u->ext->slice[0].limit - u->ext->slice[0].start;
 		const struct shape *os = concat->operands[i]->shape;
-		if (u->slice[0].start != prev_limit || !os || size != (int64_t)os->elements)
+		if (u->ext->slice[0].start != prev_limit || !os || size != (int64_t)os->elements)
 			return 0;
-		prev_limit = u->slice[0].limit;
+		prev_limit = u->ext->slice[0].limit;
 	}
 	int32_t idx = -1;
 	for (int32_t i = 0; i < concat->n_operands && idx < 0; i++)
@@ -724,9 +724,9 @@ static int concat_effectively_elementwise(const struct hlo_instruction *concat,
 		const struct hlo_instruction *p = info->prev_concat;
 		int identical = p->n_operands == concat->n_operands && p->shape && concat->shape &&
 				shape_equal(p->shape, concat->shape) &&
-				p->n_dimensions == concat->n_dimensions;
-		for (int32_t d = 0; identical && d < p->n_dimensions; d++)
-			identical = p->dimensions[d] == concat->dimensions[d];
+				p->ext->n_dimensions == concat->ext->n_dimensions;
+		for (int32_t d = 0; identical && d < p->ext->n_dimensions; d++)
+			identical = p->ext->dimensions[d] == concat->ext->dimensions[d];
 		if (!identical || info->operand_idx != idx)
 			return 0;
 	}

@@ -224,8 +224,8 @@ static struct reach_index *build_reach(const struct hlo_computation *c, struct a
 			}
 			off[x->index + 1]++;
 		}
-		for (int32_t k = 0; k < y->n_ctrl_preds; k++) {
-			const struct hlo_instruction *x = y->ctrl_preds[k];
+		for (int32_t k = 0; k < y->ext->n_ctrl_preds; k++) {
+			const struct hlo_instruction *x = y->ext->ctrl_preds[k];
 			if (x->parent != c) {
 				error_at(d, y->pos, "control predecessor %s of %s is not in computation %s",
 					 x->name, y->name, c->name);
@@ -245,8 +245,8 @@ static struct reach_index *build_reach(const struct hlo_computation *c, struct a
 		const struct hlo_instruction *y = c->instrs[i];
 		for (int32_t k = 0; k < y->n_operands; k++)
 			succ[fill[y->operands[k]->index]++] = i;
-		for (int32_t k = 0; k < y->n_ctrl_preds; k++)
-			succ[fill[y->ctrl_preds[k]->index]++] = i;
+		for (int32_t k = 0; k < y->ext->n_ctrl_preds; k++)
+			succ[fill[y->ext->ctrl_preds[k]->index]++] = i;
 	}
 	int32_t bad = -1;
 	struct reach_index *r = reach_build(n, off, succ, opt, a, &bad);
@@ -492,17 +492,17 @@ enum exec_constraint ordering_constraint(struct ordering *o, const struct hlo_in
 		return EXEC_UNORDERED;
 
 	/* the condition runs before the body */
-	if (A == B && A->opcode == OP_WHILE && A->condition && A->body &&
-	    ordering_is_nested_in(o, a, A->condition) && ordering_is_nested_in(o, b, A->body))
+	if (A == B && A->opcode == OP_WHILE && A->ext->condition && A->ext->body &&
+	    ordering_is_nested_in(o, a, A->ext->condition) && ordering_is_nested_in(o, b, A->ext->body))
 		return EXEC_RUN_BEFORE_END;
 
 	/* branches are ordered 0, 1, 2... so their buffers can be shared */
 	if (A == B && A->opcode == OP_CONDITIONAL) {
 		int32_t ab = -1, bb = -1;
-		for (int32_t j = 0; j < A->n_branches; j++) {
-			if (ordering_is_nested_in(o, a, A->branches[j]))
+		for (int32_t j = 0; j < A->ext->n_branches; j++) {
+			if (ordering_is_nested_in(o, a, A->ext->branches[j]))
 				ab = j;
-			if (ordering_is_nested_in(o, b, A->branches[j]))
+			if (ordering_is_nested_in(o, b, A->ext->branches[j]))
 				bb = j;
 		}
 		/* neither in a branch means a and b are both the conditional,

@@ -76,6 +76,14 @@ static void *pool_refill(struct pool *pl, size_t n)
 	return q;
 }
 
+/* in's own struct hlo_instr_ext (zeroed, from the pool) */
+static struct hlo_instr_ext *ext_of(struct pool *pl, struct hlo_instruction *in)
+{
+	if (in->ext == HLO_NO_EXT)
+		in->ext = pool_alloc(pl, sizeof(*in->ext), 8);
+	return in->ext;
+}
+
 /* Scratch arrays come from the arena (zeroed, 16-aligned). */
 static void *scratch_alloc(struct pool *pl, size_t n, size_t size)
 {
@@ -1490,8 +1498,8 @@ static int parse_slice(struct parser *S, struct hlo_instruction *in)
 			return expected(S, "',' or '}'");
 	}
 	next(S);
-	in->n_slice = (int32_t)c->misc.n;
-	in->slice = vec_copy(&c->pool, &c->misc, 0);
+	ext_of(&c->pool, in)->n_slice = (int32_t)c->misc.n;
+	in->ext->slice = vec_copy(&c->pool, &c->misc, 0);
 	return 0;
 }
 
@@ -1518,8 +1526,8 @@ static int parse_out_aliasing(struct parser *S, struct hlo_instruction *in)
 			return expected(S, "',' or '}'");
 	}
 	next(S);
-	in->n_out_aliases = (int32_t)c->misc.n;
-	in->out_aliases = vec_copy(&c->pool, &c->misc, 0);
+	ext_of(&c->pool, in)->n_out_aliases = (int32_t)c->misc.n;
+	in->ext->out_aliases = vec_copy(&c->pool, &c->misc, 0);
 	return 0;
 }
 
@@ -1569,8 +1577,8 @@ static int parse_ctrl_preds(struct parser *S, struct hlo_instruction *in)
 	}
 	next(S);
 	size_t n = c->ptrs.n - base;
-	in->n_ctrl_preds = (int32_t)n;
-	in->ctrl_preds = vec_copy(&c->pool, &c->ptrs, base);
+	ext_of(&c->pool, in)->n_ctrl_preds = (int32_t)n;
+	in->ext->ctrl_preds = vec_copy(&c->pool, &c->ptrs, base);
 	c->ptrs.n = base;
 	return 0;
 }
@@ -1581,6 +1589,7 @@ static int parse_typed_attr(struct parser *S, enum akind k, struct hlo_instructi
 {
 	struct pctx *c = S->c;
 	int rc = 0;
+	struct hlo_instr_ext *x;
 	switch (k) {
 	case A_TO_APPLY: rc = add_ref(S, R_TO_APPLY); break;
 	case A_CALLS:
@@ -1593,22 +1602,27 @@ static int parse_typed_attr(struct parser *S, enum akind k, struct hlo_instructi
 	case A_BRANCHES: rc = parse_ref_list(S, R_BRANCH); break;
 	case A_CALLED: rc = parse_ref_list(S, R_CALLED); break;
 	case A_INDEX: rc = parse_int_range(S, 0, INT32_MAX, "tuple index", &in->tuple_index); break;
-	case A_DIMENSIONS: rc = parse_int_list(S, &in->dimensions, &in->n_dimensions); break;
+	case A_DIMENSIONS: x = ext_of(&c->pool, in); rc = parse_int_list(S, &x->dimensions, &x->n_dimensions); break;
 	case A_DYNAMIC_SLICE_SIZES:
-		rc = parse_int_list(S, &in->dynamic_slice_sizes, &in->n_dynamic_slice_sizes);
+		x = ext_of(&c->pool, in);
+		rc = parse_int_list(S, &x->dynamic_slice_sizes, &x->n_dynamic_slice_sizes);
 		break;
 	case A_SLICE: rc = parse_slice(S, in); break;
 	case A_OUT_ALIASING: rc = parse_out_aliasing(S, in); break;
 	case A_CUSTOM_CALL_TARGET:
 		if (S->tok.kind != TOK_STRING)
 			return expected(S, "a string");
-		in->custom_call_target = unescape(&c->pool, S->tok.p, S->tok.len);
+		ext_of(&c->pool, in)->custom_call_target = unescape(&c->pool, S->tok.p, S->tok.len);
 		next(S);
 		break;
 	case A_OPERAND_LAYOUT_CONSTRAINTS:
-		rc = parse_shape_list(S, &in->operand_layout_constraints, &in->n_operand_layout_constraints);
+		x = ext_of(&c->pool, in);
+		rc = parse_shape_list(S, &x->operand_layout_constraints, &x->n_operand_layout_constraints);
 		break;
-	case A_FRONTEND_ATTRIBUTES: rc = parse_frontend_attrs(S, &in->frontend_attrs, &in->n_frontend_attrs); break;
+	case A_FRONTEND_ATTRIBUTES:
+		x = ext_of(&c->pool, in);
+		rc = parse_frontend_attrs(S, &x->frontend_attrs, &x->n_frontend_attrs);
+		break;
 	case A_CONTROL_PREDECESSORS: rc = parse_ctrl_preds(S, in); break;
 	case A_METADATA: rc = parse_metadata(S, in); break;
 	default:
@@ -1650,9 +1664,9 @@ static int parse_attributes(struct parser *P, struct hlo_instruction *in)
 			c->seen[k] = c->seen_gen;
 		}
 		if (k == A_BACKEND_CONFIG) {
-			in->backend_config = a->value;
+			ext_of(&c->pool, in)->backend_config = a->value;
 		} else if (k == A_KIND) {
-			in->fusion_kind = a->value;
+			ext_of(&c->pool, in)->fusion_kind = a->value;
 		} else if (k != A_OTHER && k < A_NTYPED) {
 			struct parser S;
 			sub_parser(&S, P, &at, ve);
@@ -1695,8 +1709,10 @@ static int finish_refs(struct parser *P, struct hlo_instruction *in)
 		n_branch = 2;
 	in->n_called = (int32_t)n;
 	in->called = pool_array(&c->pool, n, sizeof(void *));
-	in->n_branches = n_branch;
-	in->branches = n_branch ? pool_array(&c->pool, (size_t)n_branch, sizeof(void *)) : NULL;
+	if (n_branch) {
+		ext_of(&c->pool, in)->n_branches = n_branch;
+		in->ext->branches = pool_array(&c->pool, (size_t)n_branch, sizeof(void *));
+	}
 	int32_t next_branch = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct ref *r = &VEC_AT(&c->refs, struct ref, i);
@@ -1721,7 +1737,8 @@ static int inherit_calls(struct parser *P, struct hlo_instruction *in, struct sr
 {
 	struct pctx *c = P->c;
 	if (in->n_operands != 1)
-		return perr(P, at, "%s takes one operand, not %d", in->opcode_text, in->n_operands);
+		return perr(P, at, "%s takes one operand, not %d",
+			    hlo_opcode_text(in), in->n_operands);
 	const struct hlo_instruction *src = in->operands[0];
 	if (c->refs.n || (src->opcode != OP_ASYNC_START && src->opcode != OP_ASYNC_UPDATE))
 		return 0;
@@ -1804,6 +1821,7 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 	in->is_root = (uint8_t)is_root;
 	in->tuple_index = -1;
 	in->parameter_number = -1;
+	in->ext = HLO_NO_EXT;
 
 	struct srcpos shape_pos = here(P);
 	if (shape_starts(P)) {
@@ -1816,7 +1834,6 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 	struct token optok = P->tok;
 	struct srcpos oppos = here(P);
 	enum opcode op = lookup_opcode(c, optok.p, optok.len);
-	in->opcode_text = opcode_name(op);
 	if (op == OP_UNKNOWN) {
 		static const struct {
 			const char *suffix;
@@ -1832,7 +1849,7 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 			if (base != OP_UNKNOWN) {
 				op = sugar[i].op;
 				in->async_wrapped_opcode = (uint16_t)base;
-				in->opcode_text = pool_strndup(&c->pool, optok.p, optok.len);
+				ext_of(&c->pool, in)->opcode_text = pool_strndup(&c->pool, optok.p, optok.len);
 			}
 		}
 		if (op == OP_UNKNOWN)
@@ -1851,7 +1868,7 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 		}
 		if (vs == ve)
 			return perr(P, oppos, "constant without a literal");
-		in->literal = pool_strndup(&c->pool, vs, (size_t)(ve - vs));
+		ext_of(&c->pool, in)->literal = pool_strndup(&c->pool, vs, (size_t)(ve - vs));
 		next_after_raw(P);
 	} else if (op == OP_PARAMETER) {
 		next(P);
@@ -1958,11 +1975,12 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 	 * counted (a marker, never dereferenced). */
 	*(int32_t *)vec_push(&c->ucount) = 0;
 	*(int32_t *)vec_push(&c->ulast) = -1;
-	for (int32_t k = 0; k < in->n_ctrl_preds; k++) {
-		struct hlo_instruction *p = in->ctrl_preds[k];
-		if (p->ctrl_succs != (struct hlo_instruction **)in) {
-			p->ctrl_succs = (struct hlo_instruction **)in;
-			p->n_ctrl_succs++;
+	for (int32_t k = 0; k < in->ext->n_ctrl_preds; k++) {
+		struct hlo_instruction *p = in->ext->ctrl_preds[k];
+		struct hlo_instr_ext *px = ext_of(&c->pool, p);
+		if (px->ctrl_succs != (struct hlo_instruction **)in) {
+			px->ctrl_succs = (struct hlo_instruction **)in;
+			px->n_ctrl_succs++;
 			c->n_succs++;
 		}
 	}
@@ -2109,17 +2127,17 @@ static int resolve_fixups(struct parser *P)
 		struct hlo_instruction *in = f->instr;
 		in->called[f->called_index] = callee;
 		switch (f->kind) {
-		case R_TO_APPLY: in->to_apply = callee; break;
+		case R_TO_APPLY: ext_of(&c->pool, in)->to_apply = callee; break;
 		case R_CALLS:
-			if (!in->calls)
-				in->calls = callee;
+			if (!in->ext->calls)
+				ext_of(&c->pool, in)->calls = callee;
 			break;
-		case R_CONDITION: in->condition = callee; break;
-		case R_BODY: in->body = callee; break;
+		case R_CONDITION: ext_of(&c->pool, in)->condition = callee; break;
+		case R_BODY: ext_of(&c->pool, in)->body = callee; break;
 		default: break;
 		}
 		if (f->branch_index >= 0)
-			in->branches[f->branch_index] = callee;
+			ext_of(&c->pool, in)->branches[f->branch_index] = callee;
 	}
 	return 0;
 }

@@ -98,13 +98,13 @@ static const struct hlo_computation *typed_callee(const struct hlo_instruction *
 {
 	const struct hlo_computation *c = NULL;
 	if (!strcmp(attr, "to_apply"))
-		c = in->to_apply;
+		c = in->ext->to_apply;
 	else if (!strcmp(attr, "calls"))
-		c = in->calls;
+		c = in->ext->calls;
 	else if (!strcmp(attr, "condition"))
-		c = in->condition;
+		c = in->ext->condition;
 	else if (!strcmp(attr, "body"))
-		c = in->body;
+		c = in->ext->body;
 	const struct hlo_module *m = in->parent ? in->parent->module : NULL;
 	if (!c || !m || c->index < 0 || c->index >= m->n_comps || m->comps[c->index] != c)
 		return NULL;
@@ -243,13 +243,13 @@ static void print_instruction(FILE *out, const struct hlo_instruction *in)
 		put_shape(out, in->shape);
 		putc_unlocked(' ', out);
 	}
-	fputs_unlocked(in->opcode_text ? in->opcode_text : opcode_name((enum opcode)in->opcode), out);
+	fputs_unlocked(hlo_opcode_text(in), out);
 	putc_unlocked('(', out);
 	if (in->opcode == OP_PARAMETER) {
 		fprintf(out, "%lld", (long long)in->parameter_number);
 	} else if (in->opcode == OP_CONSTANT) {
-		if (in->literal)
-			fputs_unlocked(in->literal, out);
+		if (in->ext->literal)
+			fputs_unlocked(in->ext->literal, out);
 	} else {
 		for (int32_t i = 0; i < in->n_operands; i++) {
 			fputs_unlocked(i ? ", %" : "%", out);
@@ -338,11 +338,6 @@ static const char *or_null(const char *s)
 	return s ? s : "(none)";
 }
 
-static const char *opcode_spelling(const struct hlo_instruction *in)
-{
-	return in->opcode_text ? in->opcode_text : opcode_name((enum opcode)in->opcode);
-}
-
 static int shapes_eq(const struct shape *a, const struct shape *b)
 {
 	return a == b || (a && b && shape_equal(a, b));
@@ -388,10 +383,10 @@ static int instr_equal(struct why *w, const struct hlo_computation *c,
 	if (strcmp(x->name, y->name))
 		return differ(w, "computation %s: instruction %d is %s vs %s", cn, (int)x->index,
 			      x->name, y->name);
-	if (x->opcode != y->opcode || strcmp(opcode_spelling(x), opcode_spelling(y)) ||
+	if (x->opcode != y->opcode || strcmp(hlo_opcode_text(x), hlo_opcode_text(y)) ||
 	    x->async_wrapped_opcode != y->async_wrapped_opcode)
 		return differ(w, "computation %s: instruction %s: opcode %s vs %s", cn, in,
-			      opcode_spelling(x), opcode_spelling(y));
+			      hlo_opcode_text(x), hlo_opcode_text(y));
 	if (!shapes_eq(x->shape, y->shape)) {
 		char sa[128] = "(none)", sb[128] = "(none)";
 		if (x->shape)
@@ -406,7 +401,7 @@ static int instr_equal(struct why *w, const struct hlo_computation *c,
 	if (x->parameter_number != y->parameter_number)
 		return differ(w, "computation %s: instruction %s: parameter number %lld vs %lld",
 			      cn, in, (long long)x->parameter_number, (long long)y->parameter_number);
-	if (!str_eq(x->literal, y->literal))
+	if (!str_eq(x->ext->literal, y->ext->literal))
 		return differ(w, "computation %s: instruction %s: literal differs", cn, in);
 	if (x->n_operands != y->n_operands)
 		return differ(w, "computation %s: instruction %s: %d operands vs %d", cn, in,
@@ -415,13 +410,13 @@ static int instr_equal(struct why *w, const struct hlo_computation *c,
 		if (strcmp(x->operands[i]->name, y->operands[i]->name))
 			return differ(w, "computation %s: instruction %s: operand %d is %s vs %s", cn,
 				      in, (int)i, x->operands[i]->name, y->operands[i]->name);
-	if (x->n_ctrl_preds != y->n_ctrl_preds)
+	if (x->ext->n_ctrl_preds != y->ext->n_ctrl_preds)
 		return differ(w, "computation %s: instruction %s: %d control predecessors vs %d",
-			      cn, in, (int)x->n_ctrl_preds, (int)y->n_ctrl_preds);
-	for (int32_t i = 0; i < x->n_ctrl_preds; i++)
-		if (strcmp(x->ctrl_preds[i]->name, y->ctrl_preds[i]->name))
+			      cn, in, (int)x->ext->n_ctrl_preds, (int)y->ext->n_ctrl_preds);
+	for (int32_t i = 0; i < x->ext->n_ctrl_preds; i++)
+		if (strcmp(x->ext->ctrl_preds[i]->name, y->ext->ctrl_preds[i]->name))
 			return differ(w, "computation %s: instruction %s: control predecessor %d is %s vs %s",
-				      cn, in, (int)i, x->ctrl_preds[i]->name, y->ctrl_preds[i]->name);
+				      cn, in, (int)i, x->ext->ctrl_preds[i]->name, y->ext->ctrl_preds[i]->name);
 	if (x->n_called != y->n_called)
 		return differ(w, "computation %s: instruction %s: %d called computations vs %d", cn,
 			      in, (int)x->n_called, (int)y->n_called);
@@ -429,13 +424,13 @@ static int instr_equal(struct why *w, const struct hlo_computation *c,
 		if (strcmp(x->called[i]->name, y->called[i]->name))
 			return differ(w, "computation %s: instruction %s: called computation %d is %s vs %s",
 				      cn, in, (int)i, x->called[i]->name, y->called[i]->name);
-	if (x->n_branches != y->n_branches)
+	if (x->ext->n_branches != y->ext->n_branches)
 		return differ(w, "computation %s: instruction %s: %d branches vs %d", cn, in,
-			      (int)x->n_branches, (int)y->n_branches);
-	for (int32_t i = 0; i < x->n_branches; i++)
-		if (strcmp(x->branches[i]->name, y->branches[i]->name))
+			      (int)x->ext->n_branches, (int)y->ext->n_branches);
+	for (int32_t i = 0; i < x->ext->n_branches; i++)
+		if (strcmp(x->ext->branches[i]->name, y->ext->branches[i]->name))
 			return differ(w, "computation %s: instruction %s: branch %d is %s vs %s", cn,
-				      in, (int)i, x->branches[i]->name, y->branches[i]->name);
+				      in, (int)i, x->ext->branches[i]->name, y->ext->branches[i]->name);
 	if (x->n_attrs != y->n_attrs)
 		return differ(w, "computation %s: instruction %s: %d attributes vs %d", cn, in,
 			      (int)x->n_attrs, (int)y->n_attrs);

@@ -16,7 +16,7 @@ static struct hlo_computation *fused(const struct hlo_instruction *f)
 {
 	if (f->opcode != OP_FUSION)
 		return NULL;
-	return f->calls ? f->calls : (f->n_called > 0 ? f->called[0] : NULL);
+	return f->ext->calls ? f->ext->calls : (f->n_called > 0 ? f->called[0] : NULL);
 }
 
 /* A scalar integer constant, through a fused parameter to the fusion's
@@ -27,9 +27,9 @@ static int constant_index(const struct hlo_instruction *x, const struct hlo_inst
 	if (x->opcode == OP_PARAMETER && f && x->parameter_number >= 0 &&
 	    x->parameter_number < f->n_operands)
 		x = f->operands[x->parameter_number];
-	if (x->opcode != OP_CONSTANT || !x->literal || !x->shape || x->shape->rank != 0)
+	if (x->opcode != OP_CONSTANT || !x->ext->literal || !x->shape || x->shape->rank != 0)
 		return 0;
-	const char *s = x->literal;
+	const char *s = x->ext->literal;
 	while (*s == ' ')
 		s++;
 	char *end;
@@ -99,17 +99,17 @@ static void ds_read(const struct hlo_instruction *op, const struct hlo_instructi
 		    struct region *r)
 {
 	const struct shape *base = op->n_operands > 0 ? op->operands[0]->shape : NULL;
-	if (!base || !shape_is_array(base) || op->n_dynamic_slice_sizes != base->rank) {
+	if (!base || !shape_is_array(base) || op->ext->n_dynamic_slice_sizes != base->rank) {
 		whole(r);
 		return;
 	}
-	box_from_starts(op, f, 1, op->dynamic_slice_sizes, base, r);
+	box_from_starts(op, f, 1, op->ext->dynamic_slice_sizes, base, r);
 }
 
 static void slice_read(const struct hlo_instruction *op, struct region *r)
 {
 	const struct shape *base = op->n_operands > 0 ? op->operands[0]->shape : NULL;
-	if (!base || !shape_is_array(base) || op->n_slice != base->rank ||
+	if (!base || !shape_is_array(base) || op->ext->n_slice != base->rank ||
 	    base->rank > REGION_MAX_RANK) {
 		whole(r);
 		return;
@@ -117,7 +117,7 @@ static void slice_read(const struct hlo_instruction *op, struct region *r)
 	memset(r, 0, sizeof(*r));
 	r->rank = base->rank;
 	for (int32_t d = 0; d < base->rank; d++) {
-		int64_t lo = op->slice[d].start, hi = op->slice[d].limit; /* strides ignored */
+		int64_t lo = op->ext->slice[d].start, hi = op->ext->slice[d].limit; /* strides ignored */
 		if (lo < 0 || hi < lo || hi > base->dims[d]) {
 			whole(r);
 			return;

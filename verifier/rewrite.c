@@ -12,18 +12,18 @@ static void rewrite_ctrl_attr(struct hlo_module *w, struct hlo_instruction *x)
 	for (int32_t a = 0; a < x->n_attrs; a++) {
 		if (strcmp(x->attrs[a].name, "control-predecessors"))
 			continue;
-		if (x->n_ctrl_preds == 0) {
+		if (x->ext->n_ctrl_preds == 0) {
 			memmove(&x->attrs[a], &x->attrs[a + 1], (size_t)(x->n_attrs - a - 1) * sizeof(x->attrs[0]));
 			x->n_attrs--;
 			return;
 		}
 		size_t len = 3;
-		for (int32_t j = 0; j < x->n_ctrl_preds; j++)
-			len += strlen(x->ctrl_preds[j]->name) + 3;
+		for (int32_t j = 0; j < x->ext->n_ctrl_preds; j++)
+			len += strlen(x->ext->ctrl_preds[j]->name) + 3;
 		char *v = arena_alloc(&w->arena, len), *o = v;
 		*o++ = '{';
-		for (int32_t j = 0; j < x->n_ctrl_preds; j++)
-			o += sprintf(o, "%s%%%s", j ? ", " : "", x->ctrl_preds[j]->name);
+		for (int32_t j = 0; j < x->ext->n_ctrl_preds; j++)
+			o += sprintf(o, "%s%%%s", j ? ", " : "", x->ext->ctrl_preds[j]->name);
 		*o++ = '}';
 		*o = 0;
 		x->attrs[a].value = v;
@@ -68,11 +68,11 @@ struct hlo_module *hlo_module_without_copy(const struct hlo_module *m,
 			if (x->operands[j] == c)
 				x->operands[j] = s;
 		int32_t kept = 0;
-		for (int32_t j = 0; j < x->n_ctrl_preds; j++)
-			if (x->ctrl_preds[j] != c)
-				x->ctrl_preds[kept++] = x->ctrl_preds[j];
-		if (kept != x->n_ctrl_preds) {
-			x->n_ctrl_preds = kept;
+		for (int32_t j = 0; j < x->ext->n_ctrl_preds; j++)
+			if (x->ext->ctrl_preds[j] != c)
+				x->ext->ctrl_preds[kept++] = x->ext->ctrl_preds[j];
+		if (kept != x->ext->n_ctrl_preds) {
+			x->ext->n_ctrl_preds = kept;
 			rewrite_ctrl_attr(w, x);
 		}
 		k->instrs[n++] = x;

@@ -448,8 +448,8 @@ static int has_successor_in(const struct hlo_instruction *x)
 	for (int32_t i = 0; i < x->n_users; i++)
 		if (x->users[i]->parent == x->parent)
 			return 1;
-	for (int32_t i = 0; i < x->n_ctrl_succs; i++)
-		if (x->ctrl_succs[i]->parent == x->parent)
+	for (int32_t i = 0; i < x->ext->n_ctrl_succs; i++)
+		if (x->ext->ctrl_succs[i]->parent == x->parent)
 			return 1;
 	return 0;
 }
@@ -461,7 +461,7 @@ static int view_needs_search(const struct depview *dv, const struct hlo_computat
 	if (has_successor_in(root))
 		return 1;
 	const struct hlo_instruction *c = dv->removed;
-	return c && c->parent == k && (c->n_ctrl_preds > 0 || c->n_ctrl_succs > 0);
+	return c && c->parent == k && (c->ext->n_ctrl_preds > 0 || c->ext->n_ctrl_succs > 0);
 }
 
 /* Successor y of x in the view (NULL entries skipped by the caller). Calls
@@ -471,9 +471,9 @@ static int view_needs_search(const struct depview *dv, const struct hlo_computat
 #define FOR_VIEW_SUCCESSORS(dv, x, root, y, BODY)                                               \
 	do {                                                                                   \
 		if ((x) != (root)) {                                                           \
-			for (int32_t i_ = 0; i_ < (x)->n_users + (x)->n_ctrl_succs; i_++) {    \
+			for (int32_t i_ = 0; i_ < (x)->n_users + (x)->ext->n_ctrl_succs; i_++) {    \
 				const struct hlo_instruction *s_ = i_ < (x)->n_users                \
-					? (x)->users[i_] : (x)->ctrl_succs[i_ - (x)->n_users];       \
+					? (x)->users[i_] : (x)->ext->ctrl_succs[i_ - (x)->n_users];       \
 				if (s_->parent != (x)->parent)                                 \
 					continue;                                              \
 				if (s_ == (dv)->removed) {                                     \
@@ -701,9 +701,9 @@ static const char *dependency_path_uncached(struct depview *dv, const struct hlo
 		/* tail[i] is reached from y (tail[i+1], or the stop node) */
 		while (nt < DEP_PATH_HALF && !joined) {
 			const struct hlo_instruction *prev = NULL;
-			for (int32_t i = 0; i < y->n_operands + y->n_ctrl_preds && !joined; i++) {
+			for (int32_t i = 0; i < y->n_operands + y->ext->n_ctrl_preds && !joined; i++) {
 				const struct hlo_instruction *p = i < y->n_operands
-					? y->operands[i] : y->ctrl_preds[i - y->n_operands];
+					? y->operands[i] : y->ext->ctrl_preds[i - y->n_operands];
 				if (p == dv->removed) {
 					if (i >= y->n_operands)
 						continue; /* the removed copy's control edges are gone */

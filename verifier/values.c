@@ -211,8 +211,8 @@ struct hlo_computation *async_wrapped_computation(const struct hlo_instruction *
 {
 	/* bounded by the number of instructions in the chain */
 	for (int32_t guard = 0; i && guard < HLO_MAX_INSTRUCTIONS; guard++) {
-		if (i->calls)
-			return i->calls;
+		if (i->ext->calls)
+			return i->ext->calls;
 		if (i->opcode == OP_ASYNC_START)
 			return i->n_called > 0 ? i->called[0] : NULL;
 		if ((i->opcode != OP_ASYNC_UPDATE && i->opcode != OP_ASYNC_DONE) || i->n_operands < 1)
@@ -643,20 +643,20 @@ static int update_parameter(struct build *b, struct hlo_instruction *p)
 			add[0] = call->operands[k];
 			break;
 		case OP_WHILE:
-			if (k != 0 || call->n_operands < 1 || !call->body) {
+			if (k != 0 || call->n_operands < 1 || !call->ext->body) {
 				fail_at(b, p, "while parameter '%s' must be parameter 0 of '%s'", p->name,
 					call->name);
 				break;
 			}
 			add[0] = call->operands[0];
-			if (p != call->body->root)
-				add[1] = call->body->root;
+			if (p != call->ext->body->root)
+				add[1] = call->ext->body->root;
 			need_phi = 1;
 			break;
 		case OP_CONDITIONAL: {
 			int found = 0;
-			for (int32_t j = 0; j < call->n_branches; j++) {
-				if (call->branches[j] == c && j + 1 < call->n_operands) {
+			for (int32_t j = 0; j < call->ext->n_branches; j++) {
+				if (call->ext->branches[j] == c && j + 1 < call->n_operands) {
 					add[0] = call->operands[j + 1];
 					found = 1;
 					break;
@@ -879,7 +879,7 @@ static int update_collective_permute_start(struct build *b, struct hlo_instructi
 
 static struct hlo_computation *call_target(const struct hlo_instruction *i)
 {
-	return i->to_apply ? i->to_apply : (i->n_called > 0 ? i->called[0] : NULL);
+	return i->ext->to_apply ? i->ext->to_apply : (i->n_called > 0 ? i->called[0] : NULL);
 }
 
 static int update(struct build *b, struct hlo_instruction *i)
@@ -924,21 +924,21 @@ static int update(struct build *b, struct hlo_instruction *i)
 		return forward(b, i, 0, c->root, 0, FWD_ALL);
 	}
 	case OP_WHILE: {
-		if (!op0 || !i->body || !i->body->root)
+		if (!op0 || !i->ext->body || !i->ext->body->root)
 			return 0;
-		struct hlo_instruction *in[2] = {i->body->root, op0};
+		struct hlo_instruction *in[2] = {i->ext->body->root, op0};
 		return phi(b, i, in, 2);
 	}
 	case OP_CONDITIONAL: {
-		if (i->n_branches <= 0)
+		if (i->ext->n_branches <= 0)
 			return 0;
-		struct hlo_instruction **in = malloc((size_t)i->n_branches * sizeof(*in));
+		struct hlo_instruction **in = malloc((size_t)i->ext->n_branches * sizeof(*in));
 		if (!in)
 			die("out of memory");
 		int n = 0;
-		for (int32_t j = 0; j < i->n_branches; j++)
-			if (i->branches[j] && i->branches[j]->root)
-				in[n++] = i->branches[j]->root;
+		for (int32_t j = 0; j < i->ext->n_branches; j++)
+			if (i->ext->branches[j] && i->ext->branches[j]->root)
+				in[n++] = i->ext->branches[j]->root;
 		int changed = n ? phi(b, i, in, n) : 0;
 		free(in);
 		return changed;
@@ -1172,10 +1172,10 @@ static void push_dependents(struct build *b, struct hlo_instruction *i)
 		struct hlo_instruction *user = i->users[u];
 		work_push(b, user);
 		if (user->opcode == OP_CONDITIONAL) {
-			for (int32_t j = 0; j < user->n_branches; j++)
+			for (int32_t j = 0; j < user->ext->n_branches; j++)
 				if (j + 1 < user->n_operands && user->operands[j + 1] == i &&
-				    user->branches[j] && user->branches[j]->n_params > 0)
-					work_push(b, user->branches[j]->params[0]);
+				    user->ext->branches[j] && user->ext->branches[j]->n_params > 0)
+					work_push(b, user->ext->branches[j]->params[0]);
 		} else if (user->opcode == OP_ASYNC_UPDATE || user->opcode == OP_ASYNC_DONE) {
 			struct hlo_computation *w = async_wrapped_computation(user);
 			for (int32_t k = 0; w && k < w->n_params; k++)
@@ -1197,10 +1197,10 @@ static void push_dependents(struct build *b, struct hlo_instruction *i)
 			struct hlo_instruction *call = c->callers[cs].instr;
 			if (call->opcode == OP_WHILE) {
 				work_push(b, call);
-				if (call->body && call->body->n_params > 0)
-					work_push(b, call->body->params[0]);
-				if (call->condition && call->condition->n_params > 0)
-					work_push(b, call->condition->params[0]);
+				if (call->ext->body && call->ext->body->n_params > 0)
+					work_push(b, call->ext->body->params[0]);
+				if (call->ext->condition && call->ext->condition->n_params > 0)
+					work_push(b, call->ext->condition->params[0]);
 			} else if (c->context == CALL_CONTROL_FLOW || call->opcode == OP_CONDITIONAL) {
 				work_push(b, call);
 			}

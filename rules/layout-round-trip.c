@@ -102,10 +102,10 @@ static int advance(const struct step *from, const struct hlo_instruction *u, str
 	to->relayout = 0;
 	switch (u->opcode) {
 	case OP_TRANSPOSE:
-		if (u->ext->n_dimensions != us->rank || u->n_operands != 1)
+		if (u->n_dimensions != us->rank || u->n_operands != 1)
 			return 0;
 		for (int i = 0; i < us->rank; i++) {
-			int64_t p = u->ext->dimensions[i];
+			int64_t p = u->dimensions[i];
 			if (p < 0 || p >= xs->rank)
 				return 0;
 			to->orig[i] = from->orig[p];

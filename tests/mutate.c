@@ -113,7 +113,7 @@ static int is_reference_attr(const char *name)
 static const struct hlo_computation *typed_callee(const struct hlo_instruction *in, const char *attr)
 {
 	if (!strcmp(attr, "to_apply"))
-		return in->ext->to_apply;
+		return in->to_apply;
 	if (!strcmp(attr, "calls"))
 		return in->ext->calls;
 	if (!strcmp(attr, "condition"))
@@ -208,8 +208,8 @@ static void put_instruction(struct printer *p, const struct hlo_instruction *in)
 	if (in->opcode == OP_PARAMETER) {
 		fprintf(out, "%lld", (long long)in->parameter_number);
 	} else if (in->opcode == OP_CONSTANT) {
-		if (in->ext->literal)
-			fputs(in->ext->literal, out);
+		if (in->literal)
+			fputs(in->literal, out);
 	} else {
 		for (int32_t i = 0; i < in->n_operands; i++) {
 			const struct hlo_instruction *o = in->operands[i];

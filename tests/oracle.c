@@ -115,7 +115,7 @@ static int const_scalar(const struct hlo_instruction *i, const struct hlo_instru
 	if (i->opcode != OP_CONSTANT || !i->shape || i->shape->rank != 0)
 		return 0;
 	int64_t v[2];
-	if (literal_ints(i->ext->literal, v, 2) != 1)
+	if (literal_ints(i->literal, v, 2) != 1)
 		return 0;
 	*out = v[0];
 	return 1;
@@ -138,7 +138,7 @@ static int starts_of(const struct hlo_instruction *i, int first, int rank,
 		    x->parameter_number < fusion->n_operands)
 			x = fusion->operands[x->parameter_number];
 		int64_t v[OREG_MAX_RANK + 1];
-		int ok = x->opcode == OP_CONSTANT && literal_ints(x->ext->literal, v, OREG_MAX_RANK + 1) == rank;
+		int ok = x->opcode == OP_CONSTANT && literal_ints(x->literal, v, OREG_MAX_RANK + 1) == rank;
 		for (int d = 0; d < rank; d++) {
 			known[d] = ok;
 			start[d] = ok ? v[d] : 0;
@@ -355,7 +355,7 @@ const struct buffers *oracle_buffers(const struct oracle *o) { return o->bufs; }
 
 static struct hlo_computation *call_callee(const struct hlo_instruction *i)
 {
-	return i->ext->to_apply ? i->ext->to_apply : (i->n_called > 0 ? i->called[0] : NULL);
+	return i->to_apply ? i->to_apply : (i->n_called > 0 ? i->called[0] : NULL);
 }
 
 static int mark_executed(struct oracle *o, struct hlo_computation *c, int depth)

@@ -662,7 +662,7 @@ static void test_constraint_calls_and_async(void **state)
 	struct hlo_instruction *fp = tb_param(f, "fp", 0);
 	struct hlo_instruction *fc = tb_ins(f, "fc", OP_CALL, fp, NULL);
 	tb_call(fc, g, CALL_CONTROL_FLOW);
-	fc->ext->to_apply = g;
+	fc->to_apply = g;
 	struct hlo_instruction *fy = tb_ins(f, "fy", OP_NEGATE, fc, NULL);
 	/* shared: called twice */
 	struct hlo_instruction *sp = tb_param(shared, "sp", 0);

@@ -312,11 +312,11 @@ static void test_typed_attributes(void **state)
 		"  ROOT t = (f32[8], f32[4,2]) tuple(r, sl), unknown_attr={weird [stuff] (here)}\n"
 		"}\n");
 	struct hlo_instruction *r = I(m, "r");
-	assert_int_equal(r->ext->n_dimensions, 1);
-	assert_int_equal(r->ext->dimensions[0], 1);
-	assert_ptr_equal(r->ext->to_apply, hlo_find_computation(m, "add"));
+	assert_int_equal(r->n_dimensions, 1);
+	assert_int_equal(r->dimensions[0], 1);
+	assert_ptr_equal(r->to_apply, hlo_find_computation(m, "add"));
 	assert_int_equal(r->n_called, 1);
-	assert_ptr_equal(r->called[0], r->ext->to_apply);
+	assert_ptr_equal(r->called[0], r->to_apply);
 	assert_string_equal(r->op_name, "jit(f)/reduce('y',)");
 	assert_string_equal(r->source_file, "/a/b.py");
 	assert_int_equal(r->source_line, 14);
@@ -371,7 +371,7 @@ static void test_typed_attributes(void **state)
 	assert_int_equal(I(m, "t")->tuple_index, -1);
 	assert_int_equal(I(m, "x")->parameter_number, 0);
 	assert_int_equal(I(m, "z")->parameter_number, -1);
-	assert_string_equal(I(m, "z")->ext->literal, "0");
+	assert_string_equal(I(m, "z")->literal, "0");
 	hlo_module_free(m);
 }
 
@@ -517,9 +517,9 @@ static void test_async_sugar_and_constants(void **state)
 	assert_int_equal(hlo_find_computation(m, "wrapped")->context, CALL_CONTROL_FLOW);
 	assert_string_equal(hlo_find_computation(m, "wrapped")->execution_thread, "side");
 	assert_null(m->entry->execution_thread);
-	assert_string_equal(I(m, "big")->ext->literal, "{...}");
-	assert_string_equal(I(m, "cx")->ext->literal, "(1.1, 0)");
-	assert_string_equal(I(m, "m2")->ext->literal, "{ { 1, 2 }, { 3, 4 } }");
+	assert_string_equal(I(m, "big")->literal, "{...}");
+	assert_string_equal(I(m, "cx")->literal, "(1.1, 0)");
+	assert_string_equal(I(m, "m2")->literal, "{ { 1, 2 }, { 3, 4 } }");
 	hlo_module_free(m);
 }
 
@@ -796,7 +796,7 @@ static void test_parse_file_sizes(void **state)
 				assert_int_equal(m->source_len, n);
 				assert_int_equal(strlen(m->source), n);
 				assert_memory_equal(m->source, buf, n);
-				assert_string_equal(m->entry->root->ext->literal, "1");
+				assert_string_equal(m->entry->root->literal, "1");
 				hlo_module_free(m);
 			}
 			free(buf);

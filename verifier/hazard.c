@@ -276,7 +276,7 @@ static int can_share_rw(struct analysis *an, const struct hlo_instruction *copy,
 		if (dv < 0)
 			return 0;
 		const struct hlo_value *hv = &df->values[dv];
-		struct hlo_computation *callee = user->ext->to_apply ? user->ext->to_apply
+		struct hlo_computation *callee = user->to_apply ? user->to_apply
 				       : (user->n_called > 0 ? user->called[0] : NULL);
 		const struct hlo_instruction *croot = callee ? callee->root : NULL;
 		int32_t n_uses = 0;

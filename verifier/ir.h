@@ -96,7 +96,13 @@ struct hlo_instruction {
 	const char *op_name, *source_file;    /* from metadata, unquoted */
 
 	int32_t n_attrs;                      /* every attribute, raw, in printed order */
+	int32_t n_dimensions;
 	struct hlo_attr *attrs;
+	/* typed attributes common enough to keep here (hlogen 10^6: 27% and
+	 * 12% of the instructions, and every constant); the rest are in ext */
+	int64_t *dimensions;
+	struct hlo_computation *to_apply;
+	const char *literal;                  /* constant(...) raw text inside the parens */
 	/* what only some instructions carry; never NULL (HLO_NO_EXT when none) */
 	struct hlo_instr_ext *ext;
 };
@@ -113,13 +119,12 @@ struct hlo_instr_ext {
 
 	int32_t n_branches;                   /* true/false become branches {0: true, 1: false} */
 	struct hlo_computation **branches;
-	struct hlo_computation *to_apply, *calls, *condition, *body;
+	struct hlo_computation *calls, *condition, *body;
 
 	const char *opcode_text;      /* as printed (for unknown opcodes and async sugar) */
 
-	int32_t n_dimensions, n_slice, n_dynamic_slice_sizes, n_out_aliases,
+	int32_t n_slice, n_dynamic_slice_sizes, n_out_aliases,
 		n_operand_layout_constraints, n_frontend_attrs;
-	int64_t *dimensions;
 	struct slice_dim *slice;
 	int64_t *dynamic_slice_sizes;
 	struct operand_alias *out_aliases;    /* output_to_operand_aliasing */
@@ -128,7 +133,6 @@ struct hlo_instr_ext {
 	const char *custom_call_target;       /* unquoted */
 	const char *fusion_kind;              /* kLoop, kInput, kOutput, kCustom */
 	const char *backend_config;           /* raw text */
-	const char *literal;                  /* constant(...) raw text inside the parens */
 };
 
 extern const struct hlo_instr_ext hlo_no_ext;

@@ -74,11 +74,11 @@ static int elementwise_impl(const struct hlo_instruction *i, int32_t k /* -1: no
 		return fusion_elementwise_on_operand(i, k);
 	case OP_MAP:
 		/* elementwise unless it maps over a permutation of dimensions */
-		if (i->ext->n_dimensions > 0) {
-			if (!i->shape || i->ext->n_dimensions != i->shape->rank)
+		if (i->n_dimensions > 0) {
+			if (!i->shape || i->n_dimensions != i->shape->rank)
 				return 0;
-			for (int32_t d = 0; d < i->ext->n_dimensions; d++)
-				if (i->ext->dimensions[d] != d)
+			for (int32_t d = 0; d < i->n_dimensions; d++)
+				if (i->dimensions[d] != d)
 					return 0;
 		}
 		return 1;
@@ -325,7 +325,7 @@ int can_share_operand_buffer(struct liveness *lv, const struct hlo_instruction *
 		if (v < 0)
 			return 0;
 		const struct hlo_value *hv = &df->values[v];
-		struct hlo_computation *callee = user->ext->to_apply ? user->ext->to_apply
+		struct hlo_computation *callee = user->to_apply ? user->to_apply
 				       : (user->n_called > 0 ? user->called[0] : NULL);
 		const struct hlo_instruction *croot = callee ? callee->root : NULL;
 		int caller_use = 0, callee_use = 0;
@@ -422,7 +422,7 @@ int uses_before_value_definition(struct liveness *lv, const struct value_use *co
 		    (nested(lv, U, D->ext->body) || nested(lv, U, D->ext->condition)))
 			continue;
 		if (U->opcode == OP_CALL) {
-			struct hlo_computation *callee = U->ext->to_apply ? U->ext->to_apply
+			struct hlo_computation *callee = U->to_apply ? U->to_apply
 					       : (U->n_called > 0 ? U->called[0] : NULL);
 			if (nested(lv, D, callee))
 				continue;
@@ -724,9 +724,9 @@ static int concat_effectively_elementwise(const struct hlo_instruction *concat,
 		const struct hlo_instruction *p = info->prev_concat;
 		int identical = p->n_operands == concat->n_operands && p->shape && concat->shape &&
 				shape_equal(p->shape, concat->shape) &&
-				p->ext->n_dimensions == concat->ext->n_dimensions;
-		for (int32_t d = 0; identical && d < p->ext->n_dimensions; d++)
-			identical = p->ext->dimensions[d] == concat->ext->dimensions[d];
+				p->n_dimensions == concat->n_dimensions;
+		for (int32_t d = 0; identical && d < p->n_dimensions; d++)
+			identical = p->dimensions[d] == concat->dimensions[d];
 		if (!identical || info->operand_idx != idx)
 			return 0;
 	}

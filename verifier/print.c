@@ -98,7 +98,7 @@ static const struct hlo_computation *typed_callee(const struct hlo_instruction *
 {
 	const struct hlo_computation *c = NULL;
 	if (!strcmp(attr, "to_apply"))
-		c = in->ext->to_apply;
+		c = in->to_apply;
 	else if (!strcmp(attr, "calls"))
 		c = in->ext->calls;
 	else if (!strcmp(attr, "condition"))
@@ -248,8 +248,8 @@ static void print_instruction(FILE *out, const struct hlo_instruction *in)
 	if (in->opcode == OP_PARAMETER) {
 		fprintf(out, "%lld", (long long)in->parameter_number);
 	} else if (in->opcode == OP_CONSTANT) {
-		if (in->ext->literal)
-			fputs_unlocked(in->ext->literal, out);
+		if (in->literal)
+			fputs_unlocked(in->literal, out);
 	} else {
 		for (int32_t i = 0; i < in->n_operands; i++) {
 			fputs_unlocked(i ? ", %" : "%", out);
@@ -401,7 +401,7 @@ static int instr_equal(struct why *w, const struct hlo_computation *c,
 	if (x->parameter_number != y->parameter_number)
 		return differ(w, "computation %s: instruction %s: parameter number %lld vs %lld",
 			      cn, in, (long long)x->parameter_number, (long long)y->parameter_number);
-	if (!str_eq(x->ext->literal, y->ext->literal))
+	if (!str_eq(x->literal, y->literal))
 		return differ(w, "computation %s: instruction %s: literal differs", cn, in);
 	if (x->n_operands != y->n_operands)
 		return differ(w, "computation %s: instruction %s: %d operands vs %d", cn, in,

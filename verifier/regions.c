@@ -27,9 +27,9 @@ static int constant_index(const struct hlo_instruction *x, const struct hlo_inst
 	if (x->opcode == OP_PARAMETER && f && x->parameter_number >= 0 &&
 	    x->parameter_number < f->n_operands)
 		x = f->operands[x->parameter_number];
-	if (x->opcode != OP_CONSTANT || !x->ext->literal || !x->shape || x->shape->rank != 0)
+	if (x->opcode != OP_CONSTANT || !x->literal || !x->shape || x->shape->rank != 0)
 		return 0;
-	const char *s = x->ext->literal;
+	const char *s = x->literal;
 	while (*s == ' ')
 		s++;
 	char *end;

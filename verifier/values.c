@@ -879,7 +879,7 @@ static int update_collective_permute_start(struct build *b, struct hlo_instructi
 
 static struct hlo_computation *call_target(const struct hlo_instruction *i)
 {
-	return i->ext->to_apply ? i->ext->to_apply : (i->n_called > 0 ? i->called[0] : NULL);
+	return i->to_apply ? i->to_apply : (i->n_called > 0 ? i->called[0] : NULL);
 }
 
 static int update(struct build *b, struct hlo_instruction *i)

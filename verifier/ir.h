@@ -25,8 +25,17 @@ unsigned opcode_flags(enum opcode op);
 struct hlo_computation;
 struct hlo_instruction;
 
-/* An attribute as printed: name and its raw value text (balanced, trimmed). */
+/* An attribute as printed: name and its raw value text (balanced, trimmed).
+ * An instruction's carry no position (a module holds millions of them; the
+ * parser reports a bad one while it still knows where it is). */
 struct hlo_attr {
+	const char *name;
+	const char *value;
+};
+
+/* A module header attribute, and where it was printed (validate.c reports
+ * the alias rules there). */
+struct hlo_header_attr {
 	const char *name;
 	const char *value;
 	struct srcpos pos;
@@ -189,7 +198,7 @@ struct hlo_module {
 	struct shape *entry_layout_result;
 
 	int32_t n_header_attrs;       /* every header attribute, raw, in order */
-	struct hlo_attr *header_attrs;
+	struct hlo_header_attr *header_attrs;
 	const char *stack_frames;     /* raw FileNames...StackFrames text, or NULL */
 };
 

@@ -1155,7 +1155,7 @@ static int parse_header(struct parser *P)
 		return expected(P, "a module name");
 	m->name = pool_strndup(&c->pool, P->tok.p, P->tok.len);
 	next(P);
-	c->attr_list.n = 0;
+	vec_reset(&c->attr_list, sizeof(struct hlo_header_attr));
 	while (P->tok.kind == TOK_COMMA) {
 		next(P);
 		if (P->tok.kind != TOK_ATTR)
@@ -1167,7 +1167,7 @@ static int parse_header(struct parser *P)
 			c->failed = 1;
 			return -1;
 		}
-		struct hlo_attr *a = vec_push(&c->attr_list);
+		struct hlo_header_attr *a = vec_push(&c->attr_list);
 		a->name = pool_strndup(&c->pool, name.p, name.len);
 		a->value = pool_strndup(&c->pool, vs, (size_t)(ve - vs));
 		a->pos = tok_pos(&P->lx, &name);
@@ -1192,7 +1192,7 @@ static int parse_header(struct parser *P)
 	}
 	m->n_header_attrs = (int32_t)c->attr_list.n;
 	m->header_attrs = vec_copy(&c->pool, &c->attr_list, 0);
-	c->attr_list.n = 0;
+	vec_reset(&c->attr_list, sizeof(struct hlo_attr));
 	return 0;
 }
 
@@ -1657,10 +1657,9 @@ static int parse_attributes(struct parser *P, struct hlo_instruction *in)
 		struct hlo_attr *a = vec_push(&c->attr_list);
 		a->name = idx ? attr_table[idx - 1].name : pool_strndup(&c->pool, name.p, name.len);
 		a->value = pool_strndup(&c->pool, vs, (size_t)(ve - vs));
-		a->pos = tok_pos(&P->lx, &name);
 		if (k != A_OTHER && k < A_NTYPED) {
 			if (c->seen[k] == c->seen_gen)
-				return perr(P, a->pos, "duplicate attribute '%s'", a->name);
+				return perr(P, tok_pos(&P->lx, &name), "duplicate attribute '%s'", a->name);
 			c->seen[k] = c->seen_gen;
 		}
 		if (k == A_BACKEND_CONFIG) {

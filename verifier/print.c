@@ -225,7 +225,7 @@ static void print_header(FILE *out, const struct hlo_module *m)
 		putc_unlocked('}', out);
 	}
 	for (int32_t i = 0; i < m->n_header_attrs; i++) {
-		const struct hlo_attr *a = &m->header_attrs[i];
+		const struct hlo_header_attr *a = &m->header_attrs[i];
 		if (!is_typed_header_attr(a->name))
 			fprintf(out, ", %s=%s", a->name, a->value);
 	}
@@ -515,7 +515,7 @@ static int header_equal(struct why *w, const struct hlo_module *a, const struct 
 			j++;
 		if (i == a->n_header_attrs || j == b->n_header_attrs)
 			break;
-		const struct hlo_attr *x = &a->header_attrs[i++], *y = &b->header_attrs[j++];
+		const struct hlo_header_attr *x = &a->header_attrs[i++], *y = &b->header_attrs[j++];
 		if (strcmp(x->name, y->name) || strcmp(x->value, y->value))
 			return differ(w, "header attribute %s=%.80s vs %s=%.80s", x->name, x->value,
 				      y->name, y->value);

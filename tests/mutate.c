@@ -153,6 +153,10 @@ static void put_attr(struct printer *p, const struct hlo_instruction *in, const 
 	static char names[4096][256];
 	fprintf(p->out, ", %s=", a->name);
 	int ctrl = !strcmp(a->name, "control-predecessors");
+	if (a->value == hlo_metadata_from_fields) {
+		hlo_print_metadata(p->out, in);
+		return;
+	}
 	if (!ctrl && !is_reference_attr(a->name)) {
 		fputs(a->value, p->out);
 		return;

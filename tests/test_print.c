@@ -342,6 +342,9 @@ static void test_equal_detects_differences(void **state)
 		      "operand 1");
 	expect_differ(base, BASE_HEAD BASE_BODY("f32[4]{0}", "q", ", metadata={op_name=\"y\"}"),
 		      "attribute metadata");
+	/* kept as fields on one side, as text on the other */
+	expect_differ(base, BASE_HEAD BASE_BODY("f32[4]{0}", "q", ", metadata={op_name=\"x\" }"),
+		      "attribute metadata: '{op_name=\"x\"}' vs '{op_name=\"x\" }'");
 	expect_differ(base, BASE_HEAD BASE_BODY("f32[4]{0}", "q", ""), "attributes");
 	expect_differ(base,
 		      "HloModule m, input_output_alias={ {}: (0, {}, must-alias) }\n"
@@ -366,6 +369,63 @@ static void test_equal_detects_differences(void **state)
 		      "HloModule m\nENTRY e {\n  p = f32[2]{0} parameter(0)\n"
 		      "  ROOT c = f32[2]{0} negate(p)\n}\n",
 		      "opcode");
+}
+
+/* Metadata that reads exactly as its fields print is kept as the fields
+ * alone; any other spelling keeps its text. Either way it prints as it was. */
+static void test_metadata_kept_as_fields(void **state)
+{
+	static const struct {
+		const char *text;
+		int as_fields;
+	} cases[] = {
+		{"{op_name=\"jit(f)/add\" source_file=\"m.py\" source_line=7}", 1},
+		{"{op_name=\"a\"}", 1},
+		{"{source_file=\"m.py\" source_line=7}", 1},
+		{"{source_line=12}", 1},
+		{"{}", 1},
+		{"{op_name=\"a\"  source_line=7}", 0},        /* two spaces */
+		{"{op_name=\"a\" source_line=07}", 0},        /* leading zero */
+		{"{op_name='a'}", 0},                         /* single quotes */
+		{"{op_name=\"a\\\"b\"}", 0},                  /* an escape */
+		{"{source_line=7 op_name=\"a\"}", 0},         /* another order */
+		{"{op_name=\"a\" source_line=0}", 0},         /* line 0 is not printed */
+		{"{op_type=\"t\" op_name=\"a\"}", 0},         /* another field */
+		{"{ op_name=\"a\" }", 0},                     /* inner spaces */
+	};
+	enum { N = sizeof(cases) / sizeof(cases[0]) };
+	char text[4096], want[4096];
+	size_t n = 0, w = 0;
+	n += (size_t)snprintf(text + n, sizeof(text) - n, "HloModule m\n\nENTRY e {\n  p = f32[2]{0} parameter(0)\n");
+	w += (size_t)snprintf(want + w, sizeof(want) - w,
+			      "HloModule m\n\nENTRY %%e (p: f32[2]{0}) -> f32[2]{0} {\n  %%p = f32[2]{0} parameter(0)\n");
+	for (int i = 0; i < N; i++) {
+		const char *prev = i ? "n" : "p";
+		char pb[8];
+		snprintf(pb, sizeof(pb), "%s%d", prev, i ? i - 1 : 0);
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "  %sn%d = f32[2]{0} negate(%s), metadata=%s\n",
+				      i == N - 1 ? "ROOT " : "", i, i ? pb : "p", cases[i].text);
+		w += (size_t)snprintf(want + w, sizeof(want) - w, "  %s%%n%d = f32[2]{0} negate(%%%s), metadata=%s\n",
+				      i == N - 1 ? "ROOT " : "", i, i ? pb : "p", cases[i].text);
+	}
+	snprintf(text + n, sizeof(text) - n, "}\n");
+	snprintf(want + w, sizeof(want) - w, "}\n\n");
+	struct hlo_module *m = parse_text(text);
+	for (int i = 0; i < N; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "n%d", i);
+		const struct hlo_instruction *in = hlo_find_instruction(m->entry, name);
+		assert_non_null(in);
+		assert_int_equal(in->n_attrs, 1);
+		if ((in->attrs[0].value == hlo_metadata_from_fields) != cases[i].as_fields)
+			fail_msg("%s: kept %s", cases[i].text, cases[i].as_fields ? "as text" : "as fields");
+		char *t = in->attrs[0].value == hlo_metadata_from_fields ? hlo_metadata_text(in)
+									 : strdup(in->attrs[0].value);
+		assert_string_equal(t, cases[i].text);
+		free(t);
+	}
+	hlo_module_free(m);
+	expect_print(text, want);
 }
 
 /* Reference attributes compare by the names they hold, not by spelling. */
@@ -397,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_layouts_and_backend_config),
 		cmocka_unit_test(test_raw_and_sugar),
 		cmocka_unit_test(test_equal_detects_differences),
+		cmocka_unit_test(test_metadata_kept_as_fields),
 		cmocka_unit_test(test_equal_ignores_reference_spelling),
 		cmocka_unit_test(test_corpus_real),
 		cmocka_unit_test(test_corpus_xla_alias),

@@ -104,6 +104,7 @@ enum call_context hlo_instruction_call_context(enum opcode op)
 }
 
 const struct hlo_instr_ext hlo_no_ext;
+const char hlo_metadata_from_fields[] = "{metadata from its fields}";
 
 struct hlo_instr_ext *hlo_instr_ext_mut(struct arena *a, struct hlo_instruction *in)
 {

@@ -33,6 +33,12 @@ struct hlo_attr {
 	const char *value;
 };
 
+/* The value of an instruction's metadata attribute whose text is exactly
+ * what its op_name, source_file and source_line print as: the text is not
+ * kept (a module has one per instruction); hlo_print_metadata() and
+ * hlo_metadata_text() give it back. */
+extern const char hlo_metadata_from_fields[];
+
 /* A module header attribute, and where it was printed (validate.c reports
  * the alias rules there). */
 struct hlo_header_attr {
@@ -240,6 +246,11 @@ struct hlo_instruction *hlo_find_instruction_any(const struct hlo_module *m, con
 /* Canonical printer: HLO text that re-parses to the same IR. */
 #include <stdio.h>
 void hlo_print_module(FILE *out, const struct hlo_module *m);
+/* The text of in's metadata as its fields print:
+ * {op_name="..." source_file="..." source_line=N}, each when present. */
+void hlo_print_metadata(FILE *out, const struct hlo_instruction *in);
+/* The same text, malloc'd (the caller frees it). */
+char *hlo_metadata_text(const struct hlo_instruction *in);
 /* Structural equality of two modules (names, opcodes, shapes, edges, attributes). */
 int hlo_module_equal(const struct hlo_module *a, const struct hlo_module *b, char *why, size_t cap);
 

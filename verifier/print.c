@@ -264,6 +264,8 @@ static void print_instruction(FILE *out, const struct hlo_instruction *in)
 		putc_unlocked('=', out);
 		if (is_reference_attr(a->name))
 			put_reference_attr(out, in, a);
+		else if (a->value == hlo_metadata_from_fields)
+			hlo_print_metadata(out, in);
 		else
 			fputs_unlocked(a->value, out);
 	}
@@ -296,6 +298,32 @@ static void print_computation(FILE *out, const struct hlo_computation *c)
 		put_quoted(out, c->execution_thread);
 	}
 	fputs_unlocked("\n\n", out);
+}
+
+void hlo_print_metadata(FILE *out, const struct hlo_instruction *in)
+{
+	const char *sep = "";
+	putc_unlocked('{', out);
+	if (in->op_name)
+		fprintf(out, "op_name=\"%s\"", in->op_name), sep = " ";
+	if (in->source_file)
+		fprintf(out, "%ssource_file=\"%s\"", sep, in->source_file), sep = " ";
+	if (in->source_line > 0)
+		fprintf(out, "%ssource_line=%d", sep, (int)in->source_line);
+	putc_unlocked('}', out);
+}
+
+char *hlo_metadata_text(const struct hlo_instruction *in)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		die("out of memory");
+	hlo_print_metadata(f, in);
+	if (fclose(f) != 0)
+		die("out of memory");
+	return text;
 }
 
 void hlo_print_module(FILE *out, const struct hlo_module *m)
@@ -439,9 +467,18 @@ static int instr_equal(struct why *w, const struct hlo_computation *c,
 		if (strcmp(a->name, b->name))
 			return differ(w, "computation %s: instruction %s: attribute %d is %s vs %s", cn,
 				      in, (int)i, a->name, b->name);
-		if (!attr_values_equal(a->name, a->value, b->value))
-			return differ(w, "computation %s: instruction %s: attribute %s: '%.80s' vs '%.80s'",
-				      cn, in, a->name, a->value, b->value);
+		/* metadata kept as fields on one side (or both) compares as its text */
+		char *ta = a->value == hlo_metadata_from_fields ? hlo_metadata_text(x) : NULL;
+		char *tb = b->value == hlo_metadata_from_fields ? hlo_metadata_text(y) : NULL;
+		const char *va = ta ? ta : a->value, *vb = tb ? tb : b->value;
+		int same = attr_values_equal(a->name, va, vb);
+		if (!same)
+			differ(w, "computation %s: instruction %s: attribute %s: '%.80s' vs '%.80s'", cn,
+			       in, a->name, va, vb);
+		free(ta);
+		free(tb);
+		if (!same)
+			return 0;
 	}
 	return 1;
 }

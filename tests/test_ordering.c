@@ -841,7 +841,7 @@ static void test_ordering_threshold_paths(void **state)
 	struct hlo_computation *e = tb_comp(m, "entry");
 	enum { N = 400 };
 	struct hlo_instruction *ins[N];
-	static char names[N][8];
+	static char names[N][16]; /* "i" and any int: no truncation */
 	for (int i = 0; i < N; i++) {
 		snprintf(names[i], sizeof names[i], "i%d", i);
 		struct hlo_instruction *a1 = i ? ins[i - 1 - rnd_below(&r, i < 5 ? i : 5)] : NULL;

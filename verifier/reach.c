@@ -9,6 +9,8 @@
  *  - GRAIL (Yildirim et al. 2010): a DFS post-order number post(v) and
  *    low(v) = min post over v and its descendants; u reaches v implies
  *    [low(v), post(v)] inside [low(u), post(u)] with post(v) < post(u);
+ *  - the same DFS's tree: with post(v) < post(u), pre(u) < pre(v) says v is
+ *    a tree descendant of u (found while u was on the stack), so reachable;
  *  - landmarks (as in O'Reach, Hanauer et al. 2020): for up to 64*lm_words
  *    chosen nodes, out(x) = landmarks reachable from x (x itself included),
  *    in(x) = landmarks reaching x. u reaches v implies out(v) within out(u)
@@ -29,6 +31,8 @@
 struct reach_index {
 	int32_t n;
 	int full;
+	/* NULL when the node ids are topological already (the rank is the id):
+	 * 8 bytes a node not stored, HLO text is normally in that order */
 	int32_t *rank;      /* node -> rank */
 	int32_t *node;      /* rank -> node */
 	/* window / closure bitsets by rank */
@@ -39,11 +43,14 @@ struct reach_index {
 	/* large only */
 	int32_t *soff, *succ;   /* successors by rank, sorted ascending, distinct */
 	/* per-node label record of `stride` words: for each traversal g,
-	 * word 2g = low | post << 32 and word 2g+1 = pre | end << 32 (the DFS
-	 * tree subtree is pre..end-1); then lmw words of landmarks reachable
+	 * word g = low | post << 32; then lmw words of landmarks reachable
 	 * from the node, then lmw words of landmarks reaching it */
 	int32_t n_grail, lmw, stride;
 	uint64_t *lab;
+	uint32_t *pre;      /* [node * n_grail + g]: pre-order number in traversal g */
+	/* the bounded search's scratch, allocated in `arena` by the first
+	 * search: the cuts settle most queries, often all of them */
+	struct arena *arena;
 	uint32_t *mark;
 	uint32_t epoch;
 	int32_t *stack;
@@ -111,24 +118,22 @@ static int32_t heap_pop(int32_t *h, int32_t *len)
 	return top;
 }
 
+static int is_topological(int32_t n, const int32_t *off, const int32_t *succ)
+{
+	for (int32_t u = 0; u < n; u++)
+		for (int32_t e = off[u]; e < off[u + 1]; e++)
+			if (succ[e] <= u)
+				return 0;
+	return 1;
+}
+
 /* Kahn's algorithm taking the smallest ready node id first: the result is the
  * lexicographically smallest topological order, hence the identity when the
- * ids are already topological. Returns 0, or -1 on a cycle. */
+ * ids are already topological (is_topological: not computed then). Returns 0,
+ * or -1 on a cycle. */
 static int topo_number(int32_t n, const int32_t *off, const int32_t *succ,
 		       int32_t *rank, int32_t *node, int32_t *cycle_node)
 {
-	int identity = 1;
-	for (int32_t u = 0; u < n && identity; u++)
-		for (int32_t e = off[u]; e < off[u + 1]; e++)
-			if (succ[e] <= u) {
-				identity = 0;
-				break;
-			}
-	if (identity) {
-		for (int32_t u = 0; u < n; u++)
-			rank[u] = node[u] = u;
-		return 0;
-	}
 	int32_t *indeg = xmalloc((size_t)n, sizeof(int32_t));
 	int32_t *heap = xmalloc((size_t)n, sizeof(int32_t));
 	int32_t hl = 0, k = 0;
@@ -168,6 +173,16 @@ static int topo_number(int32_t n, const int32_t *off, const int32_t *succ,
 	free(indeg);
 	free(heap);
 	return k < n ? -1 : 0;
+}
+
+static int32_t rank_of(const struct reach_index *r, int32_t u)
+{
+	return r->rank ? r->rank[u] : u;
+}
+
+static int32_t node_of(const struct reach_index *r, int32_t k)
+{
+	return r->node ? r->node[k] : k;
 }
 
 static int cmp_i32(const void *a, const void *b)
@@ -223,17 +238,18 @@ static int cut(const struct reach_index *r, int32_t a, int32_t b)
 {
 	const uint64_t *la = r->lab + (size_t)a * r->stride, *lb = r->lab + (size_t)b * r->stride;
 	int sure = 0;
+	const uint32_t *pa = r->pre + (size_t)a * r->n_grail, *pb = r->pre + (size_t)b * r->n_grail;
 	for (int32_t g = 0; g < r->n_grail; g++) {
-		uint64_t ia = la[2 * g], ib = lb[2 * g];
+		uint64_t ia = la[g], ib = lb[g];
 		/* GRAIL: [low(b), post(b)] inside [low(a), post(a)), strictly */
 		if (lo32(ib) < lo32(ia) || hi32(ib) >= hi32(ia))
 			return -1;
-		/* tree: b in a's DFS subtree */
-		uint64_t ta = la[2 * g + 1], tb = lb[2 * g + 1];
-		if (lo32(tb) > lo32(ta) && lo32(tb) < hi32(ta))
+		/* tree: post(b) < post(a) here, so b is in a's DFS subtree when
+		 * found after a */
+		if (pb[g] > pa[g])
 			sure = 1;
 	}
-	const uint64_t *oa = la + 2 * r->n_grail, *ob = lb + 2 * r->n_grail;
+	const uint64_t *oa = la + r->n_grail, *ob = lb + r->n_grail;
 	const uint64_t *ia = oa + r->lmw, *ib = ob + r->lmw;
 	for (int32_t i = 0; i < r->lmw; i++) {
 		if ((ob[i] & ~oa[i]) || (ia[i] & ~ib[i]))
@@ -249,6 +265,10 @@ static int cut(const struct reach_index *r, int32_t a, int32_t b)
  * edges among ranks a..b, and in practice by the nodes the cuts leave open. */
 static int search(struct reach_index *r, int32_t a, int32_t b)
 {
+	if (!r->mark) {
+		r->mark = aalloc(r->arena, (size_t)r->n, sizeof(uint32_t));
+		r->stack = aalloc(r->arena, (size_t)r->n, sizeof(int32_t));
+	}
 	uint32_t ep = ++r->epoch;
 	if (ep == 0) {
 		memset(r->mark, 0, (size_t)r->n * sizeof(uint32_t));
@@ -294,7 +314,7 @@ int reach_query(struct reach_index *r, int32_t u, int32_t v)
 	if (u == v || u < 0 || v < 0 || u >= r->n || v >= r->n)
 		return 0;
 	r->stats.queries++;
-	int32_t a = r->rank[u], b = r->rank[v];
+	int32_t a = rank_of(r, u), b = rank_of(r, v);
 	if (a > b) {
 		r->stats.by_rank++;
 		return 0;
@@ -332,13 +352,13 @@ static uint32_t mix(uint32_t x)
 }
 
 /* One DFS traversal over the rank-space graph, roots and children in an order
- * that differs per traversal: pre-order numbers and subtree ends (tree
- * descendants are reachable), post-order numbers, then GRAIL's low() bottom-up
- * (the smallest post number among a node and its descendants). */
+ * that differs per traversal: pre-order numbers (tree descendants are
+ * reachable), post-order numbers, then GRAIL's low() bottom-up (the smallest
+ * post number among a node and its descendants). */
 static void dfs_label(struct reach_index *r, int32_t g, const int32_t *indeg,
 		      int32_t *stk, int32_t *it, int32_t *post)
 {
-	const int32_t n = r->n, S = r->stride;
+	const int32_t n = r->n, S = r->stride, G = r->n_grail;
 	uint64_t *lab = r->lab;
 	uint32_t pre = 0, np = 0;
 	for (int32_t v = 0; v < n; v++)
@@ -351,13 +371,12 @@ static void dfs_label(struct reach_index *r, int32_t g, const int32_t *indeg,
 		stk[sp] = root;
 		it[sp++] = 0;
 		post[root] = -2; /* on the stack */
-		lab[(size_t)root * S + 2 * g + 1] = pre++;
+		r->pre[(size_t)root * G + g] = pre++;
 		while (sp) {
 			int32_t v = stk[sp - 1];
 			int32_t deg = r->soff[v + 1] - r->soff[v];
 			if (it[sp - 1] == deg) {
 				post[v] = (int32_t)np++;
-				lab[(size_t)v * S + 2 * g + 1] |= (uint64_t)pre << 32;
 				sp--;
 				continue;
 			}
@@ -373,7 +392,7 @@ static void dfs_label(struct reach_index *r, int32_t g, const int32_t *indeg,
 			if (post[s] != -1)
 				continue;
 			post[s] = -2;
-			lab[(size_t)s * S + 2 * g + 1] = pre++;
+			r->pre[(size_t)s * G + g] = pre++;
 			stk[sp] = s;
 			it[sp++] = 0;
 		}
@@ -381,11 +400,11 @@ static void dfs_label(struct reach_index *r, int32_t g, const int32_t *indeg,
 	for (int32_t v = n - 1; v >= 0; v--) {
 		uint32_t low = (uint32_t)post[v];
 		for (int32_t e = r->soff[v]; e < r->soff[v + 1]; e++) {
-			uint32_t l = lo32(lab[(size_t)r->succ[e] * S + 2 * g]);
+			uint32_t l = lo32(lab[(size_t)r->succ[e] * S + g]);
 			if (l < low)
 				low = l;
 		}
-		lab[(size_t)v * S + 2 * g] = low | (uint64_t)(uint32_t)post[v] << 32;
+		lab[(size_t)v * S + g] = low | (uint64_t)(uint32_t)post[v] << 32;
 	}
 }
 
@@ -400,7 +419,7 @@ static void landmarks(struct reach_index *r, const int32_t *indeg)
 		nl = n;
 	if (!nl)
 		return;
-	uint64_t *out = r->lab + 2 * r->n_grail, *in = out + w;
+	uint64_t *out = r->lab + r->n_grail, *in = out + w;
 	int64_t bs = (n + nl - 1) / nl;
 	for (int64_t k = 0; k * bs < n; k++) {
 		int32_t best = (int32_t)(k * bs);
@@ -443,10 +462,13 @@ struct reach_index *reach_build(int32_t n, const int32_t *succ_off, const int32_
 		n = 0;
 	struct reach_index *r = aalloc(a, 1, sizeof(*r));
 	r->n = n;
-	r->rank = aalloc(a, (size_t)n, sizeof(int32_t));
-	r->node = aalloc(a, (size_t)n, sizeof(int32_t));
-	if (topo_number(n, succ_off, succ, r->rank, r->node, cycle_node) < 0)
-		return NULL;
+	r->arena = a;
+	if (!is_topological(n, succ_off, succ)) {
+		r->rank = aalloc(a, (size_t)n, sizeof(int32_t));
+		r->node = aalloc(a, (size_t)n, sizeof(int32_t));
+		if (topo_number(n, succ_off, succ, r->rank, r->node, cycle_node) < 0)
+			return NULL;
+	}
 
 	/* successors in rank space, sorted and distinct; kept only for large */
 	int64_t m = succ_off[n] - succ_off[0];
@@ -456,10 +478,10 @@ struct reach_index *reach_build(int32_t n, const int32_t *succ_off, const int32_
 	memset(indeg, 0, (size_t)(n ? n : 1) * sizeof(int32_t));
 	int32_t k = 0;
 	for (int32_t v = 0; v < n; v++) {
-		int32_t u = r->node[v], s0 = k;
+		int32_t u = node_of(r, v), s0 = k;
 		soff[v] = k;
 		for (int32_t e = succ_off[u]; e < succ_off[u + 1]; e++)
-			rs[k++] = r->rank[succ[e]];
+			rs[k++] = rank_of(r, succ[e]);
 		sort_i32(rs + s0, k - s0);
 		int32_t w = s0;
 		for (int32_t i = s0; i < k; i++)
@@ -522,8 +544,9 @@ struct reach_index *reach_build(int32_t n, const int32_t *succ_off, const int32_
 		}
 	}
 
-	r->stride = 2 * r->n_grail + 2 * r->lmw;
+	r->stride = r->n_grail + 2 * r->lmw;
 	r->lab = aalloc(a, (size_t)n * r->stride, sizeof(uint64_t));
+	r->pre = aalloc(a, (size_t)n * r->n_grail, sizeof(uint32_t));
 	int32_t *stk = xmalloc((size_t)n, sizeof(int32_t));
 	int32_t *it = xmalloc((size_t)n, sizeof(int32_t));
 	int32_t *post = xmalloc((size_t)n, sizeof(int32_t));
@@ -534,20 +557,17 @@ struct reach_index *reach_build(int32_t n, const int32_t *succ_off, const int32_
 	free(post);
 	landmarks(r, indeg);
 	free(indeg);
-
-	r->mark = aalloc(a, (size_t)n, sizeof(uint32_t));
-	r->stack = aalloc(a, (size_t)n, sizeof(int32_t));
 	return r;
 }
 
 int32_t reach_rank(const struct reach_index *r, int32_t u)
 {
-	return u >= 0 && u < r->n ? r->rank[u] : -1;
+	return u >= 0 && u < r->n ? rank_of(r, u) : -1;
 }
 
 int32_t reach_node_at(const struct reach_index *r, int32_t rank)
 {
-	return rank >= 0 && rank < r->n ? r->node[rank] : -1;
+	return rank >= 0 && rank < r->n ? node_of(r, rank) : -1;
 }
 
 int32_t reach_size(const struct reach_index *r)

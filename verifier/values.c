@@ -276,8 +276,8 @@ static int32_t new_value(struct build *b, struct hlo_instruction *def, int32_t s
 	memset(&b->vals[id], 0, sizeof(b->vals[id]));
 	b->vals[id].id = id;
 	b->vals[id].def = def;
-	b->vals[id].sub = sub;
-	b->vals[id].is_phi = (uint8_t)is_phi;
+	b->vals[id].sub = (uint32_t)sub;
+	b->vals[id].is_phi = is_phi != 0;
 	b->deleted[id] = 0;
 	b->node_of[id] = -1;
 	return id;
@@ -1463,6 +1463,13 @@ struct dataflow *dataflow_run(struct hlo_module *m, struct arena *a, struct diag
 		if (!i)
 			die("instruction ids are not dense");
 		df->tree[g] = intern_tree(&tt, a, i->shape, &b.scratch, &df->n_trees);
+		if (df->tree[g]->n > HLO_VALUE_MAX_SUB) {
+			error_at(d, i->pos, "the shape of %s has more than %d sub-shapes", i->name,
+				 HLO_VALUE_MAX_SUB);
+			free(tt.slot);
+			free_build(&b);
+			return NULL;
+		}
 		df->sets[g] = arena_array(a, (size_t)df->tree[g]->n, sizeof(struct value_set));
 	}
 	free(tt.slot);

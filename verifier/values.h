@@ -52,12 +52,16 @@ struct value_use {
 	int32_t sub;
 };
 
+/* Subs of a shape tree stay below this (dataflow_run checks), so a value's
+ * sub and flags share one word: 40 bytes a value, not 48. */
+#define HLO_VALUE_MAX_SUB (1 << 29)
+
 struct hlo_value {
 	int32_t id;                  /* dense from 0, in creation order */
-	int32_t sub;                 /* defining sub */
+	uint32_t sub : 30;           /* defining sub */
+	uint32_t is_phi : 1;
+	uint32_t live_out : 1;       /* has a position at the entry root */
 	struct hlo_instruction *def; /* defining instruction */
-	uint8_t is_phi;
-	uint8_t live_out;            /* has a position at the entry root */
 	int32_t n_positions, n_uses;
 	struct value_position *positions; /* the defining position first */
 	struct value_use *uses;

@@ -150,9 +150,14 @@ struct buffers *buffers_build(const struct dataflow *df, const struct inplace *i
 	}
 	b->n_buffers = nb;
 	b->buffers = arena_array(a, (size_t)nb + 1, sizeof(struct hlo_buffer));
+	/* every buffer's values in one block: most buffers hold one value, and
+	 * an arena allocation of its own takes 16 bytes for those 4 */
+	int32_t *block = arena_array(a, (size_t)nv + 1, sizeof(int32_t));
+	size_t off = 0;
 	for (int32_t k = 0; k < nb; k++) {
 		b->buffers[k].id = k;
-		b->buffers[k].values = arena_array(a, (size_t)count[k], sizeof(int32_t));
+		b->buffers[k].values = block + off;
+		off += (size_t)count[k];
 	}
 	free(count);
 	free(p);

@@ -32,27 +32,39 @@ struct pairvec {
 	int32_t n, cap;
 };
 
-static void pv_push(struct pairvec *p, int32_t k, int32_t osub, int32_t outsub)
+static void pv_add(struct pairvec *p, struct inplace_pair x)
 {
-	if (osub < 0 || outsub < 0)
-		return;
 	if (p->n == p->cap) {
 		p->cap = p->cap ? 2 * p->cap : 4;
 		p->v = realloc(p->v, (size_t)p->cap * sizeof(*p->v));
 		if (!p->v)
 			die("out of memory");
 	}
-	p->v[p->n].operand = k;
-	p->v[p->n].operand_sub = osub;
-	p->v[p->n].output_sub = outsub;
-	p->n++;
+	p->v[p->n++] = x;
 }
 
+static void pv_push(struct pairvec *p, int32_t k, int32_t osub, int32_t outsub)
+{
+	if (osub < 0 || outsub < 0)
+		return;
+	pv_add(p, (struct inplace_pair){k, osub, outsub});
+}
+
+/* Instructions are done in the order fusions need them, not by gid: their
+ * pairs go to `all` as they come, then to the index in gid order. */
 struct ctx {
 	struct inplace *ip;
-	struct arena *a;
-	uint8_t *state; /* [gid]: 0 not done, 1 in progress, 2 done */
+	uint8_t *state;  /* [gid]: 0 not done, 1 in progress, 2 done */
+	int32_t *start;  /* [gid]: first pair in all */
+	int32_t *count;  /* [gid] */
+	struct pairvec all;
 };
+
+/* Pair q of a done instruction (by value: `all` moves as it grows). */
+static struct inplace_pair pair_at(const struct ctx *c, const struct hlo_instruction *i, int32_t q)
+{
+	return c->all.v[c->start[i->gid] + q];
+}
 
 static void compute(struct ctx *c, const struct hlo_instruction *i, int depth);
 
@@ -127,31 +139,31 @@ static void fusion_pairs(struct ctx *c, const struct hlo_instruction *f, struct 
 		int32_t src_sub = sub_at(df, src, &x);
 		const struct hlo_instruction *in_src = NULL;
 		struct sidx in_idx = {0};
-		const struct inplace_pair *sp;
-		int32_t ns = inplace_pairs(c->ip, src, &sp);
+		int32_t ns = c->count[src->gid];
 		for (int32_t q = 0; q < ns; q++) {
-			if (sp[q].output_sub != src_sub)
+			struct inplace_pair sp = pair_at(c, src, q);
+			if (sp.output_sub != src_sub)
 				continue;
-			in_src = src->operands[sp[q].operand];
-			index_of_sub(df, in_src, sp[q].operand_sub, &in_idx);
+			in_src = src->operands[sp.operand];
+			index_of_sub(df, in_src, sp.operand_sub, &in_idx);
 			in_src = follow(in_src, &in_idx);
 			if (in_src->opcode == OP_FUSION) {
 				/* peephole through a nested fusion's matching pair */
 				compute(c, in_src, depth + 1);
-				const struct inplace_pair *np;
 				const struct hlo_instruction *nested = in_src;
-				int32_t nn = inplace_pairs(c->ip, nested, &np);
+				int32_t nn = c->count[nested->gid];
 				/* as XLA: each later pair is matched against the index
 				 * reached so far, and indexes the source reached so far */
 				for (int32_t r = 0; r < nn; r++) {
+					struct inplace_pair np = pair_at(c, nested, r);
 					struct sidx out;
-					index_of_sub(df, nested, np[r].output_sub, &out);
+					index_of_sub(df, nested, np.output_sub, &out);
 					if (out.n != in_idx.n ||
 					    memcmp(out.v, in_idx.v, (size_t)out.n * sizeof(int32_t)) ||
-					    np[r].operand >= in_src->n_operands)
+					    np.operand >= in_src->n_operands)
 						continue;
-					const struct hlo_instruction *next = in_src->operands[np[r].operand];
-					index_of_sub(df, nested->operands[np[r].operand], np[r].operand_sub,
+					const struct hlo_instruction *next = in_src->operands[np.operand];
+					index_of_sub(df, nested->operands[np.operand], np.operand_sub,
 						     &in_idx);
 					in_src = follow(next, &in_idx);
 				}
@@ -235,11 +247,10 @@ static void compute(struct ctx *c, const struct hlo_instruction *i, int depth)
 	default:
 		break;
 	}
-	c->ip->n_pairs[i->gid] = p.n;
-	if (p.n) {
-		c->ip->pairs[i->gid] = arena_array(c->a, (size_t)p.n, sizeof(*p.v));
-		memcpy(c->ip->pairs[i->gid], p.v, (size_t)p.n * sizeof(*p.v));
-	}
+	c->start[i->gid] = c->all.n;
+	c->count[i->gid] = p.n;
+	for (int32_t q = 0; q < p.n; q++)
+		pv_add(&c->all, p.v[q]);
 	free(p.v);
 	c->state[i->gid] = 2;
 }
@@ -248,13 +259,24 @@ struct inplace *inplace_build(const struct dataflow *df, struct arena *a)
 {
 	struct inplace *ip = arena_alloc(a, sizeof(*ip));
 	ip->df = df;
-	ip->n_pairs = arena_array(a, (size_t)df->n_instrs + 1, sizeof(int32_t));
-	ip->pairs = arena_array(a, (size_t)df->n_instrs + 1, sizeof(*ip->pairs));
-	struct ctx c = {ip, a, calloc((size_t)df->n_instrs + 1, 1)};
-	if (!c.state)
-		die("out of memory");
+	size_t n = (size_t)df->n_instrs + 1;
+	struct ctx c = {ip, heap_calloc_huge(n, 1), heap_calloc_huge(n, sizeof(int32_t)),
+			heap_calloc_huge(n, sizeof(int32_t)), {0}};
 	for (int32_t g = 0; g < df->n_instrs; g++)
 		compute(&c, df->instr[g], 0);
+	ip->off = arena_array(a, n, sizeof(int32_t));
+	ip->pairs = arena_array(a, (size_t)c.all.n + 1, sizeof(*ip->pairs));
+	int32_t k = 0;
+	for (int32_t g = 0; g < df->n_instrs; g++) {
+		ip->off[g] = k;
+		if (c.count[g])
+			memcpy(ip->pairs + k, c.all.v + c.start[g], (size_t)c.count[g] * sizeof(*ip->pairs));
+		k += c.count[g];
+	}
+	ip->off[df->n_instrs] = k;
 	free(c.state);
+	free(c.start);
+	free(c.count);
+	free(c.all.v);
 	return ip;
 }

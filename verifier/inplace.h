@@ -16,8 +16,10 @@ struct inplace_pair {
 
 struct inplace {
 	const struct dataflow *df;
-	int32_t *n_pairs;              /* [gid] */
-	struct inplace_pair **pairs;   /* [gid] */
+	/* the pairs of gid g are pairs[off[g]..off[g + 1]): most instructions
+	 * have none, and 4 bytes each is all they cost */
+	int32_t *off;                  /* [gid + 1] */
+	struct inplace_pair *pairs;
 };
 
 /* Pairs of every instruction. Entries whose indices are not valid for the
@@ -27,8 +29,8 @@ struct inplace *inplace_build(const struct dataflow *df, struct arena *a);
 static inline int32_t inplace_pairs(const struct inplace *ip, const struct hlo_instruction *i,
 				    const struct inplace_pair **out)
 {
-	*out = ip->pairs[i->gid];
-	return ip->n_pairs[i->gid];
+	*out = ip->pairs + ip->off[i->gid];
+	return ip->off[i->gid + 1] - ip->off[i->gid];
 }
 
 /* Case-insensitive substring test (all-reduce-start's `nvshmem` rule). */

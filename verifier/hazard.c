@@ -19,9 +19,14 @@ struct hz_cache {
 	struct dv_scratch *dv;
 	/* the decision of each buffer of the module as given, with reports and
 	 * evidence: the hazard rule, the donation verdict and its witness all
-	 * ask for the same buffer (arena memory; NULL until decided) */
-	struct hz_result **by_buffer;
-	int32_t n_buffers;
+	 * ask for the same buffer (arena memory). A hash table by buffer id:
+	 * few buffers are decided, and an array over every buffer was 8 MB at
+	 * 10^6 instructions. */
+	struct decided {
+		int32_t buffer; /* -1: empty */
+		struct hz_result *r;
+	} *decided;
+	size_t cap_decided, n_decided; /* cap_decided: a power of two */
 	/* the views' arrays, kept between decisions: a large buffer's triples
 	 * are tens of MB, grown and faulted in again on every decision otherwise */
 	struct hz_read *r;
@@ -1987,11 +1992,45 @@ static struct hz_cache *hz_cache_new(struct analysis *an)
 	if (!c)
 		die("out of memory");
 	c->dv = dv_scratch_new(an->m);
-	c->n_buffers = an->bufs ? an->bufs->n_buffers : 0;
-	c->by_buffer = calloc((size_t)c->n_buffers + 1, sizeof(*c->by_buffer));
-	if (!c->by_buffer)
-		die("out of memory");
 	return c;
+}
+
+static size_t decided_slot(const struct hz_cache *c, int32_t b)
+{
+	size_t h = (size_t)mix64((uint64_t)(uint32_t)b) & (c->cap_decided - 1);
+	while (c->decided[h].buffer >= 0 && c->decided[h].buffer != b)
+		h = (h + 1) & (c->cap_decided - 1);
+	return h;
+}
+
+static struct hz_result *decided_get(const struct hz_cache *c, int32_t b)
+{
+	if (!c->n_decided)
+		return NULL;
+	size_t h = decided_slot(c, b);
+	return c->decided[h].buffer == b ? c->decided[h].r : NULL;
+}
+
+static void decided_put(struct hz_cache *c, int32_t b, struct hz_result *r)
+{
+	if (2 * (c->n_decided + 1) > c->cap_decided) {
+		struct decided *old = c->decided;
+		size_t old_cap = c->cap_decided;
+		c->cap_decided = old_cap ? 2 * old_cap : 64;
+		c->decided = malloc(c->cap_decided * sizeof(*c->decided));
+		if (!c->decided)
+			die("out of memory");
+		for (size_t i = 0; i < c->cap_decided; i++)
+			c->decided[i].buffer = -1;
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i].buffer >= 0)
+				c->decided[decided_slot(c, old[i].buffer)] = old[i];
+		free(old);
+	}
+	size_t h = decided_slot(c, b);
+	c->n_decided += c->decided[h].buffer < 0;
+	c->decided[h].buffer = b;
+	c->decided[h].r = r;
 }
 
 void hz_cache_free(struct hz_cache *c)
@@ -1999,7 +2038,7 @@ void hz_cache_free(struct hz_cache *c)
 	if (!c)
 		return;
 	dv_scratch_free(c->dv);
-	free(c->by_buffer);
+	free(c->decided);
 	free(c->r);
 	free(c->t);
 	free(c->pp);
@@ -2055,9 +2094,10 @@ static const struct hz_result *buffer_result(struct analysis *an, int32_t b)
 	if (!an->cache)
 		an->cache = hz_cache_new(an);
 	struct hz_cache *c = an->cache;
-	if (b < c->n_buffers && c->by_buffer[b]) {
+	struct hz_result *got = decided_get(c, b);
+	if (got) {
 		an->n_cache_hits++;
-		return c->by_buffer[b];
+		return got;
 	}
 	const struct hlo_buffer *buf = &an->bufs->buffers[b];
 	struct hz_input in;
@@ -2072,8 +2112,7 @@ static const struct hz_result *buffer_result(struct analysis *an, int32_t b)
 	struct hz_result *r = arena_alloc(&an->m->arena, sizeof(*r));
 	if (hz_decide(an, &in, r) < 0)
 		return NULL;
-	if (b < c->n_buffers)
-		c->by_buffer[b] = r;
+	decided_put(c, b, r);
 	return r;
 }
 

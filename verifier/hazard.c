@@ -12,6 +12,7 @@
 #include "smt.h"
 #include <stdarg.h>
 #include <stdio.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -2186,6 +2187,20 @@ int32_t hazards_analyse(struct analysis *an, struct hazard_report **out)
 		at += (size_t)parts[i].k;
 	}
 	free(parts);
+	/* the views' arrays (tens of MB on a large module) are kept between
+	 * decisions; every buffer is decided now, and what asks later is
+	 * answered from the decisions: give the pages back */
+	if (an->cache) {
+		free(an->cache->r);
+		free(an->cache->t);
+		free(an->cache->pp);
+		an->cache->r = NULL;
+		an->cache->t = NULL;
+		an->cache->pp = NULL;
+		an->cache->cap_r = an->cache->cap_t = 0;
+		an->cache->cap_pp = 0;
+		malloc_trim(0);
+	}
 	*out = all;
 	return (int32_t)n;
 }

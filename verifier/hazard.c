@@ -2189,16 +2189,20 @@ int32_t hazards_analyse(struct analysis *an, struct hazard_report **out)
 	free(parts);
 	/* the views' arrays (tens of MB on a large module) are kept between
 	 * decisions; every buffer is decided now, and what asks later is
-	 * answered from the decisions: give the pages back */
-	if (an->cache) {
-		free(an->cache->r);
-		free(an->cache->t);
-		free(an->cache->pp);
-		an->cache->r = NULL;
-		an->cache->t = NULL;
-		an->cache->pp = NULL;
-		an->cache->cap_r = an->cache->cap_t = 0;
-		an->cache->cap_pp = 0;
+	 * answered from the decisions: give the pages back when they are
+	 * many (trimming a few MB costs more faults than it saves: mixtral
+	 * 960 -> 1,530) */
+	struct hz_cache *hc = an->cache;
+	if (hc && (size_t)hc->cap_r * sizeof(*hc->r) + (size_t)hc->cap_t * sizeof(*hc->t) +
+			  hc->cap_pp >= ((size_t)16 << 20)) {
+		free(hc->r);
+		free(hc->t);
+		free(hc->pp);
+		hc->r = NULL;
+		hc->t = NULL;
+		hc->pp = NULL;
+		hc->cap_r = hc->cap_t = 0;
+		hc->cap_pp = 0;
 		malloc_trim(0);
 	}
 	*out = all;

@@ -76,8 +76,11 @@ struct tree_table {
 	struct {
 		uint64_t hash;
 		const struct shape_tree *tree;
+		int32_t idx;
 	} *slot;
 	size_t cap, used;
+	const struct shape_tree **trees; /* by index: leaf_tree, then the tuple trees */
+	int32_t cap_trees;
 };
 
 static void serialize_shape(const struct shape *s, struct ivec *out, int depth)
@@ -147,12 +150,12 @@ static const struct shape_tree *tree_from_nk(struct arena *a, const int32_t *nk,
 	return t;
 }
 
-static const struct shape_tree *intern_tree(struct tree_table *tt, struct arena *a,
-					    const struct shape *s, struct ivec *scratch,
-					    int32_t *n_trees)
+/* The index of s's tree in tt->trees (0: an array's). */
+static int32_t intern_tree(struct tree_table *tt, struct arena *a, const struct shape *s,
+			   struct ivec *scratch, int32_t *n_trees)
 {
 	if (!s || !shape_is_tuple(s))
-		return &leaf_tree;
+		return 0;
 	scratch->n = 0;
 	serialize_shape(s, scratch, 0);
 	uint64_t h = hash_ints(scratch->v, scratch->n);
@@ -161,7 +164,7 @@ static const struct shape_tree *intern_tree(struct tree_table *tt, struct arena 
 		void *ns = calloc(ncap, sizeof(*tt->slot));
 		if (!ns)
 			die("out of memory");
-		struct tree_table nt = {ns, ncap, 0};
+		struct tree_table nt = {ns, ncap, 0, tt->trees, tt->cap_trees};
 		for (size_t i = 0; i < tt->cap; i++) {
 			if (!tt->slot[i].tree)
 				continue;
@@ -179,14 +182,22 @@ static const struct shape_tree *intern_tree(struct tree_table *tt, struct arena 
 		const struct shape_tree *t = tt->slot[j].tree;
 		if (tt->slot[j].hash == h && t->n == scratch->n &&
 		    !memcmp(t->nk, scratch->v, (size_t)t->n * sizeof(int32_t)))
-			return t;
+			return tt->slot[j].idx;
 	}
 	const struct shape_tree *t = tree_from_nk(a, scratch->v, scratch->n);
+	int32_t idx = ++*n_trees;
+	if (idx >= tt->cap_trees) {
+		tt->cap_trees = 2 * idx;
+		tt->trees = realloc(tt->trees, (size_t)tt->cap_trees * sizeof(*tt->trees));
+		if (!tt->trees)
+			die("out of memory");
+	}
+	tt->trees[idx] = t;
 	tt->slot[j].hash = h;
 	tt->slot[j].tree = t;
+	tt->slot[j].idx = idx;
 	tt->used++;
-	(*n_trees)++;
-	return t;
+	return idx;
 }
 
 /* Do the subtrees at sa in a and sb in b have the same tuple structure? */
@@ -360,14 +371,24 @@ static int set_assign_union(struct build *b, struct value_set *dst, const struct
 	return set_assign_ids(b, dst, sc->v, sc->n);
 }
 
+static struct value_set *df_set(struct dataflow *df, int32_t g, int32_t sub)
+{
+	return &df->sets[df->set_off[g] + sub];
+}
+
+static const struct shape_tree *df_tree(const struct dataflow *df, int32_t g)
+{
+	return df->trees[df->tree_of[g]];
+}
+
 static struct value_set *set_at(struct build *b, const struct hlo_instruction *i, int32_t sub)
 {
-	return &b->df->sets[i->gid][sub];
+	return df_set(b->df, i->gid, sub);
 }
 
 static const struct shape_tree *tree_of(struct build *b, const struct hlo_instruction *i)
 {
-	return b->df->tree[i->gid];
+	return df_tree(b->df, i->gid);
 }
 
 /* Forward the subtree at (src, ssub) into (dst, dsub), every sub of it
@@ -1288,8 +1309,8 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 		die("out of memory");
 	for (int32_t g = 0; g < df->n_instrs; g++) {
 		struct hlo_instruction *i = df->instr[g];
-		for (int32_t s = 0; s < df->tree[g]->n; s++) {
-			const struct value_set *vs = &df->sets[g][s];
+		for (int32_t s = 0; s < df_tree(df, g)->n; s++) {
+			const struct value_set *vs = df_set(df, g, s);
 			for (int32_t k = 0; k < vs->n; k++)
 				if (vals[value_set_ids(vs)[k]].def != i)
 					cnt[value_set_ids(vs)[k]]++;
@@ -1307,9 +1328,9 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 		struct hlo_computation *comp = m->comps[c];
 		for (int32_t j = 0; j < comp->n_instrs; j++) {
 			struct hlo_instruction *i = comp->instrs[j];
-			const struct shape_tree *t = df->tree[i->gid];
+			const struct shape_tree *t = df_tree(df, i->gid);
 			for (int32_t s = 0; s < t->n; s++) {
-				const struct value_set *vs = &df->sets[i->gid][s];
+				const struct value_set *vs = df_set(df, i->gid, s);
 				for (int32_t k = 0; k < vs->n; k++) {
 					struct hlo_value *v = &vals[value_set_ids(vs)[k]];
 					if (v->def == i)
@@ -1366,12 +1387,12 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 		die("out of memory");
 	size_t total_nested = 0;
 	for (int32_t g = 0; g < df->n_instrs; g++)
-		if (df->tree[g]->n > 1)
+		if (df_tree(df, g)->n > 1)
 			total_nested += (size_t)n_slots[g];
 	struct slot *nested_block = xrealloc(NULL, total_nested + 1, sizeof(struct slot));
 	off = 0;
 	for (int32_t g = 0; g < df->n_instrs; g++) {
-		if (df->tree[g]->n <= 1)
+		if (df_tree(df, g)->n <= 1)
 			continue;
 		nested[g] = nested_block + off;
 		for (int32_t q = 0; q < n_slots[g]; q++) {
@@ -1389,7 +1410,7 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 		for (int32_t p = 0; p < val->n_positions; p++) {
 			struct hlo_instruction *i = val->positions[p].instr;
 			int32_t s = val->positions[p].sub;
-			const struct shape_tree *t = df->tree[i->gid];
+			const struct shape_tree *t = df_tree(df, i->gid);
 			int is_nested = s != 0;
 			int32_t front = first_elem(t, s);
 			const struct slot *sl = is_nested ? nested[i->gid] : slots[i->gid];
@@ -1444,8 +1465,8 @@ struct dataflow *dataflow_run(struct hlo_module *m, struct arena *a, struct diag
 	df->arena = a;
 	df->n_instrs = m->n_instrs;
 	df->instr = arena_array(a, (size_t)m->n_instrs + 1, sizeof(*df->instr));
-	df->tree = arena_array(a, (size_t)m->n_instrs + 1, sizeof(*df->tree));
-	df->sets = arena_array(a, (size_t)m->n_instrs + 1, sizeof(*df->sets));
+	df->tree_of = arena_array(a, (size_t)m->n_instrs + 1, sizeof(*df->tree_of));
+	df->set_off = arena_array(a, (size_t)m->n_instrs + 1, sizeof(*df->set_off));
 	struct build b = {0};
 	b.df = df;
 	b.a = a;
@@ -1458,25 +1479,40 @@ struct dataflow *dataflow_run(struct hlo_module *m, struct arena *a, struct diag
 			df->instr[i->gid] = i;
 		}
 	struct tree_table tt = {0};
+	tt.cap_trees = 16;
+	tt.trees = malloc((size_t)tt.cap_trees * sizeof(*tt.trees));
+	if (!tt.trees)
+		die("out of memory");
+	tt.trees[0] = &leaf_tree;
+	size_t n_subs = 0;
 	for (int32_t g = 0; g < m->n_instrs; g++) {
 		struct hlo_instruction *i = df->instr[g];
 		if (!i)
 			die("instruction ids are not dense");
-		df->tree[g] = intern_tree(&tt, a, i->shape, &b.scratch, &df->n_trees);
-		if (df->tree[g]->n > HLO_VALUE_MAX_SUB) {
-			error_at(d, i->pos, "the shape of %s has more than %d sub-shapes", i->name,
-				 HLO_VALUE_MAX_SUB);
+		df->tree_of[g] = intern_tree(&tt, a, i->shape, &b.scratch, &df->n_trees);
+		int32_t n = tt.trees[df->tree_of[g]]->n;
+		if (n > HLO_VALUE_MAX_SUB || n_subs + (size_t)n > INT32_MAX) {
+			if (n > HLO_VALUE_MAX_SUB)
+				error_at(d, i->pos, "the shape of %s has more than %d sub-shapes", i->name,
+					 HLO_VALUE_MAX_SUB);
+			else
+				error_at(d, i->pos, "the module has more than %d sub-shapes (at %s)",
+					 INT32_MAX, i->name);
 			free(tt.slot);
+			free(tt.trees);
 			free_build(&b);
 			return NULL;
 		}
-		df->sets[g] = arena_array(a, (size_t)df->tree[g]->n, sizeof(struct value_set));
+		df->set_off[g] = (int32_t)n_subs;
+		n_subs += (size_t)n;
 	}
+	df->trees = arena_array(a, (size_t)df->n_trees + 1, sizeof(*df->trees));
+	memcpy(df->trees, tt.trees, ((size_t)df->n_trees + 1) * sizeof(*df->trees));
 	free(tt.slot);
+	free(tt.trees);
+	df->sets = arena_array(a, n_subs + 1, sizeof(struct value_set));
 	/* every sub may define a value; phis come on top */
-	size_t guess = 1024;
-	for (int32_t g = 0; g < m->n_instrs; g++)
-		guess += (size_t)df->tree[g]->n;
+	size_t guess = 1024 + n_subs;
 	if (guess < (size_t)INT32_MAX / 2) {
 		b.cap_vals = (int32_t)(guess + guess / 16);
 		b.vals = xrealloc(NULL, (size_t)b.cap_vals, sizeof(*b.vals));
@@ -1517,8 +1553,8 @@ struct dataflow *dataflow_run(struct hlo_module *m, struct arena *a, struct diag
 	/* optimize phis and rewrite the sets */
 	phi_optimize(&b);
 	for (int32_t g = 0; g < m->n_instrs; g++)
-		for (int32_t s = 0; s < df->tree[g]->n; s++)
-			rewrite_set_phis(&b, &df->sets[g][s]);
+		for (int32_t s = 0; s < df_tree(df, g)->n; s++)
+			rewrite_set_phis(&b, df_set(df, g, s));
 
 	/* drop deleted values: renumber densely, keeping the order */
 	int32_t *remap = xrealloc(NULL, (size_t)b.n_vals + 1, sizeof(int32_t));
@@ -1534,8 +1570,8 @@ struct dataflow *dataflow_run(struct hlo_module *m, struct arena *a, struct diag
 		df->values[remap[v]].id = remap[v];
 	}
 	for (int32_t g = 0; g < m->n_instrs; g++)
-		for (int32_t s = 0; s < df->tree[g]->n; s++) {
-			struct value_set *vs = &df->sets[g][s];
+		for (int32_t s = 0; s < df_tree(df, g)->n; s++) {
+			struct value_set *vs = df_set(df, g, s);
 			int32_t *ids = vs->many ? vs->many : &vs->one_or_cap;
 			int32_t k = 0;
 			for (int32_t i = 0; i < vs->n; i++)
@@ -1556,16 +1592,16 @@ struct dataflow *dataflow_run(struct hlo_module *m, struct arena *a, struct diag
 int32_t dataflow_sub(const struct dataflow *df, const struct hlo_instruction *i, const int32_t *idx,
 		     int32_t n)
 {
-	return shape_tree_sub(df->tree[i->gid], idx, n);
+	return shape_tree_sub(df_tree(df, i->gid), idx, n);
 }
 
 const struct shape *dataflow_subshape(const struct dataflow *df, const struct hlo_instruction *i,
 				      int32_t sub)
 {
 	int32_t idx[SHAPE_MAX_DEPTH + 1];
-	if (sub < 0 || sub >= df->tree[i->gid]->n)
+	if (sub < 0 || sub >= df_tree(df, i->gid)->n)
 		return NULL;
-	int32_t n = shape_tree_index(df->tree[i->gid], sub, idx);
+	int32_t n = shape_tree_index(df_tree(df, i->gid), sub, idx);
 	const struct shape *s = i->shape;
 	for (int32_t k = 0; s && k < n; k++)
 		s = (shape_is_tuple(s) && idx[k] < s->n_elems) ? &s->elems[idx[k]] : NULL;
@@ -1574,9 +1610,9 @@ const struct shape *dataflow_subshape(const struct dataflow *df, const struct hl
 
 int32_t dataflow_unique_value(const struct dataflow *df, const struct hlo_instruction *i, int32_t sub)
 {
-	if (sub < 0 || sub >= df->tree[i->gid]->n)
+	if (sub < 0 || sub >= df_tree(df, i->gid)->n)
 		return -1;
-	const struct value_set *vs = &df->sets[i->gid][sub];
+	const struct value_set *vs = dataflow_set(df, i, sub);
 	return vs->n == 1 ? value_set_ids(vs)[0] : -1;
 }
 
@@ -1589,5 +1625,5 @@ int32_t dataflow_value_defined_at(const struct dataflow *df, const struct hlo_in
 
 int32_t dataflow_value_index(const struct dataflow *df, const struct hlo_value *v, int32_t *idx)
 {
-	return shape_tree_index(df->tree[v->def->gid], v->sub, idx);
+	return shape_tree_index(df_tree(df, v->def->gid), v->sub, idx);
 }

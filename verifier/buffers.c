@@ -155,6 +155,8 @@ struct buffers *buffers_build(const struct dataflow *df, const struct inplace *i
 	int32_t *block = arena_array(a, (size_t)nv + 1, sizeof(int32_t));
 	size_t off = 0;
 	for (int32_t k = 0; k < nb; k++) {
+		if (count[k] > HLO_BUFFER_MAX_VALUES)
+			die("a buffer of more than %d values", HLO_BUFFER_MAX_VALUES);
 		b->buffers[k].id = k;
 		b->buffers[k].values = block + off;
 		off += (size_t)count[k];

@@ -11,12 +11,16 @@ enum buffer_flag {
 	BUF_LIVE_OUT = 8u,       /* holds a value at the entry root */
 };
 
+/* Values in one buffer stay below this (buffers_build checks), so the count
+ * and the flags share one word: 24 bytes a buffer, not 32. */
+#define HLO_BUFFER_MAX_VALUES ((1 << 28) - 1)
+
 struct hlo_buffer {
 	int32_t id;
-	int32_t n_values;
-	int32_t *values;  /* value ids, ascending */
-	uint64_t bytes;   /* largest value (arrays: data size; tuples: 8 per element) */
-	unsigned flags;   /* enum buffer_flag */
+	uint32_t n_values : 28;
+	uint32_t flags : 4;  /* enum buffer_flag */
+	int32_t *values;     /* value ids, ascending */
+	uint64_t bytes;      /* largest value (arrays: data size; tuples: 8 per element) */
 };
 
 struct buffers {

@@ -7,7 +7,7 @@
  *    topological numbering so that row r only holds ranks r+1..n-1
  *    (n^2/2 bits). A query is one bit test.
  *  - large: per node, an exact bitset of the next W ranks (W = 64*window_words),
- *    GRAIL and DFS-tree interval labels and landmark bitsets as cuts, and a DFS restricted to
+ *    GRAIL and DFS-tree labels and landmark bitsets as cuts, and a DFS restricted to
  *    the topological window (rank(u), rank(v)) for what the cuts do not
  *    settle. Memory O(n*(window_words + n_grail + lm_words) + e).
  *

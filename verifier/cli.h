@@ -2,6 +2,10 @@
 #ifndef HLOPROOF_CLI_H
 #define HLOPROOF_CLI_H
 #include <stddef.h>
+#include <stdio.h>
+
+struct diag;
+struct lint_config;
 
 /* Exit statuses, documented in README and hloproof(1). */
 #define EXIT_CLEAN 0
@@ -25,6 +29,31 @@ char **cli_expand_inputs(int argc, char **argv);
 void cli_free_inputs(char **files);
 /* Print "hloproof CMD: usage: ..." to stderr and return EXIT_INPUT. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The flags `check` and `gate` share (cmd_common.c), parsed and applied in
+ * one place so that their meaning and messages cannot drift apart. */
+struct cli_common {
+	const char *output;      /* -o, --output FILE; NULL: standard output */
+	const char *config;      /* --config FILE; NULL: .hloproof.xml above the directory */
+	const char *annotations; /* --annotations FILE.xml */
+	long timeout_ms;         /* --timeout-ms; -1: from the configuration */
+	int jobs;                /* --jobs: modules at once */
+};
+void cli_common_init(struct cli_common *co);
+/* One getopt_long result; the shared flags are 'o', 'c', 'A', 't' and 'j' in
+ * the command's option table. Returns 1 when it took c, 0 when c is another
+ * flag, -1 after a usage error. */
+int cli_common_option(const char *cmd, int c, const char *arg, struct cli_common *co);
+/* A --fail-on level (gate: --fail-on-new), checked now and kept as text:
+ * it applies on top of the configuration, loaded later. 0, or EXIT_INPUT. */
+int cli_fail_on_option(const char *cmd, const char *flag, const char *arg, const char **out);
+/* --config FILE, else .hloproof.xml above the current directory; then
+ * --timeout-ms on top. 0, or -1 after an error. */
+int cli_load_config(struct lint_config *cfg, const struct cli_common *co, struct diag *d);
+/* write(f, arg) into -o FILE (whole or not at all) or standard output.
+ * Returns EXIT_CLEAN, EXIT_INPUT (cannot create FILE) or EXIT_INTERNAL. */
+int cli_write_report(const char *output, int (*write)(FILE *f, void *arg), void *arg,
+		     struct diag *d);
 
 /* Resource figures for --stats: wall milliseconds since `start_ns`, peak RSS. */
 long long cli_now_ns(void);

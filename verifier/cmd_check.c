@@ -13,7 +13,6 @@
 #include "lint.h"
 #include "report.h"
 #include "smt.h"
-#include <errno.h>
 #include <getopt.h>
 #include <time.h>
 #include <stdio.h>
@@ -22,13 +21,12 @@
 #include <unistd.h>
 
 struct check_opts {
+	struct cli_common co;     /* -o, --config, --annotations, --timeout-ms, --jobs */
 	enum report_format format;
-	const char *output, *config, *baseline, *write_baseline, *annotations;
+	const char *baseline, *write_baseline;
 	const char *fail_on;
-	long timeout_ms;          /* -1: from the configuration */
 	long long budget_ms;      /* --time-budget-ms; -1: unlimited */
 	int strict_donation;
-	int jobs;                 /* --jobs: modules checked at once */
 	int n_toggles;
 	const char **toggle_rule; /* --enable / --disable in order */
 	int *toggle_on;
@@ -61,24 +59,20 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:j:", opts, NULL)) != -1) {
+		int took = cli_common_option("check", c, optarg, &o->co);
+		if (took < 0)
+			return EXIT_INPUT;
+		if (took)
+			continue;
 		switch (c) {
 		case 'f':
 			if (report_format_parse(optarg, &o->format) < 0)
 				return cli_usage_error("check", "unknown format '%s'", optarg);
 			break;
-		case 'o':
-			o->output = optarg;
+		case 'F':
+			if (cli_fail_on_option("check", "--fail-on", optarg, &o->fail_on))
+				return EXIT_INPUT;
 			break;
-		case 'c':
-			o->config = optarg;
-			break;
-		case 'F': {
-			enum fail_on f;
-			if (config_parse_fail_on(optarg, &f) < 0)
-				return cli_usage_error("check", "--fail-on takes error, warning, note or none, not '%s'", optarg);
-			o->fail_on = optarg;
-			break;
-		}
 		case 'e':
 		case 'd':
 			if (!rule_lookup(optarg))
@@ -92,15 +86,6 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		case 'w':
 			o->write_baseline = optarg;
 			break;
-		case 't': {
-			char *end;
-			errno = 0;
-			long t = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || t < 0)
-				return cli_usage_error("check", "--timeout-ms takes a number of milliseconds, not '%s'", optarg);
-			o->timeout_ms = t;
-			break;
-		}
 		case 's':
 			o->strict_donation = 1;
 			break;
@@ -110,20 +95,12 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		case 'X':
 			o->cross_check = 1;
 			break;
-		case 'A':
-			o->annotations = optarg;
-			break;
 		case 'Z':
 			o->stats = 1;
 			break;
 		case 'T':
 			if (budget_parse_ms(optarg, &o->budget_ms) < 0)
 				return cli_usage_error("check", "--time-budget-ms wants milliseconds, not '%s'", optarg);
-			break;
-		case 'j':
-			if (jobs_parse(optarg, &o->jobs) < 0)
-				return cli_usage_error("check", "--jobs takes a number of threads from 0 (one per CPU) to %d, not '%s'",
-						       JOBS_MAX, optarg);
 			break;
 		default:
 			return cli_usage_error("check", "bad option");
@@ -138,20 +115,10 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
  * directory, then the command line on top. */
 static int setup_config(struct lint_config *cfg, const struct check_opts *o, struct diag *d)
 {
-	if (o->config) {
-		if (config_load(cfg, o->config, d) < 0)
-			return -1;
-	} else {
-		char *found = config_find(NULL);
-		int rc = found ? config_load(cfg, found, d) : 0;
-		free(found);
-		if (rc < 0)
-			return -1;
-	}
+	if (cli_load_config(cfg, &o->co, d) < 0)
+		return -1;
 	if (o->fail_on)
 		config_parse_fail_on(o->fail_on, &cfg->fail_on);
-	if (o->timeout_ms >= 0)
-		cfg->timeout_ms = o->timeout_ms;
 	if (o->strict_donation)
 		cfg->strict_donation = 1;
 	for (int i = 0; i < o->n_toggles; i++)
@@ -172,21 +139,19 @@ static int fails(const struct report *r, enum fail_on level)
 	return 0;
 }
 
-static int write_report(const struct check_opts *o, const struct report *r, struct diag *d)
+struct report_job {
+	enum report_format format;
+	const struct report *r;
+};
+
+/* For cli_write_report: colour only on a terminal. */
+static int write_report(FILE *f, void *arg)
 {
-	struct atomic_out of;
-	if (atomic_out_open(&of, o->output, d) < 0)
-		return EXIT_INPUT;
+	const struct report_job *w = arg;
 	struct report_options ro = {0};
-	ro.color = o->format == FMT_TEXT && of.f == stdout && isatty(STDOUT_FILENO) &&
+	ro.color = w->format == FMT_TEXT && f == stdout && isatty(STDOUT_FILENO) &&
 		   !getenv("NO_COLOR");
-	if (report_write(of.f, o->format, r, &ro) < 0) {
-		atomic_out_abort(&of);
-		error_at(d, (struct srcpos){o->output ? o->output : "<stdout>", 0, 0},
-			 "cannot write the report");
-		return EXIT_INTERNAL;
-	}
-	return atomic_out_commit(&of, d) < 0 ? EXIT_INTERNAL : EXIT_CLEAN;
+	return report_write(f, w->format, w->r, &ro);
 }
 
 /* One input file, checked on whichever thread picks it up: it reads only the
@@ -363,9 +328,8 @@ done:
 int cmd_check(int argc, char **argv)
 {
 	struct check_opts o = {0};
-	o.timeout_ms = -1;
+	cli_common_init(&o.co);
 	o.budget_ms = -1;
-	o.jobs = 1;
 	o.toggle_rule = calloc((size_t)argc + 1, sizeof(*o.toggle_rule));
 	o.toggle_on = calloc((size_t)argc + 1, sizeof(*o.toggle_on));
 	struct diag d;
@@ -386,7 +350,7 @@ int cmd_check(int argc, char **argv)
 	}
 	if (parse_opts(argc, argv, &o) != 0 || setup_config(&cfg, &o, &d) < 0 ||
 	    (o.baseline && baseline_load(&base, o.baseline, &d) < 0) ||
-	    (o.annotations && annotations_load(&ann, o.annotations, &d) < 0)) {
+	    (o.co.annotations && annotations_load(&ann, o.co.annotations, &d) < 0)) {
 		status = EXIT_INPUT;
 		goto out;
 	}
@@ -402,7 +366,7 @@ int cmd_check(int argc, char **argv)
 		n_files++;
 	/* inputs are never written (docs/limits.md) */
 	for (size_t i = 0; i < n_files; i++) {
-		const char *w = atomic_out_same_file(files[i], o.output) ? o.output
+		const char *w = atomic_out_same_file(files[i], o.co.output) ? o.co.output
 			      : atomic_out_same_file(files[i], o.write_baseline) ? o.write_baseline : NULL;
 		if (w) {
 			status = cli_usage_error("check", "output file '%s' is the input %s", w, files[i]);
@@ -417,10 +381,10 @@ int cmd_check(int argc, char **argv)
 	}
 	for (size_t i = 0; i < n_files; i++)
 		jobs[i].file = files[i];
-	struct check_run run = {&cfg, &o, o.annotations ? &ann : NULL, &budget, jobs, rep.modules};
+	struct check_run run = {&cfg, &o, o.co.annotations ? &ann : NULL, &budget, jobs, rep.modules};
 	/* largest first; NULL (out of memory) is index order */
-	size_t *order = o.jobs > 1 ? jobs_order_by_size((const char *const *)files, n_files) : NULL;
-	jobs_run(o.jobs, n_files, order, check_one, &run);
+	size_t *order = o.co.jobs > 1 ? jobs_order_by_size((const char *const *)files, n_files) : NULL;
+	jobs_run(o.co.jobs, n_files, order, check_one, &run);
 	free(order);
 	/* In input order: the messages, then the parsed modules packed to the front. */
 	for (size_t i = 0; i < n_files; i++) {
@@ -447,7 +411,8 @@ int cmd_check(int argc, char **argv)
 		status = EXIT_INPUT;
 		goto out;
 	}
-	status = write_report(&o, &rep, &d);
+	struct report_job wr = {o.format, &rep};
+	status = cli_write_report(o.co.output, write_report, &wr, &d);
 	if (status != EXIT_CLEAN)
 		goto out;
 	if (internal)

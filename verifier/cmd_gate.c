@@ -8,7 +8,6 @@
  * --allow-lost-donations), or when a new finding is at or above
  * --fail-on-new. Modules present on one side only are listed, not gated. */
 #include "annotations.h"
-#include "atomic_out.h"
 #include "cli.h"
 #include "config.h"
 #include "gate.h"
@@ -23,14 +22,12 @@
 #include <sys/stat.h>
 
 struct gate_opts {
+	struct cli_common co;      /* -o, --config, --annotations, --timeout-ms, --jobs */
 	int json;
-	const char *output, *config, *annotations;
 	int no_deciders;
 	uint64_t max_new_copy_bytes;
 	int allow_lost_donations;
 	const char *fail_on_new;   /* NULL: the configuration's fail-on */
-	long timeout_ms;
-	int jobs;
 };
 
 static int parse_opts(int argc, char **argv, struct gate_opts *o)
@@ -51,6 +48,11 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:j:", opts, NULL)) != -1) {
+		int took = cli_common_option("gate", c, optarg, &o->co);
+		if (took < 0)
+			return EXIT_INPUT;
+		if (took)
+			continue;
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "text"))
@@ -59,12 +61,6 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 				o->json = 1;
 			else
 				return cli_usage_error("gate", "unknown format '%s' (text or json)", optarg);
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'c':
-			o->config = optarg;
 			break;
 		case 'm': {
 			char *end;
@@ -78,32 +74,12 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 		case 'a':
 			o->allow_lost_donations = 1;
 			break;
-		case 'A':
-			o->annotations = optarg;
-			break;
 		case 'N':
 			o->no_deciders = 1;
 			break;
-		case 'F': {
-			enum fail_on f;
-			if (config_parse_fail_on(optarg, &f) < 0)
-				return cli_usage_error("gate", "--fail-on-new takes error, warning, note or none, not '%s'", optarg);
-			o->fail_on_new = optarg;
-			break;
-		}
-		case 't': {
-			char *end;
-			errno = 0;
-			long t = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || t < 0)
-				return cli_usage_error("gate", "--timeout-ms takes a number of milliseconds, not '%s'", optarg);
-			o->timeout_ms = t;
-			break;
-		}
-		case 'j':
-			if (jobs_parse(optarg, &o->jobs) < 0)
-				return cli_usage_error("gate", "--jobs takes a number of threads from 0 (one per CPU) to %d, not '%s'",
-						       JOBS_MAX, optarg);
+		case 'F':
+			if (cli_fail_on_option("gate", "--fail-on-new", optarg, &o->fail_on_new))
+				return EXIT_INPUT;
 			break;
 		default:
 			return cli_usage_error("gate", "bad option");
@@ -253,6 +229,7 @@ struct gate_result {
 	int32_t n_pairs;
 	int32_t failed, skipped;       /* inputs that did not parse; non-module .txt files */
 	int dirs;                      /* comparing directories (else two files) */
+	const struct verdict *v;       /* the totals and the regressions */
 };
 
 struct verdict {
@@ -324,8 +301,9 @@ static void text_finding(FILE *out, const char *what, const struct finding *f)
 		f->message, f->rule->id, f->rule->slug, f->fingerprint);
 }
 
-static int write_text(FILE *out, const struct gate_result *r, const struct verdict *v)
+static int write_text(FILE *out, const struct gate_result *r)
 {
+	const struct verdict *v = r->v;
 	const struct pair *p = r->pairs;
 	int32_t np = r->n_pairs;
 	const struct gate_opts *o = r->o;
@@ -467,8 +445,9 @@ static json_t *module_ref(const struct gate_module *g)
 	return o;
 }
 
-static int write_json(FILE *out, const struct gate_result *r, const struct verdict *v)
+static int write_json(FILE *out, const struct gate_result *r)
 {
+	const struct verdict *v = r->v;
 	const struct pair *p = r->pairs;
 	int32_t np = r->n_pairs;
 	const struct gate_opts *o = r->o;
@@ -571,27 +550,17 @@ static int write_json(FILE *out, const struct gate_result *r, const struct verdi
 
 /* ---- the command ---------------------------------------------------------- */
 
-/* As `check`: --config FILE, else .hloproof.xml above the current directory. */
-static int setup_config(struct lint_config *cfg, const struct gate_opts *o, struct diag *d)
+/* For cli_write_report. */
+static int write_report(FILE *out, void *arg)
 {
-	int rc;
-	if (o->config) {
-		rc = config_load(cfg, o->config, d);
-	} else {
-		char *found = config_find(NULL);
-		rc = found ? config_load(cfg, found, d) : 0;
-		free(found);
-	}
-	if (rc == 0 && o->timeout_ms >= 0)
-		cfg->timeout_ms = o->timeout_ms;
-	return rc;
+	const struct gate_result *r = arg;
+	return r->o->json ? write_json(out, r) : write_text(out, r);
 }
 
 int cmd_gate(int argc, char **argv)
 {
 	struct gate_opts o = {0};
-	o.timeout_ms = -1;
-	o.jobs = 1;
+	cli_common_init(&o.co);
 	struct diag d;
 	diag_init(&d, stderr);
 	struct lint_config cfg;
@@ -618,8 +587,8 @@ int cmd_gate(int argc, char **argv)
 		status = cli_usage_error("gate", "only one of BASE and HEAD can be standard input");
 		goto out;
 	}
-	if (setup_config(&cfg, &o, &d) < 0 ||
-	    (o.annotations && annotations_load(&ann, o.annotations, &d) < 0) ||
+	if (cli_load_config(&cfg, &o.co, &d) < 0 ||
+	    (o.co.annotations && annotations_load(&ann, o.co.annotations, &d) < 0) ||
 	    expand_side(barg, bdir, &b) < 0 ||
 	    expand_side(harg, hdir, &h) < 0) {
 		status = EXIT_INPUT;
@@ -643,17 +612,17 @@ int cmd_gate(int argc, char **argv)
 		jobs[i].file = b.files[i];
 	for (int32_t j = 0; j < h.n; j++)
 		jobs[b.n + j].file = h.files[j];
-	struct gate_run run = {&cfg, {o.annotations ? &ann : NULL, o.no_deciders}, jobs};
+	struct gate_run run = {&cfg, {o.co.annotations ? &ann : NULL, o.no_deciders}, jobs};
 	arena_heap_huge_pages((size_t)32 << 20);
 	size_t *order = NULL;
-	const char **names = o.jobs > 1 ? calloc(n + 1, sizeof(*names)) : NULL;
+	const char **names = o.co.jobs > 1 ? calloc(n + 1, sizeof(*names)) : NULL;
 	if (names) {
 		for (size_t i = 0; i < n; i++)
 			names[i] = jobs[i].file;
 		order = jobs_order_by_size(names, n); /* largest first */
 		free(names);
 	}
-	jobs_run(o.jobs, n, order, gate_one, &run);
+	jobs_run(o.co.jobs, n, order, gate_one, &run);
 	free(order);
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].diag_len)
@@ -720,25 +689,11 @@ int cmd_gate(int argc, char **argv)
 	v.regressed_donations = v.lost > 0 && !o.allow_lost_donations;
 	v.regressed_findings = v.failing_findings > 0;
 
-	struct atomic_out of;
-	if (atomic_out_open(&of, o.output, &d) < 0) {
-		status = EXIT_INPUT;
-		goto out;
-	}
 	struct gate_result res = {&o, fon, jobs, b.n, h.n, partner, head_paired, pairs, np,
-				  failed, b.skipped + h.skipped, bdir};
-	int wrc = o.json ? write_json(of.f, &res, &v) : write_text(of.f, &res, &v);
-	if (wrc < 0) {
-		atomic_out_abort(&of);
-		error_at(&d, (struct srcpos){o.output ? o.output : "<stdout>", 0, 0},
-			 "cannot write the report");
-		status = EXIT_INTERNAL;
+				  failed, b.skipped + h.skipped, bdir, &v};
+	status = cli_write_report(o.co.output, write_report, &res, &d);
+	if (status != EXIT_CLEAN)
 		goto out;
-	}
-	if (atomic_out_commit(&of, &d) < 0) {
-		status = EXIT_INTERNAL;
-		goto out;
-	}
 	if (internal)
 		status = EXIT_INTERNAL;
 	else if (failed)

@@ -1530,18 +1530,30 @@ struct dataflow *dataflow_run(struct hlo_module *m, struct arena *a, struct diag
 	b.in_work = calloc((size_t)m->n_instrs + 1, 1);
 	if (!b.in_work)
 		die("out of memory");
-	for (int32_t g = 0; g < m->n_instrs; g++)
-		work_push(&b, df->instr[g]);
+	/* Every instruction starts queued, in gid order: the first sweep takes
+	 * them in order from `next`, and the heap holds only the ones queued
+	 * again behind it (gids below `next`). The smallest queued gid comes
+	 * next either way, so the order is the heap's alone; the sweep spares
+	 * 10^6 sift-downs of a 4 MB heap. */
+	memset(b.in_work, 1, (size_t)m->n_instrs);
+	int32_t next = 0;
 	/* Each round of a loop nest settles in a few sweeps; the bound only stops
 	 * hostile input from spinning forever. */
 	int64_t budget = 64 * (int64_t)m->n_instrs + 4096;
-	while (b.n_heap > 0 && !b.failed) {
+	while ((b.n_heap > 0 || next < m->n_instrs) && !b.failed) {
 		if (--budget < 0) {
 			error_at(d, m->pos, "dataflow analysis did not converge");
 			b.failed = 1;
 			break;
 		}
-		struct hlo_instruction *i = df->instr[work_pop(&b)];
+		int32_t g;
+		if (b.n_heap > 0) {
+			g = work_pop(&b);
+		} else {
+			g = next++;
+			b.in_work[g] = 0;
+		}
+		struct hlo_instruction *i = df->instr[g];
 		if (update(&b, i))
 			push_dependents(&b, i);
 	}

@@ -144,171 +144,6 @@ static void read_event(const struct hlo_instruction *u, struct event *e)
 			   : EV_AT;
 }
 
-/* ---- CanShareOperandBufferWithUser on the module after the rewrite ---- */
-
-static const struct hlo_instruction *rw_operand(const struct hlo_instruction *u, int32_t k,
-						const struct hlo_instruction *copy)
-{
-	const struct hlo_instruction *o = u->operands[k];
-	return (copy && o == copy) ? copy->operands[0] : o;
-}
-
-static struct hlo_computation *fused_comp(const struct hlo_instruction *f)
-{
-	return f->ext->calls ? f->ext->calls : (f->n_called > 0 ? f->called[0] : NULL);
-}
-
-static int transitive_uses_elementwise_or_tuple(const struct hlo_instruction *p, int depth)
-{
-	if (depth > 256)
-		return 0;
-	for (int32_t u = 0; u < p->n_users; u++) {
-		const struct hlo_instruction *user = p->users[u];
-		for (int32_t k = 0; k < user->n_operands; k++)
-			if (user->operands[k] == p && !instr_is_elementwise_on_operand(user, k) &&
-			    user->opcode != OP_TUPLE)
-				return 0;
-		if (user->parent == p->parent && !transitive_uses_elementwise_or_tuple(user, depth + 1))
-			return 0;
-	}
-	return 1;
-}
-
-static int fusion_kind_is(const struct hlo_instruction *f, const char *kind)
-{
-	return f->opcode == OP_FUSION && f->ext->fusion_kind && !strcmp(f->ext->fusion_kind, kind);
-}
-
-/* Distinct users of o after the rewrite. */
-static int32_t rw_user_count(const struct hlo_instruction *o, const struct hlo_instruction *copy)
-{
-	if (!copy || o != copy->operands[0])
-		return o->n_users;
-	int32_t n = 0;
-	for (int32_t i = 0; i < o->n_users; i++)
-		if (o->users[i] != copy)
-			n++;
-	for (int32_t i = 0; i < copy->n_users; i++) {
-		int dup = 0;
-		for (int32_t j = 0; j < o->n_users && !dup; j++)
-			if (o->users[j] == copy->users[i])
-				dup = 1;
-		n += !dup;
-	}
-	return n;
-}
-
-static int can_share_rw(struct analysis *an, const struct hlo_instruction *copy,
-			const struct hlo_instruction *user, int32_t k, int32_t osub, int32_t usub)
-{
-	const struct dataflow *df = an->df;
-	const struct hlo_instruction *operand = rw_operand(user, k, copy);
-	if (user->opcode == OP_CUSTOM_CALL && user->ext->custom_call_target &&
-	    (!strcmp(user->ext->custom_call_target, "__cublas$lt$matmul") ||
-	     !strcmp(user->ext->custom_call_target, "__cublas$lt$matmul$f8"))) {
-		int32_t one = 1;
-		if (usub == dataflow_sub(df, user, &one, 1))
-			return 0;
-	}
-	if (operand->opcode == OP_CONSTANT)
-		return 0;
-	/* first slot holding the operand, and how many */
-	int32_t first = -1, count = 0;
-	for (int32_t j = 0; j < user->n_operands; j++)
-		if (rw_operand(user, j, copy) == operand) {
-			if (first < 0)
-				first = j;
-			count++;
-		}
-	int sif = slice_input_fusion_can_share(df, operand, osub, user, usub, first);
-	if (sif >= 0)
-		return sif;
-	const struct shape *os = dataflow_subshape(df, operand, osub);
-	const struct shape *us = dataflow_subshape(df, user, usub);
-	if (!os || !us || !shape_equal(os, us))
-		return 0;
-	/* the in-place operand of an in-place op (docs/hazards.md 3): the read
-	 * itself must be at the pair's operand slot; XLA's function accepts any
-	 * read of a value that also sits there, which would let a scatter read
-	 * its updates from the buffer it writes */
-	const struct inplace_pair *pr;
-	int32_t np = inplace_pairs(an->ip, user, &pr);
-	for (int32_t i = 0; i < np; i++)
-		if (pr[i].output_sub == usub && pr[i].operand == k && pr[i].operand_sub == osub)
-			return 1;
-	if (user->opcode == OP_FUSION) {
-		struct hlo_computation *fc = fused_comp(user);
-		const struct hlo_instruction *fp =
-			(fc && first >= 0 && first < fc->n_params) ? fc->params[first] : NULL;
-		if (fusion_kind_is(user, "kLoop") || fusion_kind_is(user, "kInput"))
-			return fp ? transitive_uses_elementwise_or_tuple(fp, 0) : 0;
-		const struct hlo_instruction *root = fc ? fc->root : NULL;
-		if (fusion_kind_is(user, "kOutput") && root && root->opcode == OP_ADD) {
-			int32_t m = -1;
-			for (int32_t j = 0; j < root->n_operands && m < 0; j++)
-				if (root->operands[j]->opcode == OP_CONVOLUTION ||
-				    root->operands[j]->opcode == OP_DOT)
-					m = j;
-			if (m < 0)
-				return 0;
-			int32_t other = root->operands[m] == root->operands[0] ? 1 : 0;
-			int32_t pv = fp ? dataflow_value_defined_at(df, fp, osub) : -1;
-			if (pv < 0 || df->values[pv].n_uses != 1)
-				return 0;
-			const struct value_use *use = &df->values[pv].uses[0];
-			return use->instr == root && use->operand == other;
-		}
-	}
-	if (user->opcode == OP_WHILE || user->opcode == OP_CONDITIONAL)
-		return 1;
-	if (user->opcode == OP_DYNAMIC_UPDATE_SLICE || user->opcode == OP_SCATTER ||
-	    user->opcode == OP_TRIANGULAR_SOLVE || user->opcode == OP_SET_DIMENSION_SIZE) {
-		int32_t want = user->opcode == OP_TRIANGULAR_SOLVE ? 1 : 0;
-		return count == 1 && first == want;
-	}
-	if (user->opcode == OP_SORT) {
-		if (rw_user_count(operand, copy) != 1)
-			return 0;
-		if (user->n_operands == 1)
-			return 1;
-		if (usub == 0)
-			return 0;
-		int32_t idx[SHAPE_MAX_DEPTH + 1];
-		shape_tree_index(dataflow_tree(df, user), usub, idx);
-		return count == 1 && idx[0] == first;
-	}
-	if (user->opcode == OP_CALL) {
-		int32_t dv = dataflow_value_defined_at(df, operand, osub);
-		if (dv < 0)
-			return 0;
-		const struct hlo_value *hv = &df->values[dv];
-		struct hlo_computation *callee = user->to_apply ? user->to_apply
-				       : (user->n_called > 0 ? user->called[0] : NULL);
-		const struct hlo_instruction *croot = callee ? callee->root : NULL;
-		int32_t n_uses = 0;
-		int caller_use = 0, callee_use = 0;
-		const struct hlo_value *srcs[2] = {hv, NULL};
-		if (copy && operand == copy->operands[0] && osub == 0) {
-			int32_t cv = dataflow_value_defined_at(df, copy, 0);
-			srcs[1] = cv >= 0 ? &df->values[cv] : NULL;
-		}
-		for (int s = 0; s < 2; s++)
-			for (int32_t u = 0; srcs[s] && u < srcs[s]->n_uses; u++) {
-				const struct value_use *use = &srcs[s]->uses[u];
-				if (use->instr == copy)
-					continue;
-				n_uses++;
-				if (use->instr == user)
-					caller_use = 1;
-				if (croot && use->instr == croot &&
-				    instr_is_elementwise_on_operand(croot, use->operand))
-					callee_use = 1;
-			}
-		return n_uses == 2 && caller_use && callee_use;
-	}
-	return first >= 0 && instr_is_elementwise_on_operand(user, first);
-}
-
 /* ---- the view ---- */
 
 struct hz_read {
@@ -583,8 +418,11 @@ static void decide_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri)
 		/* t1 == t2 < t3: the read of v always follows its definition */
 		record(V, vi, wi, ri, HAZARD_SAME_TIME, &c);
 	} else if (same_wu) {
-		/* t1 < t2 == t3 */
-		if (can_share_rw(an, V->in->copy, r->instr, r->operand, r->sub, w->val->sub)) {
+		/* t1 < t2 == t3. Per read slot, not XLA's per operand: only the
+		 * pair's own slot is exempt (docs/hazards.md 3); on the module with
+		 * the copy removed, which the analyses were not rebuilt for */
+		if (can_share_buffer_at(an->df, an->ip, r->instr->operands[r->operand], r->sub,
+					r->instr, w->val->sub, r->operand, V->in->copy)) {
 			V->n_canshare++;
 			V->n_false++;
 			add_sample(V, vi, wi, ri, 3, NULL, -1);

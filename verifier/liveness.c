@@ -211,38 +211,38 @@ static int transitive_uses_elementwise_or_tuple(const struct hlo_instruction *p)
 	return ok;
 }
 
-static int32_t operand_index_of(const struct hlo_instruction *user,
-				const struct hlo_instruction *operand)
-{
-	for (int32_t k = 0; k < user->n_operands; k++)
-		if (user->operands[k] == operand)
-			return k;
-	return -1;
-}
-
-static int32_t operand_slot_count(const struct hlo_instruction *user,
-				  const struct hlo_instruction *operand, int32_t *first)
-{
-	int32_t n = 0;
-	*first = -1;
-	for (int32_t k = 0; k < user->n_operands; k++)
-		if (user->operands[k] == operand) {
-			if (*first < 0)
-				*first = k;
-			n++;
-		}
-	return n;
-}
-
 static int fusion_kind_is(const struct hlo_instruction *f, const char *kind)
 {
 	return f->opcode == OP_FUSION && f->ext->fusion_kind && !strcmp(f->ext->fusion_kind, kind);
 }
 
-int can_share_operand_buffer(struct liveness *lv, const struct hlo_instruction *operand,
-			     int32_t osub, const struct hlo_instruction *user, int32_t usub)
+/* Distinct users of o once copy's users read o instead (copy NULL: o's users). */
+static int32_t user_count_bypassing(const struct hlo_instruction *o,
+				    const struct hlo_instruction *copy)
 {
-	const struct dataflow *df = lv->df;
+	if (!copy || o != copy->operands[0])
+		return o->n_users;
+	int32_t n = 0;
+	for (int32_t i = 0; i < o->n_users; i++)
+		if (o->users[i] != copy)
+			n++;
+	for (int32_t i = 0; i < copy->n_users; i++) {
+		int dup = 0;
+		for (int32_t j = 0; j < o->n_users && !dup; j++)
+			if (o->users[j] == copy->users[i])
+				dup = 1;
+		n += !dup;
+	}
+	return n;
+}
+
+int can_share_buffer_at(const struct dataflow *df, const struct inplace *ip,
+			const struct hlo_instruction *operand, int32_t osub,
+			const struct hlo_instruction *user, int32_t usub, int32_t slot,
+			const struct hlo_instruction *copy)
+{
+	if (copy && operand == copy)
+		operand = copy->operands[0];
 	if (user->opcode == OP_CUSTOM_CALL && user->ext->custom_call_target &&
 	    (!strcmp(user->ext->custom_call_target, "__cublas$lt$matmul") ||
 	     !strcmp(user->ext->custom_call_target, "__cublas$lt$matmul$f8"))) {
@@ -252,33 +252,46 @@ int can_share_operand_buffer(struct liveness *lv, const struct hlo_instruction *
 	}
 	if (operand->opcode == OP_CONSTANT)
 		return 0;
-	int sif = slice_input_fusion_can_share(df, operand, osub, user, usub,
-					       operand_index_of(user, operand));
+	/* first slot holding the operand, and how many */
+	int32_t first = -1, count = 0;
+	for (int32_t j = 0; j < user->n_operands; j++) {
+		const struct hlo_instruction *o = user->operands[j];
+		if ((copy && o == copy ? copy->operands[0] : o) == operand) {
+			if (first < 0)
+				first = j;
+			count++;
+		}
+	}
+	int sif = slice_input_fusion_can_share(df, operand, osub, user, usub, first);
 	if (sif >= 0)
 		return sif;
 	const struct shape *os = dataflow_subshape(df, operand, osub);
 	const struct shape *us = dataflow_subshape(df, user, usub);
-	int shapes_equal = os && us && shape_equal(os, us);
-	if (shapes_equal) {
-		/* must-alias: a pair of user at usub whose operand side is a use of the operand's value */
+	if (!os || !us || !shape_equal(os, us))
+		return 0;
+	const struct inplace_pair *pr;
+	int32_t np = inplace_pairs(ip, user, &pr);
+	if (slot >= 0) {
+		/* the read itself must be at the pair's operand slot */
+		for (int32_t i = 0; i < np; i++)
+			if (pr[i].output_sub == usub && pr[i].operand == slot &&
+			    pr[i].operand_sub == osub)
+				return 1;
+	} else {
+		/* XLA: a pair of user at usub whose operand side is a use of the operand's value */
 		int32_t v = dataflow_unique_value(df, operand, osub);
-		const struct inplace_pair *pr;
-		int32_t np = inplace_pairs(lv->ip, user, &pr);
-		for (int32_t k = 0; v >= 0 && k < np; k++) {
-			if (pr[k].output_sub != usub)
+		for (int32_t i = 0; v >= 0 && i < np; i++) {
+			if (pr[i].output_sub != usub)
 				continue;
 			const struct hlo_value *hv = &df->values[v];
 			for (int32_t u = 0; u < hv->n_uses; u++)
-				if (hv->uses[u].instr == user && hv->uses[u].operand == pr[k].operand &&
-				    hv->uses[u].sub == pr[k].operand_sub)
+				if (hv->uses[u].instr == user && hv->uses[u].operand == pr[i].operand &&
+				    hv->uses[u].sub == pr[i].operand_sub)
 					return 1;
 		}
 	}
-	if (!shapes_equal)
-		return 0;
 	if (user->opcode == OP_FUSION) {
-		int32_t k = operand_index_of(user, operand);
-		const struct hlo_instruction *fp = fused_parameter(user, k);
+		const struct hlo_instruction *fp = fused_parameter(user, first);
 		if (fusion_kind_is(user, "kLoop") || fusion_kind_is(user, "kInput"))
 			return fp ? transitive_uses_elementwise_or_tuple(fp) : 0;
 		struct hlo_computation *fc = fused_computation(user);
@@ -303,43 +316,58 @@ int can_share_operand_buffer(struct liveness *lv, const struct hlo_instruction *
 		return 1;
 	if (user->opcode == OP_DYNAMIC_UPDATE_SLICE || user->opcode == OP_SCATTER ||
 	    user->opcode == OP_TRIANGULAR_SOLVE || user->opcode == OP_SET_DIMENSION_SIZE) {
-		int32_t first, n = operand_slot_count(user, operand, &first);
 		int32_t want = user->opcode == OP_TRIANGULAR_SOLVE ? 1 : 0;
-		return n == 1 && first == want;
+		return count == 1 && first == want;
 	}
 	if (user->opcode == OP_SORT) {
-		if (operand->n_users != 1)
+		if (user_count_bypassing(operand, copy) != 1)
 			return 0;
 		if (user->n_operands == 1)
 			return 1;
-		const struct shape_tree *t = dataflow_tree(df, user);
 		if (usub == 0)
 			return 0;
 		int32_t idx[SHAPE_MAX_DEPTH + 1];
-		shape_tree_index(t, usub, idx);
-		int32_t first, n = operand_slot_count(user, operand, &first);
-		return n == 1 && idx[0] == first;
+		shape_tree_index(dataflow_tree(df, user), usub, idx);
+		return count == 1 && idx[0] == first;
 	}
 	if (user->opcode == OP_CALL) {
-		int32_t v = dataflow_value_defined_at(df, operand, osub);
-		if (v < 0)
+		int32_t dv = dataflow_value_defined_at(df, operand, osub);
+		if (dv < 0)
 			return 0;
-		const struct hlo_value *hv = &df->values[v];
 		struct hlo_computation *callee = user->to_apply ? user->to_apply
 				       : (user->n_called > 0 ? user->called[0] : NULL);
 		const struct hlo_instruction *croot = callee ? callee->root : NULL;
-		int caller_use = 0, callee_use = 0;
-		for (int32_t u = 0; u < hv->n_uses; u++) {
-			if (hv->uses[u].instr == user)
-				caller_use = 1;
-			if (croot && hv->uses[u].instr == croot &&
-			    instr_is_elementwise_on_operand(croot, hv->uses[u].operand))
-				callee_use = 1;
+		/* the operand's value's uses, and, with copy bypassed, the copy's
+		 * value's uses but the copy itself */
+		const struct hlo_value *srcs[2] = {&df->values[dv], NULL};
+		if (copy && operand == copy->operands[0] && osub == 0) {
+			int32_t cv = dataflow_value_defined_at(df, copy, 0);
+			srcs[1] = cv >= 0 ? &df->values[cv] : NULL;
 		}
-		return hv->n_uses == 2 && caller_use && callee_use;
+		int32_t n_uses = 0;
+		int caller_use = 0, callee_use = 0;
+		for (int s = 0; s < 2; s++)
+			for (int32_t u = 0; srcs[s] && u < srcs[s]->n_uses; u++) {
+				const struct value_use *use = &srcs[s]->uses[u];
+				if (copy && use->instr == copy)
+					continue;
+				n_uses++;
+				if (use->instr == user)
+					caller_use = 1;
+				if (croot && use->instr == croot &&
+				    instr_is_elementwise_on_operand(croot, use->operand))
+					callee_use = 1;
+			}
+		return n_uses == 2 && caller_use && callee_use;
 	}
-	int32_t k = operand_index_of(user, operand);
-	return k >= 0 && instr_is_elementwise_on_operand(user, k);
+	return first >= 0 && instr_is_elementwise_on_operand(user, first);
+}
+
+int can_share_operand_buffer(struct liveness *lv, const struct hlo_instruction *operand,
+			     int32_t osub, const struct hlo_instruction *user, int32_t usub)
+{
+	/* XLA's reading: per operand, not per read, and on the module as it is */
+	return can_share_buffer_at(lv->df, lv->ip, operand, osub, user, usub, -1, NULL);
 }
 
 /* ---- 5.5 ---- */

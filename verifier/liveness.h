@@ -39,6 +39,15 @@ int buffers_any_interference(struct liveness *lv, const struct buffers *b, int32
 /* 5.8: operand's buffer at oidx may be reused for user's output at uidx. */
 int can_share_operand_buffer(struct liveness *lv, const struct hlo_instruction *operand,
 			     int32_t osub, const struct hlo_instruction *user, int32_t usub);
+/* 5.8 for both readings (docs/hazards.md 3): slot -1 is XLA's (any use of
+ * the operand's value at an in-place pair's slot exempts it); slot k judges
+ * the read at operand slot k, which only that pair's slot exempts. With copy
+ * set, it is judged on the module with copy removed (its readers read its
+ * operand), without rebuilding the analyses; NULL: the module as it is. */
+int can_share_buffer_at(const struct dataflow *df, const struct inplace *ip,
+			const struct hlo_instruction *operand, int32_t osub,
+			const struct hlo_instruction *user, int32_t usub, int32_t slot,
+			const struct hlo_instruction *copy);
 /* The slice-input-fusion case of 5.8 (a kInput fusion whose root is a tuple of
  * 1-d slices, as horizontal fusion makes): -1 when user is not one, else
  * whether operand (at operand slot `slot` of user) may share the buffer. */

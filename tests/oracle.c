@@ -1166,9 +1166,9 @@ static int oracle_value_is_token(const struct oracle *o, int32_t v)
  * docs/hazards.md 3: the in-place exemption holds only for the read at the
  * pair's own operand slot; a value that also sits there but is read at
  * another slot (a scatter reading its indices from the buffer it writes) is
- * not exempt; otherwise XLA's CanShareOperandBufferWithUser. */
-static int oracle_can_share(struct oracle *o, const struct value_use *u, int32_t v,
-			    const struct hlo_value *hw)
+ * not exempt by it, and is judged by XLA's other rules at the slot it is
+ * read from (a fusion parameter used elementwise shares). */
+static int oracle_can_share(struct oracle *o, const struct value_use *u, const struct hlo_value *hw)
 {
 	const struct inplace_pair *pr;
 	int32_t np = inplace_pairs(o->ip, u->instr, &pr);
@@ -1176,16 +1176,8 @@ static int oracle_can_share(struct oracle *o, const struct value_use *u, int32_t
 		if (pr[i].output_sub == hw->sub && pr[i].operand == u->operand &&
 		    pr[i].operand_sub == u->sub)
 			return 1;
-	for (int32_t i = 0; i < np; i++) {
-		if (pr[i].output_sub != hw->sub)
-			continue;
-		const struct hlo_instruction *po = u->instr->operands[pr[i].operand];
-		if (pr[i].operand_sub < dataflow_tree(o->df, po)->n &&
-		    dataflow_unique_value(o->df, po, pr[i].operand_sub) == v)
-			return 0;
-	}
-	return can_share_operand_buffer(&o->lv, u->instr->operands[u->operand], u->sub, u->instr,
-					hw->sub);
+	return can_share_buffer_at(o->df, o->ip, u->instr->operands[u->operand], u->sub, u->instr,
+				   hw->sub, u->operand, NULL);
 }
 
 /* Scan one trace. Returns 1 when it stopped at a wanted hazard. */
@@ -1244,7 +1236,7 @@ static int eval_trace(struct eval *ev, const struct tracer *tr)
 					/* t2 == t3: w is defined by the reading instruction */
 					const struct value_use *u = rd->use;
 					const struct hlo_value *hw = &o->df->values[dw->value];
-					if (u && hw->def == u->instr && oracle_can_share(o, u, v, hw))
+					if (u && hw->def == u->instr && oracle_can_share(o, u, hw))
 						continue;
 					kind = OK_SAME_INSTRUCTION;
 				}

@@ -290,8 +290,15 @@ int can_share_buffer_at(const struct dataflow *df, const struct inplace *ip,
 					return 1;
 		}
 	}
+	/* The slot whose use decides below: XLA looks at the operand's first
+	 * slot (HloInstruction::operand_index); a read at slot k is judged at k,
+	 * since a fusion reading one value through two parameters shares the
+	 * output's buffer only if the read one is used elementwise (an element
+	 * read at another index may be overwritten before it is read:
+	 * corpus/copies/fusion_shared_operand.hlo). */
+	int32_t at = slot >= 0 ? slot : first;
 	if (user->opcode == OP_FUSION) {
-		const struct hlo_instruction *fp = fused_parameter(user, first);
+		const struct hlo_instruction *fp = fused_parameter(user, at);
 		if (fusion_kind_is(user, "kLoop") || fusion_kind_is(user, "kInput"))
 			return fp ? transitive_uses_elementwise_or_tuple(fp) : 0;
 		struct hlo_computation *fc = fused_computation(user);
@@ -360,7 +367,7 @@ int can_share_buffer_at(const struct dataflow *df, const struct inplace *ip,
 			}
 		return n_uses == 2 && caller_use && callee_use;
 	}
-	return first >= 0 && instr_is_elementwise_on_operand(user, first);
+	return at >= 0 && instr_is_elementwise_on_operand(user, at);
 }
 
 int can_share_operand_buffer(struct liveness *lv, const struct hlo_instruction *operand,

@@ -106,13 +106,6 @@ enum call_context hlo_instruction_call_context(enum opcode op)
 const struct hlo_instr_ext hlo_no_ext;
 const char hlo_metadata_from_fields[] = "{metadata from its fields}";
 
-struct hlo_instr_ext *hlo_instr_ext_mut(struct arena *a, struct hlo_instruction *in)
-{
-	if (in->ext == HLO_NO_EXT || !in->ext)
-		in->ext = arena_alloc(a, sizeof(*in->ext));
-	return in->ext;
-}
-
 static void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size);

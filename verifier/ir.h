@@ -80,7 +80,8 @@ enum call_context { CALL_NONE = 0, CALL_CONTROL_FLOW = 1, CALL_EMBEDDED = 2, CAL
 
 /* Field order: the fields the parser, the edge builder and most passes read
  * for every instruction come first, so they share one or two cache lines;
- * the rest is ordered to leave no padding (328 bytes on LP64). */
+ * the rest is ordered to leave little padding (184 bytes on LP64, a 2-byte
+ * hole after the flags). */
 struct hlo_instr_ext;
 
 struct hlo_instruction {
@@ -125,8 +126,8 @@ struct hlo_instruction {
 /* The fields only some instructions have: control edges, typed attributes,
  * the roles of called computations. Kept out of struct hlo_instruction, which
  * a module holds 10^6 of (docs/performance.md, Memory): an instruction
- * without any points at hlo_no_ext (all zero, read-only); writers take their
- * own with hlo_instr_ext_mut(). */
+ * without any points at hlo_no_ext (all zero, read-only); the parser gives
+ * an instruction its own when it sets one of these fields. */
 struct hlo_instr_ext {
 	int32_t n_ctrl_preds, n_ctrl_succs;
 	struct hlo_instruction **ctrl_preds;
@@ -233,9 +234,6 @@ static inline const char *hlo_opcode_text(const struct hlo_instruction *in)
 {
 	return in->ext->opcode_text ? in->ext->opcode_text : opcode_name((enum opcode)in->opcode);
 }
-
-/* in's own struct hlo_instr_ext to write to (from a on first use). */
-struct hlo_instr_ext *hlo_instr_ext_mut(struct arena *a, struct hlo_instruction *in);
 
 /* Lookups. */
 struct hlo_computation *hlo_find_computation(const struct hlo_module *m, const char *name);

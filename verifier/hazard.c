@@ -35,6 +35,16 @@ struct hz_cache {
 	int32_t cap_r, cap_t;
 	char *pp; /* the reads' paths */
 	size_t cap_pp;
+	/* the uses' reads of values many instructions read, built once: a
+	 * chain of in-place updates is decided again for each copy taken from
+	 * it (10^6: 11 copies x 23,000 reads, each a cache miss on its reading
+	 * instruction). A hash table by value id. */
+	struct read_slot {
+		int32_t value; /* -1: empty */
+		struct read_block *b;
+	} *blocks;
+	size_t cap_blocks, n_blocks; /* cap_blocks: a power of two */
+	size_t block_bytes;
 };
 
 /* ---- small string builder ---- */
@@ -149,10 +159,11 @@ static void read_event(const struct hlo_instruction *u, struct event *e)
 struct hz_read {
 	struct event ev;
 	size_t path_at; /* its path in view.pp: the levels it has, not TRACE_MAX_DEPTH */
-	struct region rg;
 	const struct hlo_instruction *instr; /* NULL for the end-of-run reads */
 	int32_t operand, sub;
 	int32_t member;
+	int32_t rg; /* its region in view.rgs, -1 whole: most reads are whole, and
+		     * a region is 264 bytes (10^6: 40,000 reads of one buffer) */
 };
 
 struct hz_member {
@@ -197,6 +208,8 @@ struct view {
 	struct hz_triple *t;
 	char *pp; /* the reads' paths, packed */
 	size_t n_pp, cap_pp;
+	struct region *rgs; /* the reads' regions that are not whole */
+	int32_t n_rgs, cap_rgs;
 	int32_t n_false, n_disjoint, n_canshare;
 	int32_t n_samples;
 	struct hz_false samples[FALSE_SAMPLES];
@@ -237,15 +250,33 @@ static void add_read(struct view *V, int32_t member, const struct event *ev,
 	r->operand = operand;
 	r->sub = sub;
 	r->member = member;
-	if (instr && sub == 0)
-		region_read(instr, operand, &r->rg);
-	else
-		memset(&r->rg, 0, sizeof(r->rg)), r->rg.whole = 1;
+	r->rg = -1;
+	if (instr && sub == 0) {
+		struct region rg;
+		region_read(instr, operand, &rg);
+		if (!rg.whole) {
+			if (V->n_rgs == V->cap_rgs) {
+				V->cap_rgs = V->cap_rgs ? 2 * V->cap_rgs : 16;
+				V->rgs = realloc(V->rgs, (size_t)V->cap_rgs * sizeof(*V->rgs));
+				if (!V->rgs)
+					die("out of memory");
+			}
+			V->rgs[V->n_rgs] = rg;
+			r->rg = V->n_rgs++;
+		}
+	}
 }
 
 static const struct path *rpath(const struct view *V, const struct hz_read *r)
 {
 	return (const struct path *)(const void *)(V->pp + r->path_at);
+}
+
+static const struct region whole_region = {.whole = 1};
+
+static const struct region *rregion(const struct view *V, const struct hz_read *r)
+{
+	return r->rg < 0 ? &whole_region : &V->rgs[r->rg];
 }
 
 static struct hz_triple *add_triple(struct view *V)
@@ -285,6 +316,153 @@ static void add_sample(struct view *V, int32_t v, int32_t w, int32_t r, int why_
 	s->atom = atom;
 }
 
+/* ---- the uses' reads of a value, kept across decisions ---- */
+
+static uint64_t mix64(uint64_t x);
+
+#define READ_BLOCK_MIN_USES 64
+#define READ_BLOCK_MAX_BYTES ((size_t)64 << 20) /* in all: past it, reads are built each time */
+
+struct read_block {
+	int32_t n_r;
+	struct hz_read *r; /* member unset; path_at into pp, rg into rgs */
+	char *pp;
+	size_t n_pp;
+	struct region *rgs;
+	int32_t n_rgs;
+};
+
+static size_t block_slot(const struct hz_cache *c, int32_t value)
+{
+	size_t h = (size_t)mix64((uint64_t)(uint32_t)value) & (c->cap_blocks - 1);
+	while (c->blocks[h].value >= 0 && c->blocks[h].value != value)
+		h = (h + 1) & (c->cap_blocks - 1);
+	return h;
+}
+
+static void block_put(struct hz_cache *c, int32_t value, struct read_block *b)
+{
+	if (2 * (c->n_blocks + 1) > c->cap_blocks) {
+		struct read_slot *old = c->blocks;
+		size_t old_cap = c->cap_blocks;
+		c->cap_blocks = old_cap ? 2 * old_cap : 64;
+		c->blocks = malloc(c->cap_blocks * sizeof(*c->blocks));
+		if (!c->blocks)
+			die("out of memory");
+		for (size_t i = 0; i < c->cap_blocks; i++)
+			c->blocks[i].value = -1;
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i].value >= 0)
+				c->blocks[block_slot(c, old[i].value)] = old[i];
+		free(old);
+	}
+	size_t h = block_slot(c, value);
+	c->n_blocks++;
+	c->blocks[h].value = value;
+	c->blocks[h].b = b;
+}
+
+/* The reads of every use of value `vid` (none skipped), built on the first
+ * ask; NULL for a value read by few instructions, or past the budget. */
+static const struct read_block *read_block_of(struct view *V, int32_t vid)
+{
+	struct hz_cache *c = V->an->cache;
+	const struct hlo_value *val = &V->an->df->values[vid];
+	if (val->n_uses < READ_BLOCK_MIN_USES)
+		return NULL;
+	if (c->cap_blocks) {
+		size_t h = block_slot(c, vid);
+		if (c->blocks[h].value == vid)
+			return c->blocks[h].b;
+	}
+	if (c->block_bytes >= READ_BLOCK_MAX_BYTES)
+		return NULL;
+	struct view *T = calloc(1, sizeof(*T));
+	struct read_block *b = calloc(1, sizeof(*b));
+	if (!T || !b)
+		die("out of memory");
+	T->an = V->an;
+	for (int32_t u = 0; u < val->n_uses; u++) {
+		const struct value_use *use = &val->uses[u];
+		struct event ev;
+		read_event(use->instr, &ev);
+		add_read(T, -1, &ev, use->instr, use->operand, use->sub);
+	}
+	b->n_r = T->n_r;
+	b->r = T->r;
+	b->pp = T->pp;
+	b->n_pp = T->n_pp;
+	b->rgs = T->rgs;
+	b->n_rgs = T->n_rgs;
+	free(T);
+	c->block_bytes += (size_t)b->n_r * sizeof(*b->r) + b->n_pp + (size_t)b->n_rgs * sizeof(*b->rgs);
+	block_put(c, vid, b);
+	return b;
+}
+
+static void blocks_free(struct hz_cache *c)
+{
+	for (size_t i = 0; i < c->cap_blocks; i++)
+		if (c->blocks[i].value >= 0) {
+			struct read_block *b = c->blocks[i].b;
+			free(b->r);
+			free(b->pp);
+			free(b->rgs);
+			free(b);
+		}
+	free(c->blocks);
+	c->blocks = NULL;
+	c->cap_blocks = c->n_blocks = 0;
+	c->block_bytes = 0;
+}
+
+/* The block's reads as member mi's, but those at instruction `skip`. */
+static void add_block(struct view *V, int32_t mi, const struct read_block *b,
+		      const struct hlo_instruction *skip)
+{
+	if (V->n_pp + b->n_pp > V->cap_pp) {
+		size_t cap = V->cap_pp ? 2 * V->cap_pp : 4096;
+		while (cap < V->n_pp + b->n_pp)
+			cap *= 2;
+		V->pp = realloc(V->pp, cap);
+		if (!V->pp)
+			die("out of memory");
+		V->cap_pp = cap;
+	}
+	memcpy(V->pp + V->n_pp, b->pp, b->n_pp);
+	if (b->n_rgs > 0) {
+		if (V->n_rgs + b->n_rgs > V->cap_rgs) {
+			int32_t cap = V->cap_rgs ? 2 * V->cap_rgs : 16;
+			while (cap < V->n_rgs + b->n_rgs)
+				cap *= 2;
+			V->rgs = realloc(V->rgs, (size_t)cap * sizeof(*V->rgs));
+			if (!V->rgs)
+				die("out of memory");
+			V->cap_rgs = cap;
+		}
+		memcpy(V->rgs + V->n_rgs, b->rgs, (size_t)b->n_rgs * sizeof(*b->rgs));
+	}
+	if (V->n_r + b->n_r > V->cap_r) {
+		int32_t cap = V->cap_r ? 2 * V->cap_r : 16;
+		while (cap < V->n_r + b->n_r)
+			cap *= 2;
+		V->r = heap_realloc_huge(V->r, (size_t)cap, sizeof(*V->r));
+		V->cap_r = cap;
+	}
+	for (int32_t i = 0; i < b->n_r; i++) {
+		if (skip && b->r[i].instr == skip)
+			continue;
+		struct hz_read *r = &V->r[V->n_r++];
+		*r = b->r[i];
+		r->path_at += V->n_pp;
+		if (r->rg >= 0)
+			r->rg += V->n_rgs;
+		r->member = mi;
+	}
+	V->n_pp += b->n_pp;
+	V->n_rgs += b->n_rgs;
+}
+
 /* Members' reads: own uses and those of the values they absorb, the removed
  * copy's own read dropped; end-of-run reads at the entry root and at while
  * body roots. */
@@ -301,7 +479,10 @@ static void build_reads(struct view *V, int32_t mi)
 		if (s >= 0 && in->abs_to[s] != M->id)
 			continue;
 		const struct hlo_value *val = &df->values[vid];
-		for (int32_t u = 0; u < val->n_uses; u++) {
+		const struct read_block *blk = read_block_of(V, vid);
+		if (blk)
+			add_block(V, mi, blk, in->copy);
+		for (int32_t u = 0; u < val->n_uses && !blk; u++) {
 			const struct value_use *use = &val->uses[u];
 			if (in->copy && use->instr == in->copy)
 				continue;
@@ -398,7 +579,7 @@ static void decide_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri)
 	struct analysis *an = V->an;
 	struct hz_member *v = &V->m[vi], *w = &V->m[wi];
 	struct hz_read *r = &V->r[ri];
-	if (!region_overlap(&w->wr, &r->rg)) {
+	if (!region_overlap(&w->wr, rregion(V, r))) {
 		V->n_disjoint++;
 		add_sample(V, vi, wi, ri, 2, NULL, -1);
 		return;
@@ -496,6 +677,7 @@ struct hgraph {
 	 * reaches through one or more edges */
 	int32_t n_indexed, n_p, n_q;
 	const struct hlo_instruction **p, **q;
+	const struct hlo_computation **p_parent;
 	int32_t *p_off, *p_tq;
 	uint8_t *qq;
 	uint8_t *mark;
@@ -575,6 +757,8 @@ static void hg_free_index(struct hgraph *G)
 {
 	free(G->p);
 	free(G->q);
+	free(G->p_parent);
+	G->p_parent = NULL;
 	free(G->p_off);
 	free(G->p_tq);
 	free(G->qq);
@@ -637,6 +821,14 @@ static int hg_index(struct hgraph *G)
 	}
 	G->p_off[G->n_p] = n;
 	free(qmap);
+	/* the sources' computations in one array: hg_prec compares them first,
+	 * and loading each source instruction for it, targets x sources times,
+	 * missed the cache (10^6: 126 x 37,601) */
+	G->p_parent = malloc(((size_t)G->n_p + 1) * sizeof(*G->p_parent));
+	if (!G->p_parent)
+		die("out of memory");
+	for (int32_t s = 0; s < G->n_p; s++)
+		G->p_parent[s] = G->p[s]->parent;
 	if (G->n_q > NONE_MAX_TARGETS || (int64_t)G->n_q * G->n_p > G->budget)
 		return -1;
 	size_t nq = (size_t)G->n_q;
@@ -648,7 +840,7 @@ static int hg_index(struct hgraph *G)
 	/* one step: target i reaches source s, so s's targets follow */
 	for (int32_t i = 0; i < G->n_q; i++)
 		for (int32_t s = 0; s < G->n_p; s++)
-			if (hg_prec(G, G->q[i], G->p[s]))
+			if (G->p_parent[s] == G->q[i]->parent && hg_prec(G, G->q[i], G->p[s]))
 				for (int32_t k = G->p_off[s]; k < G->p_off[s + 1]; k++)
 					G->qq[(size_t)i * nq + (size_t)G->p_tq[k]] = 1;
 	/* closed transitively (Warshall over bitset rows, nq^3 / 64): qq[i][j]
@@ -695,7 +887,7 @@ static int hg_reach(struct hgraph *G, const struct hlo_instruction *x, const str
 		return 0;
 	memset(G->mark, 0, nq);
 	for (int32_t s = 0; s < G->n_p; s++)
-		if (hg_prec(G, x, G->p[s]))
+		if (G->p_parent[s] == x->parent && hg_prec(G, x, G->p[s]))
 			for (int32_t k = G->p_off[s]; k < G->p_off[s + 1]; k++) {
 				int32_t q = G->p_tq[k];
 				if (G->mark[q])
@@ -900,7 +1092,7 @@ static void sample_proof(struct view *V, const struct hz_false *s, struct sbuf *
 	case 2: {
 		char rw[256], rr[256];
 		sb_printf(b, "disjoint regions: %s writes %s, the read covers %s", w->name,
-			  region_format(&w->wr, rw, sizeof(rw)), region_format(&r->rg, rr, sizeof(rr)));
+			  region_format(&w->wr, rw, sizeof(rw)), region_format(rregion(V, r), rr, sizeof(rr)));
 		break;
 	}
 	case 3:
@@ -1253,7 +1445,7 @@ static int dominated(struct view *V, const struct dominance *D, int32_t vi, int3
 	const uint8_t *pre = D->dom + n * n;
 	for (size_t j = 0; j < n; j++)
 		if ((int32_t)j != vi && (int32_t)j != wi && D->dom[j * n + (size_t)wi] &&
-		    pre[(size_t)vi * n + j] && region_overlap(&V->m[j].wr, &r->rg))
+		    pre[(size_t)vi * n + j] && region_overlap(&V->m[j].wr, rregion(V, r)))
 			return 1;
 	return 0;
 }
@@ -1329,7 +1521,7 @@ static int counted_false(struct view *V, const struct before *B, int32_t vi, int
 	const struct hz_read *r = &V->r[ri];
 	if (r->instr && event_equal(&w->def, &r->ev))
 		return 0; /* the same-instruction case is decided on its own */
-	if (!region_overlap(&w->wr, &r->rg))
+	if (!region_overlap(&w->wr, rregion(V, r)))
 		V->n_disjoint++;
 	else
 		V->n_false++;
@@ -1368,7 +1560,7 @@ static int counted_outside(struct view *V, int32_t wi, int32_t ri, int32_t vi, i
 		return 0;
 	if (w->path.n > L && same_prefix(&w->path, &v->path, L + 1))
 		return 0; /* w runs inside too: trace it */
-	if (!region_overlap(&w->wr, &r->rg))
+	if (!region_overlap(&w->wr, rregion(V, r)))
 		V->n_disjoint++;
 	else
 		V->n_false++;
@@ -1628,7 +1820,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		     ri < V.m[vi].first_read + V.m[vi].n_reads && !(stop_early && V.forced_found); ri++) {
 			int same_run = B.wb && read_in_def_run(&V.m[vi], rpath(&V, &V.r[ri]));
 			int32_t inside = shared_inside_level(&V.m[vi], rpath(&V, &V.r[ri]));
-			if (V.n_samples >= FALSE_SAMPLES && V.r[ri].rg.whole) {
+			if (V.n_samples >= FALSE_SAMPLES && V.r[ri].rg < 0) {
 				decide_read_by_class(&V, &D, &B, &WC, vi, ri, inside, same_run, stop_early);
 				continue;
 			}
@@ -1816,6 +2008,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	an->n_verdicts++;
 	an->n_verdicts_smt += V.sent_smt;
 	free(V.m);
+	free(V.rgs);
 	an->cache->r = V.r;
 	an->cache->cap_r = V.cap_r;
 	an->cache->t = V.t;
@@ -1877,6 +2070,7 @@ void hz_cache_free(struct hz_cache *c)
 	if (!c)
 		return;
 	dv_scratch_free(c->dv);
+	blocks_free(c);
 	free(c->decided);
 	free(c->r);
 	free(c->t);
@@ -2041,6 +2235,7 @@ int32_t hazards_analyse(struct analysis *an, struct hazard_report **out)
 		hc->pp = NULL;
 		hc->cap_r = hc->cap_t = 0;
 		hc->cap_pp = 0;
+		blocks_free(hc);
 		malloc_trim(0);
 	}
 	*out = all;

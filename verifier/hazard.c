@@ -32,7 +32,8 @@ struct hz_cache {
 	 * are tens of MB, grown and faulted in again on every decision otherwise */
 	struct hz_read *r;
 	struct hz_triple *t;
-	int32_t cap_r, cap_t;
+	struct atom *atoms;
+	int32_t cap_r, cap_t, cap_atoms;
 	char *pp; /* the reads' paths */
 	size_t cap_pp;
 	/* the uses' reads of values many instructions read, built once: a
@@ -179,11 +180,17 @@ struct hz_member {
 	int32_t root_sub[2];
 };
 
+/* A triple's condition keeps its atoms in view.atoms: most have one or two
+ * of the twelve a struct cond holds (10^6: 99,631 triples of one buffer
+ * took 23 MB inline) */
 struct hz_triple {
 	int32_t v, w, r; /* members and read; r = -1 for static hazards */
 	uint8_t kind;
 	uint8_t possible, forced, given;
-	struct cond c;
+	uint8_t ckind, n; /* the condition's kind and atoms */
+	int32_t at;       /* its atoms: view.atoms[at .. at + n) */
+	const char *why;  /* the condition's why and why_at */
+	const struct hlo_instruction *why_at;
 };
 
 #define FALSE_SAMPLES 40
@@ -206,6 +213,8 @@ struct view {
 	struct hz_read *r;
 	int32_t n_t, cap_t;
 	struct hz_triple *t;
+	struct atom *atoms; /* the triples' atoms */
+	int32_t n_atoms, cap_atoms;
 	char *pp; /* the reads' paths, packed */
 	size_t n_pp, cap_pp;
 	struct region *rgs; /* the reads' regions that are not whole */
@@ -290,6 +299,30 @@ static struct hz_triple *add_triple(struct view *V)
 	return t;
 }
 
+static const struct atom *tatoms(const struct view *V, const struct hz_triple *t)
+{
+	return V->atoms + t->at;
+}
+
+/* the condition into triple t: its atoms appended to view.atoms */
+static void set_cond(struct view *V, struct hz_triple *t, const struct cond *c)
+{
+	t->ckind = c->kind;
+	t->n = c->n;
+	t->why = c->why;
+	t->why_at = c->why_at;
+	if (V->n_atoms + c->n > V->cap_atoms) {
+		int32_t cap = V->cap_atoms ? 2 * V->cap_atoms : 64;
+		while (cap < V->n_atoms + c->n)
+			cap *= 2;
+		V->atoms = heap_realloc_huge(V->atoms, (size_t)cap, sizeof(*V->atoms));
+		V->cap_atoms = cap;
+	}
+	t->at = V->n_atoms;
+	memcpy(V->atoms + V->n_atoms, c->a, (size_t)c->n * sizeof(*c->a));
+	V->n_atoms += c->n;
+}
+
 static void add_static(struct view *V, enum hazard_kind kind, int32_t v, int32_t w)
 {
 	struct hz_triple *t = add_triple(V);
@@ -297,7 +330,8 @@ static void add_static(struct view *V, enum hazard_kind kind, int32_t v, int32_t
 	t->w = w;
 	t->r = -1;
 	t->kind = (uint8_t)kind;
-	t->c.kind = COND_ATOMS;
+	t->ckind = COND_ATOMS;
+	t->at = V->n_atoms;
 	t->possible = t->forced = t->given = 1;
 }
 
@@ -555,7 +589,7 @@ static void record(struct view *V, int32_t vi, int32_t wi, int32_t ri, enum haza
 	t->w = wi;
 	t->r = ri;
 	t->kind = (uint8_t)kind;
-	t->c = *c;
+	set_cond(V, t, c);
 	if (c->kind == COND_UNKNOWN) {
 		V->n_unknown++;
 		if (!V->unknown_why)
@@ -627,9 +661,10 @@ static int find_repair_edge(struct view *V, struct atom *edge)
 		struct hz_triple *t = &V->t[i];
 		if (!t->possible || t->r < 0)
 			continue;
-		for (int32_t a = 0; a < t->c.n; a++) {
-			struct atom e = {t->c.a[a].b, t->c.a[a].a}; /* run b before a */
-			if (atom_forced(&V->dv, &t->c.a[a]) || e.a == e.a->parent->root)
+		const struct atom *ta = tatoms(V, t);
+		for (int32_t a = 0; a < t->n; a++) {
+			struct atom e = {ta[a].b, ta[a].a}; /* run b before a */
+			if (atom_forced(&V->dv, &ta[a]) || e.a == e.a->parent->root)
 				continue;
 			int ok = 1;
 			for (int32_t j = 0; j < V->n_t && ok; j++) {
@@ -637,7 +672,7 @@ static int find_repair_edge(struct view *V, struct atom *edge)
 				if (!u->possible || u->r < 0)
 					continue;
 				an->n_graph_queries++;
-				if (atoms_possible(&V->dv, u->c.a, u->c.n, &e, 1))
+				if (atoms_possible(&V->dv, tatoms(V, u), u->n, &e, 1))
 					ok = 0;
 			}
 			if (ok) {
@@ -917,17 +952,18 @@ static enum smt_answer none_by_graph(struct view *V, struct hgraph *G, const int
 	/* first on the dependencies alone: most triples are one open atom
 	 * (w overwrites before the read) and others that always hold */
 	for (int32_t j = 0; j < n; j++) {
-		const struct cond *c = &V->t[idx[j]].c;
+		const struct atom *ca = tatoms(V, &V->t[idx[j]]);
+		int32_t cn = V->t[idx[j]].n;
 		state[j] = TS_OPEN;
 		open[j] = -1;
 		int32_t n_undecided = 0, last = -1;
-		for (int32_t i = 0; i < c->n; i++) {
-			if (must_precede(G->dv, c->a[i].b, c->a[i].a) || c->a[i].a == c->a[i].b) {
+		for (int32_t i = 0; i < cn; i++) {
+			if (must_precede(G->dv, ca[i].b, ca[i].a) || ca[i].a == ca[i].b) {
 				state[j] = TS_AVOIDED;
 				open[j] = i;
 				break;
 			}
-			if (!must_precede(G->dv, c->a[i].a, c->a[i].b))
+			if (!must_precede(G->dv, ca[i].a, ca[i].b))
 				n_undecided++, last = i;
 		}
 		if (state[j] == TS_AVOIDED)
@@ -937,7 +973,7 @@ static enum smt_answer none_by_graph(struct view *V, struct hgraph *G, const int
 		if (n_undecided == 1) {
 			state[j] = TS_EDGE;
 			open[j] = last;
-			hg_add(G, c->a[last].b, c->a[last].a);
+			hg_add(G, ca[last].b, ca[last].a);
 		}
 	}
 	for (int round = 0; round < NONE_MAX_ROUNDS; round++) {
@@ -952,12 +988,13 @@ static enum smt_answer none_by_graph(struct view *V, struct hgraph *G, const int
 		for (int32_t j = 0; j < n; j++) {
 			if (state[j] != TS_OPEN)
 				continue;
-			const struct cond *c = &V->t[idx[j]].c;
+			const struct atom *ca = tatoms(V, &V->t[idx[j]]);
+			int32_t cn = V->t[idx[j]].n;
 			int32_t n_undecided = 0, last = -1, avoided = -1;
-			for (int32_t i = 0; i < c->n && avoided < 0; i++) {
-				if (hg_reach(G, c->a[i].b, c->a[i].a))
+			for (int32_t i = 0; i < cn && avoided < 0; i++) {
+				if (hg_reach(G, ca[i].b, ca[i].a))
 					avoided = i;
-				else if (!hg_reach(G, c->a[i].a, c->a[i].b))
+				else if (!hg_reach(G, ca[i].a, ca[i].b))
 					n_undecided++, last = i;
 			}
 			if (G->budget < 0) {
@@ -972,7 +1009,7 @@ static enum smt_answer none_by_graph(struct view *V, struct hgraph *G, const int
 			} else if (n_undecided == 1) {
 				state[j] = TS_EDGE;
 				open[j] = last;
-				hg_add(G, c->a[last].b, c->a[last].a);
+				hg_add(G, ca[last].b, ca[last].a);
 				changed = 1;
 			} else {
 				n_open++;
@@ -1060,13 +1097,13 @@ static void witness(struct view *V, const struct hz_triple *t, struct sbuf *b)
 	} else {
 		sb_printf(b, "%s (defined at %s) overwrites %s (defined at %s) before the read at %s",
 			  w->name, dw, v->name, dv, du);
-		if (t->c.n == 0 && t->c.why)
-			sb_printf(b, "; %s %s", t->c.why, instr_or(t->c.why_at, ""));
-		if (t->c.n) {
+		if (t->n == 0 && t->why)
+			sb_printf(b, "; %s %s", t->why, instr_or(t->why_at, ""));
+		if (t->n) {
 			sb_printf(b, "; order");
-			for (int32_t i = 0; i < t->c.n; i++)
-				sb_printf(b, "%s %s < %s in %s", i ? "," : "", t->c.a[i].a->name,
-					  t->c.a[i].b->name, t->c.a[i].a->parent->name);
+			for (int32_t i = 0; i < t->n; i++)
+				sb_printf(b, "%s %s < %s in %s", i ? "," : "", tatoms(V, t)[i].a->name,
+					  tatoms(V, t)[i].b->name, tatoms(V, t)[i].a->parent->name);
 		}
 	}
 }
@@ -1194,7 +1231,7 @@ static void cross_check(struct view *V, const struct buffer_verdict *bv, const s
 	/* nothing ordered to compare: both deciders agree trivially */
 	int32_t n_atoms = 0;
 	for (int32_t i = 0; i < V->n_t; i++)
-		n_atoms += V->t[i].r >= 0 && V->t[i].c.kind == COND_ATOMS;
+		n_atoms += V->t[i].r >= 0 && V->t[i].ckind == COND_ATOMS;
 	if (n_atoms == 0)
 		return;
 	struct smt *s = analysis_smt(an);
@@ -1205,10 +1242,10 @@ static void cross_check(struct view *V, const struct buffer_verdict *bv, const s
 	int32_t n = 0;
 	for (int32_t i = 0; i < V->n_t; i++) {
 		struct hz_triple *t = &V->t[i];
-		if (t->r < 0 || t->c.kind != COND_ATOMS)
+		if (t->r < 0 || t->ckind != COND_ATOMS)
 			continue;
 		idx[n++] = i;
-		smt_add_triple(p, t->c.a, t->c.n);
+		smt_add_triple(p, tatoms(V, t), t->n);
 	}
 	const char *why = NULL;
 	int32_t limit = n < 64 ? n : 64;
@@ -1246,7 +1283,7 @@ static void cross_check(struct view *V, const struct buffer_verdict *bv, const s
 	if (n_edges > 0 && n_edges < MAX_REPAIR_EDGES && n > 0) {
 		p = smt_problem_new(s, &V->dv, V->in->label ? V->in->label : "buffer");
 		for (int32_t j = 0; j < n; j++)
-			smt_add_triple(p, V->t[idx[j]].c.a, V->t[idx[j]].c.n);
+			smt_add_triple(p, tatoms(V, &V->t[idx[j]]), V->t[idx[j]].n);
 		for (int32_t j = 0; j < n_edges; j++)
 			smt_add_edge(p, edges[j].a, edges[j].b);
 		enum smt_answer a = smt_check_some(p, &why);
@@ -1294,7 +1331,7 @@ static void decide_none(struct view *V, int32_t n_possible, int32_t first_possib
 			smt_set_precedence(p, hg_prec_cb, &G);
 		for (int32_t j = 0; j < n; j++)
 			if (state[j] == TS_OPEN)
-				smt_add_triple(p, V->t[idx[j]].c.a, V->t[idx[j]].c.n);
+				smt_add_triple(p, tatoms(V, &V->t[idx[j]]), V->t[idx[j]].n);
 		an->n_smt_queries++;
 		V->sent_smt = 1;
 		a = smt_check_none(p, &why);
@@ -1326,11 +1363,11 @@ static void decide_none(struct view *V, int32_t n_possible, int32_t first_possib
 		memset(&printed, 0, sizeof(printed));
 		for (int32_t j = 0; j < n; j++) {
 			struct hz_triple *t = &V->t[idx[j]];
-			for (int32_t i = 0; i < t->c.n; i++) {
+			for (int32_t i = 0; i < t->n; i++) {
 				if (state[j] != TS_OPEN ? i != open[j]
-							: smt_model_before(p, t->c.a[i].b, t->c.a[i].a) != 1)
+							: smt_model_before(p, tatoms(V, t)[i].b, tatoms(V, t)[i].a) != 1)
 					continue;
-				struct atom e = {t->c.a[i].b, t->c.a[i].a};
+				struct atom e = {tatoms(V, t)[i].b, tatoms(V, t)[i].a};
 				size_t before = printed.set_n;
 				hg_add(&printed, e.a, e.b);
 				if (printed.set_n == before)
@@ -1735,8 +1772,12 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	V.cap_t = an->cache->cap_t;
 	V.pp = an->cache->pp;
 	V.cap_pp = an->cache->cap_pp;
+	V.atoms = an->cache->atoms;
+	V.cap_atoms = an->cache->cap_atoms;
 	an->cache->pp = NULL;
 	an->cache->cap_pp = 0;
+	an->cache->atoms = NULL;
+	an->cache->cap_atoms = 0;
 	an->cache->r = NULL;
 	an->cache->t = NULL;
 	an->cache->cap_r = an->cache->cap_t = 0;
@@ -1861,9 +1902,9 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		sb_printf(&ev, "hazard in every schedule: ");
 		witness(&V, &V.t[forced], &ev);
 		sb_printf(&ev, "\n");
-		for (int32_t i = 0; i < V.t[forced].c.n && !in->no_evidence; i++) {
+		for (int32_t i = 0; i < V.t[forced].n && !in->no_evidence; i++) {
 			char path[4096];
-			const struct atom *a = &V.t[forced].c.a[i];
+			const struct atom *a = &tatoms(&V, &V.t[forced])[i];
 			sb_printf(&ev, "  %s before %s: %s\n", a->a->name, a->b->name,
 				  dependency_path(&V.dv, a->a, a->b, path, sizeof(path)));
 		}
@@ -1989,11 +2030,11 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 					(*k)++;
 			}
 			if (!t->forced) {
-				for (int32_t j = 0; j < t->c.n; j++)
-					if (!atom_forced(&V.dv, &t->c.a[j]) &&
-					    t->c.a[j].b != t->c.a[j].b->parent->root) {
-						h->edge_from = t->c.a[j].b;
-						h->edge_to = t->c.a[j].a;
+				for (int32_t j = 0; j < t->n; j++)
+					if (!atom_forced(&V.dv, &tatoms(&V, t)[j]) &&
+					    tatoms(&V, t)[j].b != tatoms(&V, t)[j].b->parent->root) {
+						h->edge_from = tatoms(&V, t)[j].b;
+						h->edge_to = tatoms(&V, t)[j].a;
 						break;
 					}
 			}
@@ -2015,6 +2056,8 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	an->cache->cap_t = V.cap_t;
 	an->cache->pp = V.pp;
 	an->cache->cap_pp = V.cap_pp;
+	an->cache->atoms = V.atoms;
+	an->cache->cap_atoms = V.cap_atoms;
 	return 0;
 }
 
@@ -2075,6 +2118,7 @@ void hz_cache_free(struct hz_cache *c)
 	free(c->r);
 	free(c->t);
 	free(c->pp);
+	free(c->atoms);
 	free(c);
 }
 
@@ -2226,14 +2270,16 @@ int32_t hazards_analyse(struct analysis *an, struct hazard_report **out)
 	 * 960 -> 1,530) */
 	struct hz_cache *hc = an->cache;
 	if (hc && (size_t)hc->cap_r * sizeof(*hc->r) + (size_t)hc->cap_t * sizeof(*hc->t) +
-			  hc->cap_pp >= ((size_t)16 << 20)) {
+			  (size_t)hc->cap_atoms * sizeof(*hc->atoms) + hc->cap_pp >= ((size_t)16 << 20)) {
 		free(hc->r);
 		free(hc->t);
 		free(hc->pp);
+		free(hc->atoms);
 		hc->r = NULL;
 		hc->t = NULL;
 		hc->pp = NULL;
-		hc->cap_r = hc->cap_t = 0;
+		hc->atoms = NULL;
+		hc->cap_r = hc->cap_t = hc->cap_atoms = 0;
 		hc->cap_pp = 0;
 		blocks_free(hc);
 		malloc_trim(0);

@@ -43,6 +43,33 @@ static const struct hlo_instruction *where(const struct hlo_module *m, const str
 	}
 }
 
+/* Per group (value * 4 + class): how many hazards, and whether reported.
+ * A table over the groups that have hazards, not an array over every value
+ * of the module (10^6: 25 MB cleared for a few thousand groups). */
+struct group {
+	int64_t key; /* -1: empty */
+	int32_t count;
+	uint8_t done;
+};
+
+struct groups {
+	struct group *g;
+	size_t mask;
+};
+
+static struct group *group_of(struct groups *G, int64_t key)
+{
+	size_t h = (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 20) & G->mask;
+	while (G->g[h].key >= 0 && G->g[h].key != key)
+		h = (h + 1) & G->mask;
+	if (G->g[h].key < 0) {
+		G->g[h].key = key;
+		G->g[h].count = 0;
+		G->g[h].done = 0;
+	}
+	return &G->g[h];
+}
+
 static int check(struct rule_ctx *ctx)
 {
 	int owned;
@@ -55,30 +82,37 @@ static int check(struct rule_ctx *ctx)
 	enum severity sev = ctx->severity;
 	if (sev == SEV_ERROR && !scheduled)
 		sev = SEV_WARNING; /* a prediction, before copy insertion */
-	int32_t nv = cv->an->df->n_values;
-	int32_t *count = calloc((size_t)nv * 4 + 1, sizeof(int32_t));
-	uint8_t *done = calloc((size_t)nv * 4 + 1, 1);
-	if (!count || !done) {
-		free(count);
-		free(done);
+	const struct hazard_report *H = cv->hazards;
+	int32_t n = cv->n_hazards;
+	struct groups G;
+	size_t cap = 16;
+	while (cap < 2 * (size_t)n + 2)
+		cap *= 2;
+	G.mask = cap - 1;
+	G.g = malloc(cap * sizeof(*G.g));
+	if (!G.g) {
 		if (owned)
 			copy_verdicts_free((struct copy_verdicts *)cv);
 		return -1;
 	}
-	const struct hazard_report *H = cv->hazards;
-	int32_t n = cv->n_hazards;
+	for (size_t i = 0; i < cap; i++)
+		G.g[i].key = -1;
 	for (int32_t i = 0; i < n; i++)
 		if (scheduled ? H[i].in_given > 0 : H[i].in_some)
-			count[H[i].v * 4 + klass(&H[i])]++;
+			group_of(&G, (int64_t)H[i].v * 4 + klass(&H[i]))->count++;
 	for (int32_t i = 0; i < n; i++) {
 		const struct hazard_report *h = &H[i];
-		int32_t key = h->v * 4 + klass(h);
-		if (!(scheduled ? h->in_given > 0 : h->in_some) || done[key])
+		int64_t key = (int64_t)h->v * 4 + klass(h);
+		if (!(scheduled ? h->in_given > 0 : h->in_some))
 			continue;
-		done[key] = 1;
+		struct group *grp = group_of(&G, key);
+		if (grp->done)
+			continue;
+		grp->done = 1;
+		int32_t count = grp->count;
 		char more[96] = "";
-		if (count[key] > 1)
-			snprintf(more, sizeof(more), " (%d hazards on this value)", count[key]);
+		if (count > 1)
+			snprintf(more, sizeof(more), " (%d hazards on this value)", count);
 		char fkey[160];
 		snprintf(fkey, sizeof(fkey), "%s/%d", h->def_v->name, (int)klass(h));
 		char *msg = NULL;
@@ -107,19 +141,18 @@ static int check(struct rule_ctx *ctx)
 		if (!f)
 			continue;
 		int shown = 0;
-		for (int32_t j = i; j < n && shown < EVIDENCE_MAX && count[key] > 1; j++) {
+		for (int32_t j = i; j < n && shown < EVIDENCE_MAX && count > 1; j++) {
 			const struct hazard_report *g = &H[j];
-			if (g->v * 4 + klass(g) != key || !(scheduled ? g->in_given > 0 : g->in_some))
+			if ((int64_t)g->v * 4 + klass(g) != key || !(scheduled ? g->in_given > 0 : g->in_some))
 				continue;
 			finding_evidence(ctx->findings, f, "%s: %s%s", hazard_kind_name(g->kind), g->witness,
 					 g->in_every ? " [every schedule]" : "");
 			shown++;
 		}
-		if (count[key] > shown && shown > 0)
-			finding_evidence(ctx->findings, f, "... and %d more", count[key] - shown);
+		if (count > shown && shown > 0)
+			finding_evidence(ctx->findings, f, "... and %d more", count - shown);
 	}
-	free(count);
-	free(done);
+	free(G.g);
 	if (owned)
 		copy_verdicts_free((struct copy_verdicts *)cv);
 	return 0;

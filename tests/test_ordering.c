@@ -353,8 +353,7 @@ static struct hlo_instruction *tb_ins(struct hlo_computation *c, const char *nam
 	i->opcode = (uint16_t)op;
 	i->index = c->n_instrs;
 	i->gid = m->n_instrs++;
-	i->tuple_index = -1;
-	i->parameter_number = -1;
+	i->parameter_number = -1; /* and tuple_index, which shares its place */
 	i->ext = arena_alloc(&m->arena, sizeof(*i->ext)); /* every field is the test's to set */
 	i->pos = (struct srcpos){ m->file, 100 + i->gid, 3 };
 	va_list ap;

@@ -80,7 +80,7 @@ enum call_context { CALL_NONE = 0, CALL_CONTROL_FLOW = 1, CALL_EMBEDDED = 2, CAL
 
 /* Field order: the fields the parser, the edge builder and most passes read
  * for every instruction come first, so they share one or two cache lines;
- * the rest is ordered to leave little padding (184 bytes on LP64, a 2-byte
+ * the rest is ordered to leave little padding (168 bytes on LP64, a 2-byte
  * hole after the flags). */
 struct hlo_instr_ext;
 
@@ -104,11 +104,17 @@ struct hlo_instruction {
 	int32_t source_line;
 	struct hlo_computation **called;
 
-	struct shape **operand_shapes;        /* as printed, or NULL entries; NULL when none */
 	struct srcpos pos;            /* of the name in the definition */
 
-	int64_t tuple_index;                  /* index= ; -1 when absent */
-	int64_t parameter_number;             /* parameter(N); -1 otherwise */
+	/* Operand shapes as printed are checked against the operands' own
+	 * (shape_compatible) and not kept: nothing reads them. */
+
+	/* A get-tuple-element's index= and a parameter's number share their
+	 * place (-1 when absent): read each only for its opcode. */
+	union {
+		int64_t tuple_index;
+		int64_t parameter_number;
+	};
 	const char *op_name, *source_file;    /* from metadata, unquoted */
 
 	int32_t n_attrs;                      /* every attribute, raw, in printed order */

@@ -1643,7 +1643,16 @@ static int parse_typed_attr(struct parser *S, enum akind k, struct hlo_instructi
 	case A_FALSE: rc = add_ref(S, R_FALSE); break;
 	case A_BRANCHES: rc = parse_ref_list(S, R_BRANCH); break;
 	case A_CALLED: rc = parse_ref_list(S, R_CALLED); break;
-	case A_INDEX: rc = parse_int_range(S, 0, INT32_MAX, "tuple index", &in->tuple_index); break;
+	case A_INDEX: {
+		/* checked everywhere, kept for a get-tuple-element alone:
+		 * tuple_index shares its place with parameter_number (elsewhere
+		 * index= is only the raw attribute) */
+		int64_t v;
+		rc = parse_int_range(S, 0, INT32_MAX, "tuple index", &v);
+		if (rc == 0 && in->opcode == OP_GET_TUPLE_ELEMENT)
+			in->tuple_index = v;
+		break;
+	}
 	case A_DIMENSIONS: rc = parse_int_list(S, &in->dimensions, &in->n_dimensions); break;
 	case A_DYNAMIC_SLICE_SIZES:
 		x = ext_of(&c->pool, in);
@@ -1863,8 +1872,7 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 	in->index = (int32_t)c->instrs.n;
 	in->gid = c->n_instrs;
 	in->is_root = (uint8_t)is_root;
-	in->tuple_index = -1;
-	in->parameter_number = -1;
+	in->parameter_number = -1; /* and tuple_index */
 	in->ext = HLO_NO_EXT;
 
 	struct srcpos shape_pos = here(P);
@@ -1924,7 +1932,6 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 		/* operands are read first, with their name slots prefetched, and
 		 * resolved after the ')' */
 		size_t pbase = c->pending.n;
-		int any_shape = 0;
 		while (P->tok.kind != TOK_RPAREN) {
 			struct pending *pd = vec_push(&c->pending);
 			pd->shape = NULL;
@@ -1932,7 +1939,6 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 			if (shape_starts(P)) {
 				if (!(pd->shape = parse_shape(P, 0)))
 					return -1;
-				any_shape = 1;
 			}
 			if (!is_name_tok(&P->tok))
 				return expected(P, "an operand name");
@@ -1952,8 +1958,6 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 		size_t n = c->pending.n - pbase;
 		in->n_operands = (int32_t)n;
 		in->operands = n ? pool_array(&c->pool, n, sizeof(void *)) : NULL;
-		if (any_shape)
-			in->operand_shapes = pool_array(&c->pool, n, sizeof(void *));
 		/* uses for hlo_build_users(), deduped with the index of the last
 		 * user of each instruction */
 		int32_t *ucount = (int32_t *)c->ucount.v, *ulast = (int32_t *)c->ulast.v;
@@ -1978,8 +1982,6 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 					    a, b, o->name);
 			}
 			in->operands[i] = o;
-			if (any_shape)
-				in->operand_shapes[i] = pd->shape;
 		}
 		c->pending.n = pbase;
 	}

@@ -952,10 +952,19 @@ static enum smt_answer none_by_graph(struct view *V, struct hgraph *G, const int
 	/* first on the dependencies alone: most triples are one open atom
 	 * (w overwrites before the read) and others that always hold */
 	for (int32_t j = 0; j < n; j++) {
-		const struct atom *ca = tatoms(V, &V->t[idx[j]]);
-		int32_t cn = V->t[idx[j]].n;
+		const struct hz_triple *t = &V->t[idx[j]];
+		const struct atom *ca = tatoms(V, t);
+		int32_t cn = t->n;
 		state[j] = TS_OPEN;
 		open[j] = -1;
+		if (cn == 1 && t->possible && !t->forced) {
+			/* record() asked both already: possible is a != b and not
+			 * b before a, forced is a before b; one open atom */
+			state[j] = TS_EDGE;
+			open[j] = 0;
+			hg_add(G, ca[0].b, ca[0].a);
+			continue;
+		}
 		int32_t n_undecided = 0, last = -1;
 		for (int32_t i = 0; i < cn; i++) {
 			if (must_precede(G->dv, ca[i].b, ca[i].a) || ca[i].a == ca[i].b) {

@@ -44,8 +44,9 @@ static const struct hlo_instruction *where(const struct hlo_module *m, const str
 }
 
 /* Per group (value * 4 + class): how many hazards, and whether reported.
- * A table over the groups that have hazards, not an array over every value
- * of the module (10^6: 25 MB cleared for a few thousand groups). */
+ * A table over the groups that have hazards, grown as they come, not an
+ * array over every value of the module (10^6: 24 MB cleared for a few
+ * thousand groups; a table sized by the reports faulted in 8 MB). */
 struct group {
 	int64_t key; /* -1: empty */
 	int32_t count;
@@ -54,19 +55,49 @@ struct group {
 
 struct groups {
 	struct group *g;
-	size_t mask;
+	size_t mask, n;
 };
 
-static struct group *group_of(struct groups *G, int64_t key)
+static size_t group_slot(const struct groups *G, int64_t key)
 {
 	size_t h = (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 20) & G->mask;
 	while (G->g[h].key >= 0 && G->g[h].key != key)
 		h = (h + 1) & G->mask;
-	if (G->g[h].key < 0) {
-		G->g[h].key = key;
-		G->g[h].count = 0;
-		G->g[h].done = 0;
+	return h;
+}
+
+static int groups_init(struct groups *G, size_t cap)
+{
+	G->g = malloc(cap * sizeof(*G->g));
+	if (!G->g)
+		return -1;
+	G->mask = cap - 1;
+	G->n = 0;
+	for (size_t i = 0; i < cap; i++)
+		G->g[i].key = -1;
+	return 0;
+}
+
+/* The group of key, added when new; NULL when out of memory. */
+static struct group *group_of(struct groups *G, int64_t key)
+{
+	size_t h = group_slot(G, key);
+	if (G->g[h].key == key)
+		return &G->g[h];
+	if (2 * (G->n + 1) > G->mask + 1) {
+		struct groups N;
+		if (groups_init(&N, 2 * (G->mask + 1)) < 0)
+			return NULL;
+		for (size_t i = 0; i <= G->mask; i++)
+			if (G->g[i].key >= 0)
+				N.g[group_slot(&N, G->g[i].key)] = G->g[i];
+		N.n = G->n;
+		free(G->g);
+		*G = N;
+		h = group_slot(G, key);
 	}
+	G->n++;
+	G->g[h] = (struct group){key, 0, 0};
 	return &G->g[h];
 }
 
@@ -85,27 +116,26 @@ static int check(struct rule_ctx *ctx)
 	const struct hazard_report *H = cv->hazards;
 	int32_t n = cv->n_hazards;
 	struct groups G;
-	size_t cap = 16;
-	while (cap < 2 * (size_t)n + 2)
-		cap *= 2;
-	G.mask = cap - 1;
-	G.g = malloc(cap * sizeof(*G.g));
-	if (!G.g) {
+	int oom = groups_init(&G, 64) < 0;
+	for (int32_t i = 0; i < n && !oom; i++)
+		if (scheduled ? H[i].in_given > 0 : H[i].in_some) {
+			struct group *grp = group_of(&G, (int64_t)H[i].v * 4 + klass(&H[i]));
+			if (grp)
+				grp->count++;
+			oom = !grp;
+		}
+	if (oom) {
+		free(G.g);
 		if (owned)
 			copy_verdicts_free((struct copy_verdicts *)cv);
 		return -1;
 	}
-	for (size_t i = 0; i < cap; i++)
-		G.g[i].key = -1;
-	for (int32_t i = 0; i < n; i++)
-		if (scheduled ? H[i].in_given > 0 : H[i].in_some)
-			group_of(&G, (int64_t)H[i].v * 4 + klass(&H[i]))->count++;
 	for (int32_t i = 0; i < n; i++) {
 		const struct hazard_report *h = &H[i];
 		int64_t key = (int64_t)h->v * 4 + klass(h);
 		if (!(scheduled ? h->in_given > 0 : h->in_some))
 			continue;
-		struct group *grp = group_of(&G, key);
+		struct group *grp = group_of(&G, key); /* counted above: never NULL */
 		if (grp->done)
 			continue;
 		grp->done = 1;

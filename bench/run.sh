@@ -61,46 +61,62 @@ header() {
 		"---------" "-------" "----" "-------" "------" "------" "------"
 }
 
+# run_once LABEL TARGET CMD...: one timed run of CMD, its figures appended
+# to $TMP/times, rss, user and sys; prints a FAIL row and returns 1 when
+# the command fails
+run_once() {
+	label=$1; target=$2; shift 2
+	t0=$(now_ns)
+	if [ -n "$TIMECMD" ]; then
+		$PIN $TIMECMD -o "$TMP/time.out" -f "%M %U %S" "$@" >"$TMP/out" 2>"$TMP/err"
+	else
+		$PIN "$@" >"$TMP/out" 2>"$TMP/err"
+	fi
+	st=$?
+	t1=$(now_ns)
+	# 0 clean, 1 findings: both are a successful run
+	if [ "$st" -gt 1 ]; then
+		printf '%-44s %10s %9s %9s %8s  %-22s %s\n' "$label" - - - - "$target" "FAIL (exit $st)"
+		sed 's/^/    /' "$TMP/err" | head -n 5
+		failed=1
+		return 1
+	fi
+	stats=$(grep '^stats: .* parsed in ' "$TMP/err" | tail -n 1)
+	if [ -n "$stats" ]; then
+		echo "$stats" | sed -n 's/.* parsed in \([0-9.]*\) ms.*/\1/p' >>"$TMP/times"
+		echo "$stats" | sed -n 's/.*peak RSS \([0-9]*\) KiB.*/\1/p' >>"$TMP/rss"
+	else
+		echo "$t0 $t1" | awk '{ printf "%.3f\n", ($2 - $1) / 1e6 }' >>"$TMP/times"
+		if [ -n "$TIMECMD" ]; then
+			tail -n 1 "$TMP/time.out" | awk '{ print $1 }' >>"$TMP/rss"
+			tail -n 1 "$TMP/time.out" | awk '{ print $2 }' >>"$TMP/user"
+			tail -n 1 "$TMP/time.out" | awk '{ print $3 }' >>"$TMP/sys"
+		fi
+	fi
+	return 0
+}
+
 # bench_cmd LABEL TARGET CMD...
 bench_cmd() {
+	label=$1; target=$2; shift 2
+	: >"$TMP/times"; : >"$TMP/rss"; : >"$TMP/user"; : >"$TMP/sys"
+	i=0
+	while [ "$i" -lt "$RUNS" ]; do
+		i=$((i + 1))
+		run_once "$label" "$target" "$@" || return 1
+	done
+	report_row "$label" "$target" "$@"
+}
+
+# report_row LABEL TARGET CMD...: the medians of the runs in $TMP as a row
+# (the input file, CMD's last argument, gives MB/s)
+report_row() {
 	label=$1; target=$2; shift 2
 	last_ms=""
 	ref=${ref_ms:-0}
 	eval "input=\${$#}"
 	bytes=0
 	[ -f "$input" ] && bytes=$(wc -c <"$input")
-	: >"$TMP/times"; : >"$TMP/rss"; : >"$TMP/user"; : >"$TMP/sys"
-	i=0
-	while [ "$i" -lt "$RUNS" ]; do
-		i=$((i + 1))
-		t0=$(now_ns)
-		if [ -n "$TIMECMD" ]; then
-			$PIN $TIMECMD -o "$TMP/time.out" -f "%M %U %S" "$@" >"$TMP/out" 2>"$TMP/err"
-		else
-			$PIN "$@" >"$TMP/out" 2>"$TMP/err"
-		fi
-		st=$?
-		t1=$(now_ns)
-		# 0 clean, 1 findings: both are a successful run
-		if [ "$st" -gt 1 ]; then
-			printf '%-44s %10s %9s %9s %8s  %-22s %s\n' "$label" - - - - "$target" "FAIL (exit $st)"
-			sed 's/^/    /' "$TMP/err" | head -n 5
-			failed=1
-			return 1
-		fi
-		stats=$(grep '^stats: .* parsed in ' "$TMP/err" | tail -n 1)
-		if [ -n "$stats" ]; then
-			echo "$stats" | sed -n 's/.* parsed in \([0-9.]*\) ms.*/\1/p' >>"$TMP/times"
-			echo "$stats" | sed -n 's/.*peak RSS \([0-9]*\) KiB.*/\1/p' >>"$TMP/rss"
-		else
-			echo "$t0 $t1" | awk '{ printf "%.3f\n", ($2 - $1) / 1e6 }' >>"$TMP/times"
-			if [ -n "$TIMECMD" ]; then
-				tail -n 1 "$TMP/time.out" | awk '{ print $1 }' >>"$TMP/rss"
-				tail -n 1 "$TMP/time.out" | awk '{ print $2 }' >>"$TMP/user"
-				tail -n 1 "$TMP/time.out" | awk '{ print $3 }' >>"$TMP/sys"
-			fi
-		fi
-	done
 	ms=$(median <"$TMP/times")
 	last_user=$(median <"$TMP/user")
 	last_sys=$(median <"$TMP/sys")
@@ -274,15 +290,33 @@ for k in 1 2 3 4 5 6 7 8; do
 	fi
 	mv "$f.tmp" "$f"
 done
-# jobs_rows LABEL DIR TARGET
+# jobs_rows LABEL DIR TARGET: --jobs 1 and --jobs 2 take turns (1, 2, 1,
+# 2, ...) rather than five runs of one and then five of the other, so that
+# a change in the host's load during the rows falls on both alike; each
+# row is the median of its own runs
 jobs_rows() {
-	bench_cmd "check --jobs 1 $1" "-" "$H" check --jobs 1 "$2"
+	for j in 1 2; do for f in times rss user sys; do : >"$TMP/j$j.$f"; done; done
+	i=0
+	while [ "$i" -lt "$RUNS" ]; do
+		i=$((i + 1))
+		for j in 1 2; do
+			t=-; [ "$j" = 2 ] && t=$3
+			for f in times rss user sys; do cp "$TMP/j$j.$f" "$TMP/$f"; done
+			run_once "check --jobs $j $1" "$t" "$H" check --jobs "$j" "$2" || return 1
+			for f in times rss user sys; do cp "$TMP/$f" "$TMP/j$j.$f"; done
+			cp "$TMP/out" "$TMP/jobs$j.out"
+		done
+	done
+	for f in times rss user sys; do cp "$TMP/j1.$f" "$TMP/$f"; done
+	cp "$TMP/jobs1.out" "$TMP/out"
+	report_row "check --jobs 1 $1" "-" "$H" check --jobs 1 "$2"
 	ref_ms=$last_ms
 	j1_ms=$last_ms
-	cp "$TMP/last_out" "$TMP/jobs1.out"
-	bench_cmd "check --jobs 2 $1" "$3" "$H" check --jobs 2 "$2"
+	for f in times rss user sys; do cp "$TMP/j2.$f" "$TMP/$f"; done
+	cp "$TMP/jobs2.out" "$TMP/out"
+	report_row "check --jobs 2 $1" "$3" "$H" check --jobs 2 "$2"
 	ref_ms=
-	if cmp -s "$TMP/jobs1.out" "$TMP/last_out"; then
+	if cmp -s "$TMP/jobs1.out" "$TMP/jobs2.out"; then
 		printf '  %-42s %s\n' "--jobs 2 output" "byte-identical to --jobs 1"
 	else
 		printf '  %-42s %s\n' "--jobs 2 output" "FAIL: differs from --jobs 1"; failed=1

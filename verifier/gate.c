@@ -6,6 +6,7 @@
 #include "hazard.h"
 #include "donation.h"
 #include "donation_stage.h"
+#include "donormatch.h"
 #include "lint.h"
 #include "report.h"
 #include <stdio.h>
@@ -50,6 +51,9 @@ static void fnv_shape(struct fnv *f, const struct shape *s)
 	free(big);
 }
 
+/* The opcode in a copy's identity and report; for the async sugar its
+ * opcode (async-start), not hlo_opcode_text()'s printed text, so that the
+ * identities and reports stay what earlier versions wrote */
 static const char *op_text(const struct hlo_instruction *x)
 {
 	return x->opcode == OP_UNKNOWN && x->ext->opcode_text ? x->ext->opcode_text
@@ -172,213 +176,12 @@ static const struct shape *param_shape(const struct hlo_module *m, int32_t p)
 	return m->entry->params[p] ? m->entry->params[p]->shape : NULL;
 }
 
-static const struct shape *result_shape(const struct hlo_module *m)
-{
-	if (m->entry_layout_result)
-		return m->entry_layout_result;
-	return m->entry->root ? m->entry->root->shape : NULL;
-}
-
-static int leaf_dynamic(const struct shape *s)
-{
-	for (int i = 0; s->dim_kinds && i < s->rank; i++)
-		if (s->dim_kinds[i] != DIM_STATIC)
-			return 1;
-	return 0;
-}
-
-static int any_dynamic(const struct shape *s, int depth)
-{
-	if (depth > SHAPE_MAX_DEPTH)
-		return 0;
-	if (shape_is_tuple(s)) {
-		for (int32_t i = 0; i < s->n_elems; i++)
-			if (any_dynamic(&s->elems[i], depth + 1))
-				return 1;
-		return 0;
-	}
-	return leaf_dynamic(s);
-}
-
-/* A leaf taking part in the donor matching: a donor (donation >= 0, the
- * entry in g->donations) or a donee (an output leaf not already aliased). */
-struct leaf {
-	int32_t donation;
-	struct shape_index index;
-	uint64_t bytes;
-	int space;
-	int32_t seq;
-	int32_t partner;
-};
-
-struct leaves {
-	struct leaf *v;
-	int32_t n, cap;
-};
-
-static int leaves_push(struct leaves *l, struct leaf x)
-{
-	if (l->n == l->cap) {
-		int32_t cap = l->cap ? 2 * l->cap : 16;
-		struct leaf *v = realloc(l->v, (size_t)cap * sizeof(*v));
-		if (!v)
-			return -1;
-		l->v = v;
-		l->cap = cap;
-	}
-	x.seq = l->n;
-	x.partner = -1;
-	l->v[l->n++] = x;
-	return 0;
-}
-
-static int output_aliased(const struct hlo_module *m, const struct shape_index *ix)
-{
-	for (int32_t i = 0; i < m->n_aliases; i++)
-		if (shape_index_equal(&m->aliases[i].output, ix))
-			return 1;
-	return 0;
-}
-
-/* Output array leaves not aliased yet, in pre-order. */
-static int collect_donees(struct arena *a, const struct hlo_module *m, const struct shape *s,
-			  int32_t *path, int depth, struct leaves *out)
-{
-	if (depth > SHAPE_MAX_DEPTH)
-		return 0;
-	if (shape_is_tuple(s)) {
-		for (int32_t i = 0; i < s->n_elems; i++) {
-			path[depth] = i;
-			if (collect_donees(a, m, &s->elems[i], path, depth + 1, out) < 0)
-				return -1;
-		}
-		return 0;
-	}
-	struct shape_index ix = {depth, path};
-	if (!shape_is_array(s) || output_aliased(m, &ix))
-		return 0;
-	struct leaf l = {.donation = -1, .bytes = s->bytes, .space = s->layout.memory_space};
-	l.index.n = depth;
-	l.index.idx = arena_array(a, (size_t)depth + 1, sizeof(int32_t));
-	memcpy(l.index.idx, path, (size_t)depth * sizeof(int32_t));
-	return leaves_push(out, l);
-}
-
-static int cmp_index(const struct shape_index *a, const struct shape_index *b)
-{
-	for (int32_t i = 0; i < a->n && i < b->n; i++)
-		if (a->idx[i] != b->idx[i])
-			return a->idx[i] < b->idx[i] ? -1 : 1;
-	return (a->n > b->n) - (a->n < b->n);
-}
-
-/* Donors in XLA's order: parameter, then pre-order of the leaf (which is
- * the lexicographic order of the indices). */
-static int cmp_donor_order(const void *pa, const void *pb)
-{
-	const struct buffer_donor *a = *(const struct buffer_donor *const *)pa;
-	const struct buffer_donor *b = *(const struct buffer_donor *const *)pb;
-	if (a->param != b->param)
-		return a->param < b->param ? -1 : 1;
-	int c = cmp_index(&a->param_index, &b->param_index);
-	if (c)
-		return c;
-	return a < b ? -1 : a > b; /* header order among duplicates */
-}
-
-/* Per memory space, bytes descending, stable. */
-static int cmp_match_order(const void *pa, const void *pb)
-{
-	const struct leaf *a = pa, *b = pb;
-	if (a->space != b->space)
-		return a->space < b->space ? -1 : 1;
-	if (a->bytes != b->bytes)
-		return a->bytes > b->bytes ? -1 : 1;
-	return (a->seq > b->seq) - (a->seq < b->seq);
-}
-
-/* hlo-semantics.md 7.3: which donors the compiler would turn into aliases. */
-static int match_donors(const struct hlo_module *m, struct gate_module *g, int32_t first_donor)
-{
-	int32_t n_donors = g->n_donations - first_donor;
-	if (n_donors <= 0)
-		return 0;
-	const struct shape *rs = result_shape(m);
-	if (!rs || any_dynamic(rs, 0)) {
-		for (int32_t i = first_donor; i < g->n_donations; i++)
-			g->donations[i].reason = "the entry result shape is dynamic: XLA matches no donor";
-		return 0;
-	}
-	struct leaves donors = {0}, donees = {0};
-	int32_t path[SHAPE_MAX_DEPTH + 1];
-	int rc = collect_donees(&g->arena, m, rs, path, 0, &donees);
-	for (int32_t i = first_donor; rc == 0 && i < g->n_donations; i++) {
-		struct gate_donation *d = &g->donations[i];
-		const struct buffer_donor *bd = &m->donors[i - first_donor];
-		const struct shape *ps = param_shape(m, bd->param);
-		const struct shape *leaf = ps ? shape_subshape(ps, &bd->param_index) : NULL;
-		if (!leaf || !shape_is_array(leaf)) {
-			d->reason = "the donor is not an array leaf of its parameter";
-			continue;
-		}
-		if (leaf_dynamic(leaf)) {
-			d->reason = "the donated leaf has a dynamic shape";
-			continue;
-		}
-		struct leaf l = {.donation = i, .index = bd->param_index, .bytes = leaf->bytes,
-				 .space = leaf->layout.memory_space};
-		rc = leaves_push(&donors, l);
-	}
-	if (rc == 0) {
-		qsort(donors.v, (size_t)donors.n, sizeof(*donors.v), cmp_match_order);
-		qsort(donees.v, (size_t)donees.n, sizeof(*donees.v), cmp_match_order);
-		int32_t a = 0, b = 0;
-		while (a < donors.n && b < donees.n) {
-			struct leaf *x = &donors.v[a], *y = &donees.v[b];
-			if (x->space != y->space) {
-				if (x->space < y->space)
-					a++;
-				else
-					b++;
-			} else if (x->bytes > y->bytes) {
-				a++;
-			} else if (x->bytes < y->bytes) {
-				b++;
-			} else {
-				x->partner = b;
-				y->partner = a;
-				a++;
-				b++;
-			}
-		}
-		for (int32_t i = 0; i < donors.n; i++) {
-			struct gate_donation *d = &g->donations[donors.v[i].donation];
-			if (donors.v[i].partner >= 0) {
-				d->honored = 1;
-				d->output_index = index_text(&g->arena, &donees.v[donors.v[i].partner].index);
-			} else {
-				char buf[160];
-				snprintf(buf, sizeof(buf),
-					 "no unaliased output of %llu bytes in memory space %d is left for it",
-					 (unsigned long long)donors.v[i].bytes, donors.v[i].space);
-				d->reason = arena_strdup(&g->arena, buf);
-			}
-		}
-	}
-	free(donors.v);
-	free(donees.v);
-	return rc;
-}
-
 static int donations_from_ir(const struct hlo_module *m, struct gate_module *g)
 {
 	int32_t n = m->n_aliases + m->n_donors;
 	g->donations = arena_array(&g->arena, (size_t)n + 1, sizeof(*g->donations));
-	const struct buffer_donor **order = malloc(((size_t)m->n_donors + 1) * sizeof(*order));
-	if (!g->donations || !order) {
-		free(order);
+	if (!g->donations)
 		return -1;
-	}
 	for (int32_t i = 0; i < m->n_aliases; i++) {
 		const struct io_alias *al = &m->aliases[i];
 		struct gate_donation *d = &g->donations[g->n_donations++];
@@ -393,36 +196,30 @@ static int donations_from_ir(const struct hlo_module *m, struct gate_module *g)
 		d->line = al->pos.line;
 		d->col = al->pos.col;
 	}
-	/* Donors in matching order, duplicates collapsed (a set, 7.2). */
-	for (int32_t i = 0; i < m->n_donors; i++)
-		order[i] = &m->donors[i];
-	qsort(order, (size_t)m->n_donors, sizeof(*order), cmp_donor_order);
-	int32_t first = g->n_donations;
-	struct buffer_donor *uniq = arena_array(&g->arena, (size_t)m->n_donors + 1, sizeof(*uniq));
-	int32_t nu = 0;
-	for (int32_t i = 0; i < m->n_donors; i++) {
-		if (nu && uniq[nu - 1].param == order[i]->param &&
-		    shape_index_equal(&uniq[nu - 1].param_index, &order[i]->param_index))
-			continue;
-		uniq[nu++] = *order[i];
-	}
-	free(order);
-	for (int32_t i = 0; i < nu; i++) {
+	/* Donors: the prediction the donation decider makes (donormatch.h,
+	 * hlo-semantics.md 7.3), IR only */
+	struct donor_matching dm;
+	if (donor_match(m, &g->arena, &dm) < 0)
+		return 0;
+	for (int32_t i = 0; i < dm.n_donors; i++) {
+		const struct donor_leaf *dl = &dm.donors[i];
 		struct gate_donation *d = &g->donations[g->n_donations++];
-		d->param = uniq[i].param;
-		d->param_index = index_text(&g->arena, &uniq[i].param_index);
+		d->param = dl->param;
+		d->param_index = index_text(&g->arena, &dl->index);
 		d->kind = "buffer-donor";
-		const struct shape *ps = param_shape(m, uniq[i].param);
-		const struct shape *leaf = ps ? shape_subshape(ps, &uniq[i].param_index) : NULL;
-		d->bytes = leaf ? leaf->bytes : 0;
-		d->line = uniq[i].pos.line;
-		d->col = uniq[i].pos.col;
+		d->bytes = dl->bytes;
+		d->line = dl->donor->pos.line;
+		d->col = dl->donor->pos.col;
+		if (dl->outcome == DONOR_MATCHED) {
+			d->honored = 1;
+			d->output_index = index_text(&g->arena, &dm.outputs[dl->output].index);
+		} else {
+			char reason[320];
+			donor_reason(&dm, i, reason, sizeof(reason));
+			d->reason = arena_strdup(&g->arena, reason);
+		}
 	}
-	/* match_donors reads m->donors[i - first]: give it the collapsed list. */
-	struct hlo_module view = *m;
-	view.donors = uniq;
-	view.n_donors = nu;
-	return match_donors(&view, g, first);
+	return 0;
 }
 
 /* ---- the deciders ----------------------------------------------------- */

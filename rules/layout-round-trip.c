@@ -203,8 +203,7 @@ static void report(struct search *s, int depth)
 			snprintf(note, sizeof(note), "  <- no data movement (bitcast)");
 		}
 		finding_evidence(s->ctx->findings, f, "%d:%d: %s = %s %s%s", in->pos.line, in->pos.col,
-				 in->name, ss, in->opcode == OP_UNKNOWN && in->ext->opcode_text ? in->ext->opcode_text
-				 : opcode_name(in->opcode), note);
+				 in->name, ss, hlo_opcode_text(in), note);
 	}
 }
 

@@ -101,6 +101,9 @@ static uint64_t fingerprint_hash(const struct rule *r, const struct hlo_instruct
 		fp_bytes(&f, cn, name_stem_len(cn));
 		const char *n = in->name ? in->name : "";
 		fp_bytes(&f, n, name_stem_len(n));
+		/* not hlo_opcode_text(): the async sugar (all-to-all-start) counts
+		 * as its opcode (async-start), as in the first fingerprints, so
+		 * stored baselines keep matching */
 		fp_str(&f, in->opcode == OP_UNKNOWN && in->ext->opcode_text ? in->ext->opcode_text
 							      : opcode_name(in->opcode));
 		fp_shape(&f, in->shape);

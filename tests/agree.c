@@ -468,6 +468,7 @@ int agree_module(const char *text, const char *label, unsigned flags, struct agr
 	struct analysis_options opt;
 	analysis_default_options(&opt);
 	opt.cross_check = (flags & AGREE_CROSS_CHECK) != 0;
+	opt.read_block_min_uses = 1; /* the oracle checks the kept reads on every value */
 	struct diag dd;
 	diag_init(&dd, err);
 	t0 = now();

@@ -31,6 +31,11 @@ struct analysis_options {
 	 * 100,000 hazards of one buffer are formatted for nobody otherwise.
 	 * 0: every witness (explain prints them all). */
 	int witness_limit;
+	/* a value read by at least this many instructions has its reads built
+	 * once per analysis and copied into each hazard view (hazard.c); 0:
+	 * the default, 64. The agreement tests take 1, so that the oracle
+	 * checks the copied reads on every value. */
+	int read_block_min_uses;
 };
 
 void analysis_default_options(struct analysis_options *opt);

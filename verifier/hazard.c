@@ -301,7 +301,7 @@ static struct hz_triple *add_triple(struct view *V)
 
 static const struct atom *tatoms(const struct view *V, const struct hz_triple *t)
 {
-	return V->atoms + t->at;
+	return t->n ? V->atoms + t->at : NULL; /* no atoms yet: V->atoms may be NULL */
 }
 
 /* the condition into triple t: its atoms appended to view.atoms */
@@ -319,7 +319,8 @@ static void set_cond(struct view *V, struct hz_triple *t, const struct cond *c)
 		V->cap_atoms = cap;
 	}
 	t->at = V->n_atoms;
-	memcpy(V->atoms + V->n_atoms, c->a, (size_t)c->n * sizeof(*c->a));
+	if (c->n > 0)
+		memcpy(V->atoms + V->n_atoms, c->a, (size_t)c->n * sizeof(*c->a));
 	V->n_atoms += c->n;
 }
 
@@ -402,7 +403,9 @@ static const struct read_block *read_block_of(struct view *V, int32_t vid)
 {
 	struct hz_cache *c = V->an->cache;
 	const struct hlo_value *val = &V->an->df->values[vid];
-	if (val->n_uses < READ_BLOCK_MIN_USES)
+	int32_t min_uses = V->an->opt.read_block_min_uses > 0 ? V->an->opt.read_block_min_uses
+								: READ_BLOCK_MIN_USES;
+	if (val->n_uses < min_uses)
 		return NULL;
 	if (c->cap_blocks) {
 		size_t h = block_slot(c, vid);
@@ -463,7 +466,8 @@ static void add_block(struct view *V, int32_t mi, const struct read_block *b,
 			die("out of memory");
 		V->cap_pp = cap;
 	}
-	memcpy(V->pp + V->n_pp, b->pp, b->n_pp);
+	if (b->n_pp > 0)
+		memcpy(V->pp + V->n_pp, b->pp, b->n_pp);
 	if (b->n_rgs > 0) {
 		if (V->n_rgs + b->n_rgs > V->cap_rgs) {
 			int32_t cap = V->cap_rgs ? 2 * V->cap_rgs : 16;

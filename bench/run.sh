@@ -327,6 +327,7 @@ jobs_rows() {
 # two cores can share a physical one, or the host can be busy: then no
 # program gets 2x, and --jobs 2 falls short with it (docs/performance.md).
 host_cores() {
+	taskset -c 0,1 true 2>/dev/null || return 0 # no second core to measure
 	: >"$TMP/one"; : >"$TMP/two"
 	for k in 1 2 3; do
 		t0=$(now_ns)

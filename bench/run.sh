@@ -99,6 +99,7 @@ run_once() {
 # bench_cmd LABEL TARGET CMD...
 bench_cmd() {
 	label=$1; target=$2; shift 2
+	last_ms="" # a failed row leaves no time for the rows that compare with it
 	: >"$TMP/times"; : >"$TMP/rss"; : >"$TMP/user"; : >"$TMP/sys"
 	i=0
 	while [ "$i" -lt "$RUNS" ]; do
@@ -295,6 +296,7 @@ done
 # a change in the host's load during the rows falls on both alike; each
 # row is the median of its own runs
 jobs_rows() {
+	last_ms=""
 	for j in 1 2; do for f in times rss user sys; do : >"$TMP/j$j.$f"; done; done
 	i=0
 	while [ "$i" -lt "$RUNS" ]; do

@@ -2043,11 +2043,14 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 					(*k)++;
 			}
 			if (!t->forced) {
+				/* one atom: record() found it not forced (t->forced is
+				 * that atom's), no need to ask again */
+				const struct atom *ta = tatoms(&V, t);
 				for (int32_t j = 0; j < t->n; j++)
-					if (!atom_forced(&V.dv, &tatoms(&V, t)[j]) &&
-					    tatoms(&V, t)[j].b != tatoms(&V, t)[j].b->parent->root) {
-						h->edge_from = tatoms(&V, t)[j].b;
-						h->edge_to = tatoms(&V, t)[j].a;
+					if ((t->n == 1 || !atom_forced(&V.dv, &ta[j])) &&
+					    ta[j].b != ta[j].b->parent->root) {
+						h->edge_from = ta[j].b;
+						h->edge_to = ta[j].a;
 						break;
 					}
 			}

@@ -16,6 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* int32 id -> pointer, open addressing: the cache keeps two (decided
+ * buffers, kept read blocks), each over a few of 10^6 ids */
+struct id_map {
+	struct id_slot {
+		int32_t key; /* -1: empty */
+		void *val;
+	} *s;
+	size_t cap, n; /* cap: 0 or a power of two */
+};
+
 struct hz_cache {
 	struct dv_scratch *dv;
 	/* the decision of each buffer of the module as given, with reports and
@@ -23,11 +33,7 @@ struct hz_cache {
 	 * ask for the same buffer (arena memory). A hash table by buffer id:
 	 * few buffers are decided, and an array over every buffer was 8 MB at
 	 * 10^6 instructions. */
-	struct decided {
-		int32_t buffer; /* -1: empty */
-		struct hz_result *r;
-	} *decided;
-	size_t cap_decided, n_decided; /* cap_decided: a power of two */
+	struct id_map decided; /* buffer -> struct hz_result */
 	/* the views' arrays, kept between decisions: a large buffer's triples
 	 * are tens of MB, grown and faulted in again on every decision otherwise */
 	struct hz_read *r;
@@ -39,12 +45,8 @@ struct hz_cache {
 	/* the uses' reads of values many instructions read, built once: a
 	 * chain of in-place updates is decided again for each copy taken from
 	 * it (10^6: 11 copies x 23,000 reads, each a cache miss on its reading
-	 * instruction). A hash table by value id. */
-	struct read_slot {
-		int32_t value; /* -1: empty */
-		struct read_block *b;
-	} *blocks;
-	size_t cap_blocks, n_blocks; /* cap_blocks: a power of two */
+	 * instruction). */
+	struct id_map blocks; /* value -> struct read_block */
 	size_t block_bytes;
 };
 
@@ -188,6 +190,7 @@ struct hz_triple {
 	uint8_t kind;
 	uint8_t possible, forced, given;
 	uint8_t ckind, n; /* the condition's kind and atoms */
+	uint16_t forced_atoms; /* bit i: atom i holds in every schedule (record()) */
 	int32_t at;       /* its atoms: view.atoms[at .. at + n) */
 	const char *why;  /* the condition's why and why_at */
 	const struct hlo_instruction *why_at;
@@ -229,13 +232,48 @@ struct view {
 	int sent_smt;              /* a query went to Z3 for it */
 };
 
+/* Room for n more reads, path bytes, regions (add_read, add_block). */
+static void reserve_reads(struct view *V, int32_t n)
+{
+	if (V->n_r + n <= V->cap_r)
+		return;
+	int32_t cap = V->cap_r ? 2 * V->cap_r : 16;
+	while (cap < V->n_r + n)
+		cap *= 2;
+	V->r = heap_realloc_huge(V->r, (size_t)cap, sizeof(*V->r));
+	V->cap_r = cap;
+}
+
+static void reserve_paths(struct view *V, size_t n)
+{
+	if (V->n_pp + n <= V->cap_pp)
+		return;
+	size_t cap = V->cap_pp ? 2 * V->cap_pp : 4096;
+	while (cap < V->n_pp + n)
+		cap *= 2;
+	V->pp = realloc(V->pp, cap);
+	if (!V->pp)
+		die("out of memory");
+	V->cap_pp = cap;
+}
+
+static void reserve_regions(struct view *V, int32_t n)
+{
+	if (V->n_rgs + n <= V->cap_rgs)
+		return;
+	int32_t cap = V->cap_rgs ? 2 * V->cap_rgs : 16;
+	while (cap < V->n_rgs + n)
+		cap *= 2;
+	V->rgs = realloc(V->rgs, (size_t)cap * sizeof(*V->rgs));
+	if (!V->rgs)
+		die("out of memory");
+	V->cap_rgs = cap;
+}
+
 static void add_read(struct view *V, int32_t member, const struct event *ev,
 		     const struct hlo_instruction *instr, int32_t operand, int32_t sub)
 {
-	if (V->n_r == V->cap_r) {
-		V->cap_r = V->cap_r ? 2 * V->cap_r : 16;
-		V->r = heap_realloc_huge(V->r, (size_t)V->cap_r, sizeof(*V->r));
-	}
+	reserve_reads(V, 1);
 	struct hz_read *r = &V->r[V->n_r++];
 	r->ev = *ev;
 	/* a read's path has a few levels of the 64 struct path holds: 40,000
@@ -243,15 +281,7 @@ static void add_read(struct view *V, int32_t member, const struct event *ev,
 	struct path p;
 	trace_path(ev, &p);
 	size_t need = (offsetof(struct path, l) + (size_t)p.n * sizeof(p.l[0]) + 15) & ~(size_t)15;
-	if (V->n_pp + need > V->cap_pp) {
-		size_t cap = V->cap_pp ? 2 * V->cap_pp : 4096;
-		while (cap < V->n_pp + need)
-			cap *= 2;
-		V->pp = realloc(V->pp, cap);
-		if (!V->pp)
-			die("out of memory");
-		V->cap_pp = cap;
-	}
+	reserve_paths(V, need);
 	memcpy(V->pp + V->n_pp, &p, need < sizeof(p) ? need : sizeof(p));
 	r->path_at = V->n_pp;
 	V->n_pp += need;
@@ -264,12 +294,7 @@ static void add_read(struct view *V, int32_t member, const struct event *ev,
 		struct region rg;
 		region_read(instr, operand, &rg);
 		if (!rg.whole) {
-			if (V->n_rgs == V->cap_rgs) {
-				V->cap_rgs = V->cap_rgs ? 2 * V->cap_rgs : 16;
-				V->rgs = realloc(V->rgs, (size_t)V->cap_rgs * sizeof(*V->rgs));
-				if (!V->rgs)
-					die("out of memory");
-			}
+			reserve_regions(V, 1);
 			V->rgs[V->n_rgs] = rg;
 			r->rg = V->n_rgs++;
 		}
@@ -367,34 +392,48 @@ struct read_block {
 	int32_t n_rgs;
 };
 
-static size_t block_slot(const struct hz_cache *c, int32_t value)
+static size_t id_map_slot(const struct id_map *m, int32_t key)
 {
-	size_t h = (size_t)mix64((uint64_t)(uint32_t)value) & (c->cap_blocks - 1);
-	while (c->blocks[h].value >= 0 && c->blocks[h].value != value)
-		h = (h + 1) & (c->cap_blocks - 1);
+	size_t h = (size_t)mix64((uint64_t)(uint32_t)key) & (m->cap - 1);
+	while (m->s[h].key >= 0 && m->s[h].key != key)
+		h = (h + 1) & (m->cap - 1);
 	return h;
 }
 
-static void block_put(struct hz_cache *c, int32_t value, struct read_block *b)
+static void *id_map_get(const struct id_map *m, int32_t key)
 {
-	if (2 * (c->n_blocks + 1) > c->cap_blocks) {
-		struct read_slot *old = c->blocks;
-		size_t old_cap = c->cap_blocks;
-		c->cap_blocks = old_cap ? 2 * old_cap : 64;
-		c->blocks = malloc(c->cap_blocks * sizeof(*c->blocks));
-		if (!c->blocks)
+	if (!m->n)
+		return NULL;
+	size_t h = id_map_slot(m, key);
+	return m->s[h].key == key ? m->s[h].val : NULL;
+}
+
+static void id_map_put(struct id_map *m, int32_t key, void *val)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		struct id_slot *old = m->s;
+		size_t old_cap = m->cap;
+		m->cap = old_cap ? 2 * old_cap : 64;
+		m->s = malloc(m->cap * sizeof(*m->s));
+		if (!m->s)
 			die("out of memory");
-		for (size_t i = 0; i < c->cap_blocks; i++)
-			c->blocks[i].value = -1;
+		for (size_t i = 0; i < m->cap; i++)
+			m->s[i].key = -1;
 		for (size_t i = 0; i < old_cap; i++)
-			if (old[i].value >= 0)
-				c->blocks[block_slot(c, old[i].value)] = old[i];
+			if (old[i].key >= 0)
+				m->s[id_map_slot(m, old[i].key)] = old[i];
 		free(old);
 	}
-	size_t h = block_slot(c, value);
-	c->n_blocks++;
-	c->blocks[h].value = value;
-	c->blocks[h].b = b;
+	size_t h = id_map_slot(m, key);
+	m->n += m->s[h].key < 0;
+	m->s[h].key = key;
+	m->s[h].val = val;
+}
+
+static void id_map_free(struct id_map *m)
+{
+	free(m->s);
+	memset(m, 0, sizeof(*m));
 }
 
 /* The reads of every use of value `vid` (none skipped), built on the first
@@ -407,11 +446,9 @@ static const struct read_block *read_block_of(struct view *V, int32_t vid)
 								: READ_BLOCK_MIN_USES;
 	if (val->n_uses < min_uses)
 		return NULL;
-	if (c->cap_blocks) {
-		size_t h = block_slot(c, vid);
-		if (c->blocks[h].value == vid)
-			return c->blocks[h].b;
-	}
+	struct read_block *got = id_map_get(&c->blocks, vid);
+	if (got)
+		return got;
 	if (c->block_bytes >= READ_BLOCK_MAX_BYTES)
 		return NULL;
 	struct view *T = calloc(1, sizeof(*T));
@@ -433,23 +470,21 @@ static const struct read_block *read_block_of(struct view *V, int32_t vid)
 	b->n_rgs = T->n_rgs;
 	free(T);
 	c->block_bytes += (size_t)b->n_r * sizeof(*b->r) + b->n_pp + (size_t)b->n_rgs * sizeof(*b->rgs);
-	block_put(c, vid, b);
+	id_map_put(&c->blocks, vid, b);
 	return b;
 }
 
 static void blocks_free(struct hz_cache *c)
 {
-	for (size_t i = 0; i < c->cap_blocks; i++)
-		if (c->blocks[i].value >= 0) {
-			struct read_block *b = c->blocks[i].b;
+	for (size_t i = 0; i < c->blocks.cap; i++)
+		if (c->blocks.s[i].key >= 0) {
+			struct read_block *b = c->blocks.s[i].val;
 			free(b->r);
 			free(b->pp);
 			free(b->rgs);
 			free(b);
 		}
-	free(c->blocks);
-	c->blocks = NULL;
-	c->cap_blocks = c->n_blocks = 0;
+	id_map_free(&c->blocks);
 	c->block_bytes = 0;
 }
 
@@ -457,36 +492,14 @@ static void blocks_free(struct hz_cache *c)
 static void add_block(struct view *V, int32_t mi, const struct read_block *b,
 		      const struct hlo_instruction *skip)
 {
-	if (V->n_pp + b->n_pp > V->cap_pp) {
-		size_t cap = V->cap_pp ? 2 * V->cap_pp : 4096;
-		while (cap < V->n_pp + b->n_pp)
-			cap *= 2;
-		V->pp = realloc(V->pp, cap);
-		if (!V->pp)
-			die("out of memory");
-		V->cap_pp = cap;
-	}
+	reserve_paths(V, b->n_pp);
 	if (b->n_pp > 0)
 		memcpy(V->pp + V->n_pp, b->pp, b->n_pp);
 	if (b->n_rgs > 0) {
-		if (V->n_rgs + b->n_rgs > V->cap_rgs) {
-			int32_t cap = V->cap_rgs ? 2 * V->cap_rgs : 16;
-			while (cap < V->n_rgs + b->n_rgs)
-				cap *= 2;
-			V->rgs = realloc(V->rgs, (size_t)cap * sizeof(*V->rgs));
-			if (!V->rgs)
-				die("out of memory");
-			V->cap_rgs = cap;
-		}
+		reserve_regions(V, b->n_rgs);
 		memcpy(V->rgs + V->n_rgs, b->rgs, (size_t)b->n_rgs * sizeof(*b->rgs));
 	}
-	if (V->n_r + b->n_r > V->cap_r) {
-		int32_t cap = V->cap_r ? 2 * V->cap_r : 16;
-		while (cap < V->n_r + b->n_r)
-			cap *= 2;
-		V->r = heap_realloc_huge(V->r, (size_t)cap, sizeof(*V->r));
-		V->cap_r = cap;
-	}
+	reserve_reads(V, b->n_r);
 	for (int32_t i = 0; i < b->n_r; i++) {
 		if (skip && b->r[i].instr == skip)
 			continue;
@@ -604,7 +617,9 @@ static void record(struct view *V, int32_t vi, int32_t wi, int32_t ri, enum haza
 	t->forced = 1;
 	t->given = 1;
 	for (int32_t i = 0; i < c->n; i++) {
-		if (!atom_forced(&V->dv, &c->a[i]))
+		if (atom_forced(&V->dv, &c->a[i]))
+			t->forced_atoms |= (uint16_t)(1u << i);
+		else
 			t->forced = 0;
 		if (!atom_given(&V->dv, &c->a[i]))
 			t->given = 0;
@@ -668,7 +683,7 @@ static int find_repair_edge(struct view *V, struct atom *edge)
 		const struct atom *ta = tatoms(V, t);
 		for (int32_t a = 0; a < t->n; a++) {
 			struct atom e = {ta[a].b, ta[a].a}; /* run b before a */
-			if (atom_forced(&V->dv, &ta[a]) || e.a == e.a->parent->root)
+			if ((t->forced_atoms >> a & 1) || e.a == e.a->parent->root)
 				continue;
 			int ok = 1;
 			for (int32_t j = 0; j < V->n_t && ok; j++) {
@@ -961,22 +976,16 @@ static enum smt_answer none_by_graph(struct view *V, struct hgraph *G, const int
 		int32_t cn = t->n;
 		state[j] = TS_OPEN;
 		open[j] = -1;
-		if (cn == 1 && t->possible && !t->forced) {
-			/* record() asked both already: possible is a != b and not
-			 * b before a, forced is a before b; one open atom */
-			state[j] = TS_EDGE;
-			open[j] = 0;
-			hg_add(G, ca[0].b, ca[0].a);
-			continue;
-		}
 		int32_t n_undecided = 0, last = -1;
 		for (int32_t i = 0; i < cn; i++) {
-			if (must_precede(G->dv, ca[i].b, ca[i].a) || ca[i].a == ca[i].b) {
+			/* one atom: record()'s atoms_possible was this very
+			 * question (a != b and not b before a) */
+			if (cn > 1 && (must_precede(G->dv, ca[i].b, ca[i].a) || ca[i].a == ca[i].b)) {
 				state[j] = TS_AVOIDED;
 				open[j] = i;
 				break;
 			}
-			if (!must_precede(G->dv, ca[i].a, ca[i].b))
+			if (!(t->forced_atoms >> i & 1)) /* record() asked a before b */
 				n_undecided++, last = i;
 		}
 		if (state[j] == TS_AVOIDED)
@@ -2043,11 +2052,9 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 					(*k)++;
 			}
 			if (!t->forced) {
-				/* one atom: record() found it not forced (t->forced is
-				 * that atom's), no need to ask again */
 				const struct atom *ta = tatoms(&V, t);
 				for (int32_t j = 0; j < t->n; j++)
-					if ((t->n == 1 || !atom_forced(&V.dv, &ta[j])) &&
+					if (!(t->forced_atoms >> j & 1) &&
 					    ta[j].b != ta[j].b->parent->root) {
 						h->edge_from = ta[j].b;
 						h->edge_to = ta[j].a;
@@ -2086,51 +2093,13 @@ static struct hz_cache *hz_cache_new(struct analysis *an)
 	return c;
 }
 
-static size_t decided_slot(const struct hz_cache *c, int32_t b)
-{
-	size_t h = (size_t)mix64((uint64_t)(uint32_t)b) & (c->cap_decided - 1);
-	while (c->decided[h].buffer >= 0 && c->decided[h].buffer != b)
-		h = (h + 1) & (c->cap_decided - 1);
-	return h;
-}
-
-static struct hz_result *decided_get(const struct hz_cache *c, int32_t b)
-{
-	if (!c->n_decided)
-		return NULL;
-	size_t h = decided_slot(c, b);
-	return c->decided[h].buffer == b ? c->decided[h].r : NULL;
-}
-
-static void decided_put(struct hz_cache *c, int32_t b, struct hz_result *r)
-{
-	if (2 * (c->n_decided + 1) > c->cap_decided) {
-		struct decided *old = c->decided;
-		size_t old_cap = c->cap_decided;
-		c->cap_decided = old_cap ? 2 * old_cap : 64;
-		c->decided = malloc(c->cap_decided * sizeof(*c->decided));
-		if (!c->decided)
-			die("out of memory");
-		for (size_t i = 0; i < c->cap_decided; i++)
-			c->decided[i].buffer = -1;
-		for (size_t i = 0; i < old_cap; i++)
-			if (old[i].buffer >= 0)
-				c->decided[decided_slot(c, old[i].buffer)] = old[i];
-		free(old);
-	}
-	size_t h = decided_slot(c, b);
-	c->n_decided += c->decided[h].buffer < 0;
-	c->decided[h].buffer = b;
-	c->decided[h].r = r;
-}
-
 void hz_cache_free(struct hz_cache *c)
 {
 	if (!c)
 		return;
 	dv_scratch_free(c->dv);
 	blocks_free(c);
-	free(c->decided);
+	id_map_free(&c->decided);
 	free(c->r);
 	free(c->t);
 	free(c->pp);
@@ -2187,7 +2156,7 @@ static const struct hz_result *buffer_result(struct analysis *an, int32_t b)
 	if (!an->cache)
 		an->cache = hz_cache_new(an);
 	struct hz_cache *c = an->cache;
-	struct hz_result *got = decided_get(c, b);
+	struct hz_result *got = id_map_get(&c->decided, b);
 	if (got) {
 		an->n_cache_hits++;
 		return got;
@@ -2205,7 +2174,7 @@ static const struct hz_result *buffer_result(struct analysis *an, int32_t b)
 	struct hz_result *r = arena_alloc(&an->m->arena, sizeof(*r));
 	if (hz_decide(an, &in, r) < 0)
 		return NULL;
-	decided_put(c, b, r);
+	id_map_put(&c->decided, b, r);
 	return r;
 }
 

@@ -469,6 +469,7 @@ int agree_module(const char *text, const char *label, unsigned flags, struct agr
 	analysis_default_options(&opt);
 	opt.cross_check = (flags & AGREE_CROSS_CHECK) != 0;
 	opt.read_block_min_uses = 1; /* the oracle checks the kept reads on every value */
+	opt.shared_mats_min_members = 1; /* and the shared member matrices */
 	struct diag dd;
 	diag_init(&dd, err);
 	t0 = now();

@@ -262,6 +262,14 @@ expect 0 "$H" check --stats $C/smt_unsat.hlo
 if grep -qE '^stats: .*smt_unsat.hlo: check_ms=[0-9.]+ smt_queries=0 .*graph_share=100.0%$' $T/err; then ok; else bad "check --stats: no graph-only stats line"; sed 's/^/  /' $T/err | head -3; fi
 expect 0 "$H" check --stats --cross-check $C/smt_unsat.hlo
 if grep -qE '^stats: .* smt_queries=[1-9][0-9]* constraints_median=[1-9]' $T/err; then ok; else bad "check --stats --cross-check: no queries counted"; sed 's/^/  /' $T/err | head -3; fi
+# --cross-check over the copies corpus: every graph decision asked again,
+# and the member matrices a view shares with others of the same values
+# rebuilt and compared (ctrl_copy_shared_view.hlo: a removal that drops a
+# control edge must not share them)
+for f in $C/*.hlo; do
+	"$H" check --cross-check "$f" >$T/out 2>$T/err </dev/null
+	if [ $? -le 1 ] && ! grep -q 'cross-check failed' $T/err; then ok; else bad "check --cross-check $f"; sed 's/^/  /' $T/err | head -3; fi
+done
 AH=$R/aliasing-hazard
 expect_out 1 'fires_scheduled.hlo:8:[0-9]+: error: the printed schedule reads corrupted data' "$H" check --cross-check $AH/fires_scheduled.hlo
 expect_out 0 'warning: .*XLA will insert a copy \(family in-place, 32 bytes\); every schedule has it' "$H" check $AH/fires_in_place_before_read.hlo

@@ -36,6 +36,10 @@ struct analysis_options {
 	 * the default, 64. The agreement tests take 1, so that the oracle
 	 * checks the copied reads on every value. */
 	int read_block_min_uses;
+	/* a hazard view of at least this many values shares its member
+	 * matrices with the other views of the same values (hazard.c,
+	 * member_mats); 0: the default, 16. The agreement tests take 1. */
+	int shared_mats_min_members;
 };
 
 void analysis_default_options(struct analysis_options *opt);

@@ -26,6 +26,9 @@ struct id_map {
 	size_t cap, n; /* cap: 0 or a power of two */
 };
 
+#define MATS_KEPT 4
+struct member_mats;
+
 struct hz_cache {
 	struct dv_scratch *dv;
 	/* the decision of each buffer of the module as given, with reports and
@@ -48,6 +51,9 @@ struct hz_cache {
 	 * instruction). */
 	struct id_map blocks; /* value -> struct read_block */
 	size_t block_bytes;
+	/* the member matrices of the last value sets decided (member_mats) */
+	struct member_mats *mats[MATS_KEPT];
+	uint64_t mats_clock;
 };
 
 /* ---- small string builder ---- */
@@ -1491,6 +1497,17 @@ static void dominance_build(struct view *V, struct dominance *D, int use)
 		}
 }
 
+/* Word k of the members W' (not v or w) with D_v before W' before W_w. */
+static uint64_t between_word(const struct dominance *D, int32_t vi, int32_t wi, size_t k)
+{
+	uint64_t both = D->pre_bits[(size_t)vi * D->words + k] & D->dom_bits[(size_t)wi * D->words + k];
+	if (k == (size_t)vi / 64)
+		both &= ~(1ull << (vi % 64));
+	if (k == (size_t)wi / 64)
+		both &= ~(1ull << (wi % 64));
+	return both;
+}
+
 static int dominated(struct view *V, const struct dominance *D, int32_t vi, int32_t wi, int32_t ri)
 {
 	if (!D->dom)
@@ -1500,12 +1517,13 @@ static int dominated(struct view *V, const struct dominance *D, int32_t vi, int3
 	if (!(w->def.phase == EV_AT || w->def.phase == EV_END) ||
 	    (r->instr && event_equal(&w->def, &r->ev)))
 		return 0;
-	size_t n = (size_t)D->n;
-	const uint8_t *pre = D->dom + n * n;
-	for (size_t j = 0; j < n; j++)
-		if ((int32_t)j != vi && (int32_t)j != wi && D->dom[j * n + (size_t)wi] &&
-		    pre[(size_t)vi * n + j] && region_overlap(&V->m[j].wr, rregion(V, r)))
-			return 1;
+	/* some W_j (not v or w) with D_v before W_j before W_w, writing where
+	 * the read reads: the candidates a word at a time */
+	const struct region *rg = rregion(V, r);
+	for (size_t k = 0; k < D->words; k++)
+		for (uint64_t both = between_word(D, vi, wi, k); both; both &= both - 1)
+			if (region_overlap(&V->m[k * 64 + (size_t)__builtin_ctzll(both)].wr, rg))
+				return 1;
 	return 0;
 }
 
@@ -1702,17 +1720,9 @@ static uint8_t writer_class(struct view *V, const struct dominance *D, const str
 	const struct hz_member *w = &V->m[wi], *v = &V->m[vi];
 	if (D->dom && (w->def.phase == EV_AT || w->def.phase == EV_END)) {
 		/* some W' (not v or w) with D_v before W' before W */
-		const uint64_t *p = D->pre_bits + (size_t)vi * D->words;
-		const uint64_t *q = D->dom_bits + (size_t)wi * D->words;
-		for (size_t k = 0; k < D->words; k++) {
-			uint64_t both = p[k] & q[k];
-			if (k == (size_t)vi / 64)
-				both &= ~(1ull << (vi % 64));
-			if (k == (size_t)wi / 64)
-				both &= ~(1ull << (wi % 64));
-			if (both)
+		for (size_t k = 0; k < D->words; k++)
+			if (between_word(D, vi, wi, k))
 				return WC_SKIP;
-		}
 	}
 	if (L >= 0 && w->path.ok && !w->path.never &&
 	    !(w->path.n > L && same_prefix(&w->path, &v->path, L + 1)))
@@ -1769,6 +1779,116 @@ static void decide_read_by_class(struct view *V, const struct dominance *D, cons
 			wi = at[j++];
 		decide_triple(V, vi, wi, ri);
 	}
+}
+
+/* The member matrices (dominance, before) of a view depend on its members
+ * and on must_precede between their definitions, nothing else. A removed
+ * copy that is not its computation's root, has no control edges and
+ * defines no member leaves must_precede between other instructions as it
+ * is (a path through the copy runs through its operand, which the view
+ * joins to the copy's users), so every copy taken from one buffer shares
+ * them with the others and with the buffer itself: built once, not once
+ * per copy (K copies of one buffer were K views of K^2 must_precede
+ * calls each: 512 copies took 8.8 s). */
+#define MATS_MIN_MEMBERS 16
+
+struct member_mats {
+	int32_t n;
+	int32_t *ids; /* the members, in view order */
+	uint64_t hash, used;
+	int have_D, have_B;
+	struct dominance D;
+	struct before B;
+};
+
+static void member_mats_free(struct member_mats *mm)
+{
+	if (!mm)
+		return;
+	free(mm->ids);
+	free(mm->D.dom);
+	free(mm->D.pre_bits);
+	free(mm->B.wb);
+	free(mm);
+}
+
+static int removal_keeps_order(const struct view *V)
+{
+	const struct hlo_instruction *c = V->dv.removed;
+	if (!c)
+		return 1;
+	if (c == c->parent->root || c->ext->n_ctrl_preds > 0 || c->ext->n_ctrl_succs > 0)
+		return 0;
+	for (int32_t i = 0; i < V->n_m; i++)
+		if (V->m[i].def.x == c)
+			return 0;
+	return 1;
+}
+
+/* The shared matrices of V's members (built on first use by the caller),
+ * or NULL: V builds its own. */
+static struct member_mats *view_mats(struct view *V)
+{
+	struct hz_cache *hc = V->an->cache;
+	int32_t min = V->an->opt.shared_mats_min_members > 0 ? V->an->opt.shared_mats_min_members
+							     : MATS_MIN_MEMBERS;
+	if (V->n_m < min || !removal_keeps_order(V))
+		return NULL;
+	uint64_t h = (uint64_t)V->n_m;
+	for (int32_t i = 0; i < V->n_m; i++)
+		h = mix64(h ^ (uint64_t)(uint32_t)V->m[i].id);
+	int victim = 0;
+	for (int k = 0; k < MATS_KEPT; k++) {
+		struct member_mats *mm = hc->mats[k];
+		if (!mm) {
+			victim = k;
+			break;
+		}
+		if (mm->hash == h && mm->n == V->n_m) {
+			int same = 1;
+			for (int32_t i = 0; i < V->n_m && same; i++)
+				same = mm->ids[i] == V->m[i].id;
+			if (same) {
+				mm->used = ++hc->mats_clock;
+				return mm;
+			}
+		}
+		if (hc->mats[victim] && mm->used < hc->mats[victim]->used)
+			victim = k;
+	}
+	member_mats_free(hc->mats[victim]);
+	struct member_mats *mm = calloc(1, sizeof(*mm));
+	if (!mm || !(mm->ids = malloc((size_t)V->n_m * sizeof(int32_t))))
+		die("out of memory");
+	mm->n = V->n_m;
+	for (int32_t i = 0; i < V->n_m; i++)
+		mm->ids[i] = V->m[i].id;
+	mm->hash = h;
+	mm->used = ++hc->mats_clock;
+	hc->mats[victim] = mm;
+	return mm;
+}
+
+/* --cross-check: the shared matrices against the view's own */
+static void cross_check_mats(struct view *V, const struct member_mats *mm, int use)
+{
+	struct dominance D;
+	struct before B;
+	dominance_build(V, &D, use);
+	before_build(V, &B);
+	size_t n = (size_t)V->n_m;
+	int same = (!D.dom == !mm->D.dom || !use) && !B.wb == !mm->B.wb;
+	if (same && use && D.dom)
+		same = !memcmp(D.dom, mm->D.dom, 2 * n * n) &&
+		       !memcmp(D.pre_bits, mm->D.pre_bits, 2 * n * D.words * sizeof(uint64_t));
+	if (same && B.wb)
+		same = !memcmp(B.wb, mm->B.wb, n * n);
+	if (!same)
+		cross_fail(V, "the member matrices shared with other views of these %d values differ from this view's own",
+			   V->n_m);
+	free(D.dom);
+	free(D.pre_bits);
+	free(B.wb);
 }
 
 static struct hz_cache *hz_cache_new(struct analysis *an);
@@ -1870,10 +1990,27 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	for (int i = 0; i < V.n_t; i++)
 		V.forced_found |= V.t[i].forced;
 	int stop_early = !in->want_reports;
-	struct dominance D;
-	dominance_build(&V, &D, stop_early);
+	struct dominance D = {0};
 	struct before B;
-	before_build(&V, &B);
+	struct member_mats *mm = view_mats(&V);
+	if (mm) {
+		if (stop_early && !mm->have_D) {
+			dominance_build(&V, &mm->D, 1);
+			mm->have_D = 1;
+		}
+		if (!mm->have_B) {
+			before_build(&V, &mm->B);
+			mm->have_B = 1;
+		}
+		if (stop_early)
+			D = mm->D;
+		B = mm->B;
+		if (an->opt.cross_check)
+			cross_check_mats(&V, mm, stop_early);
+	} else {
+		dominance_build(&V, &D, stop_early);
+		before_build(&V, &B);
+	}
 	struct writer_classes WC;
 	writer_classes_init(&V, &WC);
 	for (int32_t vi = 0; vi < V.n_m && !(stop_early && V.forced_found); vi++) {
@@ -1891,9 +2028,11 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		}
 	}
 	writer_classes_free(&WC);
-	free(D.dom);
-	free(D.pre_bits);
-	free(B.wb);
+	if (!mm) {
+		free(D.dom);
+		free(D.pre_bits);
+		free(B.wb);
+	}
 
 	/* verdicts */
 	struct buffer_verdict *bv = &out->bv;
@@ -2099,6 +2238,8 @@ void hz_cache_free(struct hz_cache *c)
 		return;
 	dv_scratch_free(c->dv);
 	blocks_free(c);
+	for (int k = 0; k < MATS_KEPT; k++)
+		member_mats_free(c->mats[k]);
 	id_map_free(&c->decided);
 	free(c->r);
 	free(c->t);

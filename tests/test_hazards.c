@@ -4,6 +4,8 @@
 #include "testutil.h"
 #include "copies.h"
 #include "hazard.h"
+#include "hzview.h"
+#include <limits.h>
 #include "regions.h"
 #include <dirent.h>
 #include <stdio.h>
@@ -559,9 +561,45 @@ static void test_cross_check_shared_corpus(void **state)
 	assert_true(hazards > 1000);
 }
 
+/* sb_printf appends what snprintf prints: its own formatter for %s, %d,
+ * %llu, %.*s and %%, vsnprintf for anything else */
+#define SB_SAME(...)                                                          \
+	do {                                                                  \
+		char want[1024];                                              \
+		snprintf(want, sizeof(want), __VA_ARGS__);                    \
+		struct sbuf sb = {0};                                         \
+		sb_printf(&sb, "[");                                          \
+		sb_printf(&sb, __VA_ARGS__);                                  \
+		assert_non_null(sb.s);                                        \
+		assert_int_equal(sb.n, strlen(want) + 1);                     \
+		assert_memory_equal(sb.s + 1, want, strlen(want));            \
+		free(sb.s);                                                   \
+	} while (0)
+
+static void test_sb_printf(void **state)
+{
+	(void)state;
+	const char *null = getenv("HLOPROOF_TEST_UNSET_VARIABLE"); /* NULL */
+	SB_SAME("plain text, no conversion");
+	SB_SAME("%s and %s", "a", "bc");
+	SB_SAME("%s", null);
+	SB_SAME("%d %d %d %d", 0, -1, INT_MAX, INT_MIN);
+	SB_SAME("%llu %llu", 0ull, ULLONG_MAX);
+	SB_SAME("100%% %s", "done");
+	SB_SAME("[%.*s] [%.*s] [%.*s]", 3, "abcdef", -1, "whole", 9, "short");
+	SB_SAME("%5d|%-4s|%x", 42, "ab", 255); /* not its own: vsnprintf */
+	char big[300];
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	SB_SAME("%s %s", big, big); /* past the first 256 bytes */
+	SB_SAME("%s %d", big, 7);
+	SB_SAME("%8s %s", "r", big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sb_printf),
 		cmocka_unit_test(test_regions),
 		cmocka_unit_test(test_static_hazards),
 		cmocka_unit_test(test_overwrite_some_every),

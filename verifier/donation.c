@@ -6,6 +6,7 @@
 #include "analysis.h"
 #include "donormatch.h"
 #include "hazard.h"
+#include "hzview.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,28 +26,22 @@ const char *donation_kind_name(enum donation_kind k)
 
 /* Evidence text: lines appended with ev(), then moved into the arena. */
 struct text {
-	char *buf;
-	size_t len;
-	FILE *f;
+	struct sbuf sb;
 };
 
 static void text_open(struct text *t)
 {
-	t->buf = NULL;
-	t->len = 0;
-	t->f = open_memstream(&t->buf, &t->len);
-	if (!t->f)
-		die("out of memory");
+	memset(t, 0, sizeof(*t));
 }
 
 static void ev(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void ev(struct text *t, const char *fmt, ...)
 {
-	if (ftell(t->f) > 0)
-		fputc('\n', t->f);
+	if (t->sb.n > 0)
+		sb_printf(&t->sb, "\n");
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(t->f, fmt, ap);
+	sb_vprintf(&t->sb, fmt, ap);
 	va_end(ap);
 }
 
@@ -64,10 +59,7 @@ static void ev_lines(struct text *t, const char *s)
 
 static char *text_close(struct text *t, struct arena *a)
 {
-	fclose(t->f);
-	char *s = arena_strdup(a, t->buf ? t->buf : "");
-	free(t->buf);
-	return s;
+	return sb_finish(&t->sb, a);
 }
 
 static void line_to_text(void *p, const char *s)

@@ -199,8 +199,9 @@ void finding_evidence(struct findings *fs, struct finding *f, const char *fmt, .
 	if (!f)
 		return;
 	va_list ap;
+	char line[512]; /* formatted once when it fits (nearly always) */
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return;
@@ -211,9 +212,13 @@ void finding_evidence(struct findings *fs, struct finding *f, const char *fmt, .
 		memcpy(e, f->evidence, old);
 		e[old] = '\n';
 	}
-	va_start(ap, fmt);
-	vsnprintf(e + old + (old ? 1 : 0), (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if ((size_t)n < sizeof(line)) {
+		memcpy(e + old + (old ? 1 : 0), line, (size_t)n + 1);
+	} else {
+		va_start(ap, fmt);
+		vsnprintf(e + old + (old ? 1 : 0), (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	f->evidence = e;
 }
 

@@ -7,6 +7,7 @@
 #include "hazard.h"
 #include "regions.h"
 #include "trace.h"
+#include <stdarg.h>
 
 struct hz_input {
 	const int32_t *values;   /* the members (value ids), distinct */
@@ -41,6 +42,7 @@ struct sbuf {
 	size_t n, cap;
 };
 void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vprintf(struct sbuf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 char *sb_finish(struct sbuf *b, struct arena *a); /* arena copy; frees b */
 
 /* The definition event of a value (hazards.md 2). */

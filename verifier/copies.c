@@ -519,10 +519,13 @@ static int merge(struct analysis *an, const struct hlo_instruction *copy, struct
 	M->source_value = s;
 	const struct hlo_buffer *bs = &B->buffers[B->buffer_of[s]], *bc = &B->buffers[B->buffer_of[c]];
 	int32_t n = bs->n_values + (bs == bc ? 0 : bc->n_values);
-	M->u = malloc(((size_t)n + 1) * sizeof(int32_t));
-	M->sigma = malloc(((size_t)n + 1) * sizeof(int32_t));
-	if (!M->u || !M->sigma)
+	/* u and sigma in one block, members, abs_from and abs_to in another
+	 * (freed with members): a malloc per array was a lock per copy under
+	 * --jobs */
+	M->u = malloc(2 * ((size_t)n + 1) * sizeof(int32_t));
+	if (!M->u)
 		die("out of memory");
+	M->sigma = M->u + n + 1;
 	memcpy(M->u, bs->values, (size_t)bs->n_values * sizeof(int32_t));
 	if (bs != bc)
 		memcpy(M->u + bs->n_values, bc->values, (size_t)bc->n_values * sizeof(int32_t));
@@ -533,11 +536,11 @@ static int merge(struct analysis *an, const struct hlo_instruction *copy, struct
 	M->sigma[find_u(M, c)] = s;
 	if (collapse_phis(df, M) < 0)
 		return -2;
-	*members = malloc(((size_t)n + 1) * sizeof(int32_t));
-	*abs_from = malloc(((size_t)n + 1) * sizeof(int32_t));
-	*abs_to = malloc(((size_t)n + 1) * sizeof(int32_t));
-	if (!*members || !*abs_from || !*abs_to)
+	*members = malloc(3 * ((size_t)n + 1) * sizeof(int32_t));
+	if (!*members)
 		die("out of memory");
+	*abs_from = *members + n + 1;
+	*abs_to = *members + 2 * ((size_t)n + 1);
 	*n_members = *n_abs = 0;
 	for (int32_t i = 0; i < n; i++) {
 		int32_t v = M->u[i], r = resolve(M, v);
@@ -554,8 +557,7 @@ static int merge(struct analysis *an, const struct hlo_instruction *copy, struct
 
 static void merged_free(struct merged *M)
 {
-	free(M->u);
-	free(M->sigma);
+	free(M->u); /* and sigma */
 }
 
 /* ---- when the merged-buffer model does not hold ---- */
@@ -596,16 +598,12 @@ int32_t copy_merged_buffer(struct analysis *an, const struct hlo_instruction *co
 		rc = -1; /* the model does not hold there: decide_by_rewrite */
 	merged_free(&M);
 	if (rc < 0) {
-		free(mem);
-		free(af);
-		free(at);
+		free(mem); /* and af, at */
 		return -1;
 	}
 	*values = arena_array(&an->m->arena, (size_t)nm + 1, sizeof(int32_t));
 	memcpy(*values, mem, (size_t)nm * sizeof(int32_t));
-	free(mem);
-	free(af);
-	free(at);
+	free(mem); /* and af, at */
 	return nm;
 }
 
@@ -760,16 +758,12 @@ int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
 		sb_printf(&b, "unknown: %s\n", out->unknown_reason);
 		out->evidence = sb_finish(&b, A);
 		merged_free(&M);
-		free(mem);
-		free(af);
-		free(at);
+		free(mem); /* and af, at */
 		return 0;
 	}
 	if (phis_may_stay(an->df, M.source_value, M.copy_value)) {
 		merged_free(&M);
-		free(mem);
-		free(af);
-		free(at);
+		free(mem); /* and af, at */
 		return decide_by_rewrite(an, copy, out);
 	}
 	struct hz_input in;
@@ -800,9 +794,7 @@ int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
 	sb_printf(&b, "\n%s", r.bv.evidence ? r.bv.evidence : "");
 	out->evidence = sb_finish(&b, A);
 	merged_free(&M);
-	free(mem);
-	free(af);
-	free(at);
+	free(mem); /* and af, at */
 	return 0;
 }
 

@@ -64,7 +64,7 @@ static void sb_reserve(struct sbuf *b, size_t n)
 {
 	if (b->s && b->n + n < b->cap)
 		return;
-	size_t cap = b->cap ? b->cap : 256;
+	size_t cap = b->cap ? b->cap : 1024; /* a first line and most of a view's evidence */
 	while (cap <= b->n + n)
 		cap *= 2;
 	char *s = realloc(b->s, cap);
@@ -1791,12 +1791,15 @@ static void writer_classes_init(struct view *V, struct writer_classes *WC)
 	while (cap < 2 * (size_t)V->n_m)
 		cap *= 2;
 	WC->mask = cap - 1;
-	WC->cls = malloc((size_t)V->n_m + 1);
-	WC->trace = malloc(((size_t)V->n_m + 1) * sizeof(*WC->trace));
-	WC->head = malloc(cap * sizeof(*WC->head));
-	WC->next = malloc(((size_t)V->n_m + 1) * sizeof(*WC->next));
-	if (!WC->cls || !WC->trace || !WC->head || !WC->next)
+	/* one block (a malloc per view is a lock taken under --jobs) */
+	size_t m = (size_t)V->n_m + 1;
+	int32_t *block = malloc((2 * m + cap) * sizeof(int32_t) + m);
+	if (!block)
 		die("out of memory");
+	WC->trace = block;
+	WC->next = block + m;
+	WC->head = block + 2 * m;
+	WC->cls = (uint8_t *)(block + 2 * m + cap);
 	memset(WC->head, 0xff, cap * sizeof(*WC->head));
 	/* pushed in reverse so that each chain lists members in index order */
 	for (int32_t i = V->n_m - 1; i >= 0; i--) {
@@ -1808,10 +1811,7 @@ static void writer_classes_init(struct view *V, struct writer_classes *WC)
 
 static void writer_classes_free(struct writer_classes *WC)
 {
-	free(WC->cls);
-	free(WC->trace);
-	free(WC->head);
-	free(WC->next);
+	free(WC->trace); /* the block */
 }
 
 /* dominated(), counted_outside() and counted_false() for a whole-buffer read

@@ -233,6 +233,58 @@ struct hlo_computation *async_wrapped_computation(const struct hlo_instruction *
 	return NULL;
 }
 
+/* The phi nodes' arrays (operands, users, values), many and small: carved
+ * from chunks freed together, a grown array's old place left behind. A
+ * malloc each was a third of the mallocs of a small module's check, and
+ * under --jobs every one takes the heap's lock. */
+struct ipool_chunk {
+	struct ipool_chunk *next;
+	size_t used, cap;
+	int32_t v[];
+};
+
+static int32_t *ipool_alloc(struct ipool_chunk **head, int32_t n)
+{
+	struct ipool_chunk *c = *head;
+	if (!c || c->cap - c->used < (size_t)n) {
+		size_t cap = (size_t)n > ((size_t)1 << 14) ? (size_t)n : ((size_t)1 << 14);
+		c = malloc(sizeof(*c) + cap * sizeof(int32_t));
+		if (!c)
+			die("out of memory");
+		c->next = *head;
+		c->used = 0;
+		c->cap = cap;
+		*head = c;
+	}
+	int32_t *v = c->v + c->used;
+	c->used += (size_t)n;
+	return v;
+}
+
+static void ipool_free(struct ipool_chunk *c)
+{
+	while (c) {
+		struct ipool_chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+}
+
+static void node_push(struct ipool_chunk **pool, struct ivec *a, int32_t x)
+{
+	if (a->n == a->cap) {
+		if (a->cap > INT32_MAX / 2)
+			die("too many phi operands");
+		int32_t cap = a->cap ? 2 * a->cap : 4;
+		int32_t *v = ipool_alloc(pool, cap);
+		if (a->n)
+			memcpy(v, a->v, (size_t)a->n * sizeof(int32_t));
+		a->v = v;
+		a->cap = cap;
+	}
+	a->v[a->n++] = x;
+}
+
 /* ---- the analysis state ---- */
 
 struct phi_node {
@@ -259,6 +311,7 @@ struct build {
 	int32_t n_heap;
 	uint8_t *in_work;
 	struct ivec scratch;
+	struct ipool_chunk *pool; /* the phi nodes' arrays */
 };
 
 static void fail_at(struct build *b, const struct hlo_instruction *i, const char *fmt, ...)
@@ -446,7 +499,7 @@ static int32_t phi_node_for(struct build *b, int32_t vid)
 	int32_t k = b->n_nodes++;
 	memset(&b->nodes[k], 0, sizeof(b->nodes[k]));
 	b->nodes[k].value_id = vid;
-	iv_push(&b->nodes[k].vids, vid);
+	node_push(&b->pool, &b->nodes[k].vids, vid);
 	b->node_of[vid] = k;
 	return k;
 }
@@ -458,7 +511,7 @@ static void register_phi(struct build *b, int32_t phi, const int32_t *in, int32_
 	b->nodes[k].operands.n = 0;
 	for (int32_t i = 0; i < n; i++) {
 		int32_t o = phi_node_for(b, in[i]);
-		iv_push(&b->nodes[k].operands, o);
+		node_push(&b->pool, &b->nodes[k].operands, o);
 	}
 }
 
@@ -508,9 +561,9 @@ static void phi_replace_node(struct build *b, int32_t node, int32_t repl)
 		iv_replace(&b->nodes[n->operands.v[i]].users, node, repl);
 	for (int32_t i = 0; i < n->vids.n; i++) {
 		b->node_of[n->vids.v[i]] = repl;
-		iv_push(&b->nodes[repl].vids, n->vids.v[i]);
+		node_push(&b->pool, &b->nodes[repl].vids, n->vids.v[i]);
 	}
-	n = &b->nodes[node]; /* iv_push may not move nodes, but be plain */
+	n = &b->nodes[node]; /* node_push may not move nodes, but be plain */
 	n->vids.n = 0;
 	n->dead = 1;
 }
@@ -519,7 +572,7 @@ static void phi_optimize(struct build *b)
 {
 	for (int32_t k = 0; k < b->n_nodes; k++)
 		for (int32_t i = 0; i < b->nodes[k].operands.n; i++)
-			iv_push(&b->nodes[b->nodes[k].operands.v[i]].users, k);
+			node_push(&b->pool, &b->nodes[b->nodes[k].operands.v[i]].users, k);
 	uint8_t *checked = calloc((size_t)b->n_nodes + 1, 1);
 	uint8_t *inset = calloc((size_t)b->n_nodes + 1, 1);
 	struct ivec work = {0}, members = {0};
@@ -1256,11 +1309,8 @@ struct slot {
 
 static void free_build(struct build *b)
 {
-	for (int32_t k = 0; k < b->n_nodes; k++) {
-		iv_free(&b->nodes[k].operands);
-		iv_free(&b->nodes[k].users);
-		iv_free(&b->nodes[k].vids);
-	}
+	ipool_free(b->pool);
+	b->pool = NULL;
 	free(b->nodes);
 	free(b->vals);
 	free(b->deleted);

@@ -583,6 +583,7 @@ static void test_sb_printf(void **state)
 	SB_SAME("plain text, no conversion");
 	SB_SAME("%s and %s", "a", "bc");
 	SB_SAME("%s", null);
+	SB_SAME("[%.*s] [%.*s] [%.*s]", 3, null, 6, null, -1, null);
 	SB_SAME("%d %d %d %d", 0, -1, INT_MAX, INT_MIN);
 	SB_SAME("%llu %llu", 0ull, ULLONG_MAX);
 	SB_SAME("100%% %s", "done");

@@ -116,8 +116,8 @@ static int sb_fast(struct sbuf *b, const char *fmt, va_list ap)
 		case '.': {
 			int prec = va_arg(ap, int);
 			const char *str = va_arg(ap, const char *);
-			if (!str)
-				str = "(null)";
+			if (!str) /* glibc: the whole "(null)" or nothing */
+				str = prec < 0 || prec >= 6 ? "(null)" : "";
 			sb_put(b, str, prec < 0 ? strlen(str) : strnlen(str, (size_t)prec));
 			p = q + 4;
 			break;

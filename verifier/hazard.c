@@ -997,14 +997,35 @@ static int hg_index(struct hgraph *G)
 	G->qq = calloc(nq * nq + 1, 1);
 	G->mark = calloc(nq + 1, 1);
 	G->stack = malloc((nq + 1) * sizeof(int32_t));
-	if (!G->qq || !G->mark || !G->stack)
+	/* topological ranks: a path runs from a lower rank to a higher one, so
+	 * a target ranked after a source cannot reach it, unless the source is
+	 * its computation's root in the view (every instruction precedes that).
+	 * Such pairs are skipped without a query (they still count against
+	 * the budget, as before); -1: no rank, ask */
+	int32_t *qrank = malloc((nq + 1) * sizeof(int32_t));
+	int32_t *prank = malloc(((size_t)G->n_p + 1) * sizeof(int32_t));
+	if (!G->qq || !G->mark || !G->stack || !qrank || !prank)
 		die("out of memory");
+	for (int32_t i = 0; i < G->n_q; i++)
+		qrank[i] = ordering_position(G->dv->dep, G->q[i]);
+	for (int32_t s = 0; s < G->n_p; s++)
+		prank[s] = G->p[s] == dv_root(G->dv, G->p_parent[s]) ? -1
+								      : ordering_position(G->dv->dep, G->p[s]);
 	/* one step: target i reaches source s, so s's targets follow */
 	for (int32_t i = 0; i < G->n_q; i++)
-		for (int32_t s = 0; s < G->n_p; s++)
-			if (G->p_parent[s] == G->q[i]->parent && hg_prec(G, G->q[i], G->p[s]))
+		for (int32_t s = 0; s < G->n_p; s++) {
+			if (G->p_parent[s] != G->q[i]->parent)
+				continue;
+			if (qrank[i] >= 0 && prank[s] >= 0 && prank[s] < qrank[i]) {
+				G->budget--;
+				continue;
+			}
+			if (hg_prec(G, G->q[i], G->p[s]))
 				for (int32_t k = G->p_off[s]; k < G->p_off[s + 1]; k++)
 					G->qq[(size_t)i * nq + (size_t)G->p_tq[k]] = 1;
+		}
+	free(qrank);
+	free(prank);
 	/* closed transitively (Warshall over bitset rows, nq^3 / 64): qq[i][j]
 	 * becomes "i reaches j through one or more edges"; a target that
 	 * reaches itself closes a cycle */

@@ -57,6 +57,17 @@ struct hz_cache {
 	uint64_t mats_clock;
 };
 
+/* The capacity of a grown array: cap (first when 0) doubled until need
+ * fits. The callers' arrays and the string builder all grow this way. */
+static size_t grown_cap(size_t cap, size_t need, size_t first)
+{
+	if (!cap)
+		cap = first;
+	while (cap < need)
+		cap *= 2;
+	return cap;
+}
+
 /* ---- small string builder ---- */
 
 /* Room for n more bytes and a NUL. */
@@ -64,9 +75,8 @@ static void sb_reserve(struct sbuf *b, size_t n)
 {
 	if (b->s && b->n + n < b->cap)
 		return;
-	size_t cap = b->cap ? b->cap : 1024; /* a first line and most of a view's evidence */
-	while (cap <= b->n + n)
-		cap *= 2;
+	/* 1 KB: a first line and most of a view's evidence */
+	size_t cap = grown_cap(b->cap, b->n + n + 1, 1024);
 	char *s = realloc(b->s, cap);
 	if (!s)
 		die("out of memory");
@@ -345,9 +355,7 @@ static void reserve_reads(struct view *V, int32_t n)
 {
 	if (V->n_r + n <= V->cap_r)
 		return;
-	int32_t cap = V->cap_r ? 2 * V->cap_r : 16;
-	while (cap < V->n_r + n)
-		cap *= 2;
+	int32_t cap = (int32_t)grown_cap((size_t)V->cap_r, (size_t)V->n_r + (size_t)n, 16);
 	V->r = heap_realloc_huge(V->r, (size_t)cap, sizeof(*V->r));
 	V->cap_r = cap;
 }
@@ -356,9 +364,7 @@ static void reserve_paths(struct view *V, size_t n)
 {
 	if (V->n_pp + n <= V->cap_pp)
 		return;
-	size_t cap = V->cap_pp ? 2 * V->cap_pp : 4096;
-	while (cap < V->n_pp + n)
-		cap *= 2;
+	size_t cap = grown_cap(V->cap_pp, V->n_pp + n, 4096);
 	V->pp = realloc(V->pp, cap);
 	if (!V->pp)
 		die("out of memory");
@@ -369,9 +375,7 @@ static void reserve_regions(struct view *V, int32_t n)
 {
 	if (V->n_rgs + n <= V->cap_rgs)
 		return;
-	int32_t cap = V->cap_rgs ? 2 * V->cap_rgs : 16;
-	while (cap < V->n_rgs + n)
-		cap *= 2;
+	int32_t cap = (int32_t)grown_cap((size_t)V->cap_rgs, (size_t)V->n_rgs + (size_t)n, 16);
 	V->rgs = realloc(V->rgs, (size_t)cap * sizeof(*V->rgs));
 	if (!V->rgs)
 		die("out of memory");
@@ -445,9 +449,7 @@ static void set_cond(struct view *V, struct hz_triple *t, const struct cond *c)
 	t->why = c->why;
 	t->why_at = c->why_at;
 	if (V->n_atoms + c->n > V->cap_atoms) {
-		int32_t cap = V->cap_atoms ? 2 * V->cap_atoms : 64;
-		while (cap < V->n_atoms + c->n)
-			cap *= 2;
+		int32_t cap = (int32_t)grown_cap((size_t)V->cap_atoms, (size_t)V->n_atoms + c->n, 64);
 		V->atoms = heap_realloc_huge(V->atoms, (size_t)cap, sizeof(*V->atoms));
 		V->cap_atoms = cap;
 	}
@@ -1002,9 +1004,9 @@ static int hg_index(struct hgraph *G)
 	 * its computation's root in the view (every instruction precedes that).
 	 * Such pairs are skipped without a query (they still count against
 	 * the budget, as before); -1: no rank, ask */
-	int32_t *qrank = malloc((nq + 1) * sizeof(int32_t));
-	int32_t *prank = malloc(((size_t)G->n_p + 1) * sizeof(int32_t));
-	if (!G->qq || !G->mark || !G->stack || !qrank || !prank)
+	int32_t *qrank = malloc((nq + (size_t)G->n_p + 1) * sizeof(int32_t));
+	int32_t *prank = qrank + nq; /* one block */
+	if (!G->qq || !G->mark || !G->stack || !qrank)
 		die("out of memory");
 	for (int32_t i = 0; i < G->n_q; i++)
 		qrank[i] = ordering_position(G->dv->dep, G->q[i]);
@@ -1024,8 +1026,7 @@ static int hg_index(struct hgraph *G)
 				for (int32_t k = G->p_off[s]; k < G->p_off[s + 1]; k++)
 					G->qq[(size_t)i * nq + (size_t)G->p_tq[k]] = 1;
 		}
-	free(qrank);
-	free(prank);
+	free(qrank); /* and prank */
 	/* closed transitively (Warshall over bitset rows, nq^3 / 64): qq[i][j]
 	 * becomes "i reaches j through one or more edges"; a target that
 	 * reaches itself closes a cycle */

@@ -294,7 +294,25 @@ void cond_overwrite(const struct path *D, const struct path *W, const struct pat
 		after_from(W, U, 0, c);
 		return;
 	}
-	for (int32_t i = 0; i < D->n && i < W->n && i < U->n; i++) {
+	/* The levels all three run inside of, with the next level in one
+	 * computation, settle nothing (the loop below continues past each):
+	 * skipped by pointer compares. Deep nesting makes this most of a
+	 * triple's work (bench/shapes.sh, nesting 64: 71% in this loop). */
+	int32_t i = 0;
+	int32_t n3 = D->n < W->n ? D->n : W->n;
+	if (U->n < n3)
+		n3 = U->n;
+	while (i + 1 < n3) {
+		const struct path_level *d = &D->l[i];
+		const struct hlo_instruction *x = d->x;
+		if (!x || W->l[i].x != x || U->l[i].x != x || d->phase != EV_INSIDE ||
+		    W->l[i].phase != EV_INSIDE || U->l[i].phase != EV_INSIDE ||
+		    D->l[i + 1].k != W->l[i + 1].k || W->l[i + 1].k != U->l[i + 1].k ||
+		    !is_control_flow(x))
+			break;
+		i++;
+	}
+	for (; i < D->n && i < W->n && i < U->n; i++) {
 		const struct path_level *d = &D->l[i], *w = &W->l[i], *u = &U->l[i];
 		int dw = lvl_cmp(d, w), wu = lvl_cmp(w, u), du = lvl_cmp(d, u);
 		if (dw == R_DESCEND && wu == R_DESCEND) {

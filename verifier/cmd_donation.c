@@ -14,6 +14,7 @@
  * (or an annotation is violated), 2 for bad input. */
 #include "analysis.h"
 #include "annotations.h"
+#include "arena.h"
 #include "cli.h"
 #include "donation.h"
 #include "donormatch.h"
@@ -508,6 +509,9 @@ int cmd_donation(int argc, char **argv)
 			return EXIT_INPUT;
 		}
 	}
+	/* the heap as check sets it up (arena.c): Z3's and the analyses' large
+	 * blocks reused, not mapped and faulted in again */
+	arena_heap_huge_pages((size_t)32 << 20);
 	int rc = nfiles == 1 ? one_module(argv[optind], &o, o.annotations ? &ann : NULL)
 			     : before_after(argv[optind], argv[optind + 1], &o,
 					    o.annotations ? &ann : NULL);

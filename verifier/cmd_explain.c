@@ -1,6 +1,7 @@
 /* cmd_explain.c - `hloproof explain FILE COPY`: the family, both removal
  * verdicts and the full evidence of one copy (--all: every copy; --hazards:
  * the hazards of the module as it stands). */
+#include "arena.h"
 #include "cli.h"
 #include "copies.h"
 #include "hazard.h"
@@ -96,6 +97,9 @@ int cmd_explain(int argc, char **argv)
 		return cli_usage_error("explain", "need FILE and COPY (or --all / --hazards)");
 	struct diag d;
 	diag_init(&d, stderr);
+	/* the heap as check sets it up (arena.c): Z3's and the analyses' large
+	 * blocks reused, not mapped and faulted in again */
+	arena_heap_huge_pages((size_t)32 << 20);
 	struct hlo_module *m = hlo_parse_file(file, &d);
 	if (!m)
 		return EXIT_INPUT;

@@ -1,6 +1,7 @@
 /* cmd_prove_removal.c - `hloproof prove-removal FILE COPY [--schedule=given|any]`:
  * exit 0 when removing the copy is proven safe, 1 when refuted (the witness
  * is printed), 3 when unknown. */
+#include "arena.h"
 #include "cli.h"
 #include "copies.h"
 #include <stdio.h>
@@ -38,6 +39,9 @@ int cmd_prove_removal(int argc, char **argv)
 		return cli_usage_error("prove-removal", "--schedule is given or any, not '%s'", sched);
 	struct diag d;
 	diag_init(&d, stderr);
+	/* the heap as check sets it up (arena.c): Z3's and the analyses' large
+	 * blocks reused, not mapped and faulted in again */
+	arena_heap_huge_pages((size_t)32 << 20);
 	struct hlo_module *m = hlo_parse_file(file, &d);
 	if (!m)
 		return EXIT_INPUT;

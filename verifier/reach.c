@@ -65,6 +65,9 @@ void reach_default_options(struct reach_options *opt)
 	opt->lm_words = 1;
 }
 
+/* scratch ints a reach_build keeps on the stack (8 KiB) */
+#define REACH_STACK_INTS 2048
+
 static void *xmalloc(size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
@@ -470,11 +473,18 @@ struct reach_index *reach_build(int32_t n, const int32_t *succ_off, const int32_
 			return NULL;
 	}
 
-	/* successors in rank space, sorted and distinct; kept only for large */
+	/* successors in rank space, sorted and distinct; kept only for large.
+	 * soff, rs and indeg in one block, on the stack for a small graph: most
+	 * computations are small (mixtral: 3,714 of 11 instructions on
+	 * average), and a malloc each was a third of a check's allocations,
+	 * each taking the heap's lock under --jobs */
 	int64_t m = succ_off[n] - succ_off[0];
-	int32_t *soff = xmalloc((size_t)n + 1, sizeof(int32_t));
-	int32_t *rs = xmalloc((size_t)(m ? m : 1), sizeof(int32_t));
-	int32_t *indeg = xmalloc((size_t)(n ? n : 1), sizeof(int32_t));
+	int32_t small[REACH_STACK_INTS];
+	size_t n_ints = (size_t)n + 1 + (size_t)(m ? m : 1) + (size_t)(n ? n : 1);
+	int32_t *block = n_ints <= REACH_STACK_INTS ? small : xmalloc(n_ints, sizeof(int32_t));
+	int32_t *soff = block;
+	int32_t *rs = soff + n + 1;
+	int32_t *indeg = rs + (m ? m : 1);
 	memset(indeg, 0, (size_t)(n ? n : 1) * sizeof(int32_t));
 	int32_t k = 0;
 	for (int32_t v = 0; v < n; v++) {
@@ -515,9 +525,8 @@ struct reach_index *reach_build(int32_t n, const int32_t *succ_off, const int32_
 					   (int64_t)(r->off[s + 1] - r->off[s]), d);
 			}
 		}
-		free(soff);
-		free(rs);
-		free(indeg);
+		if (block != small)
+			free(block);
 		return r;
 	}
 
@@ -529,8 +538,6 @@ struct reach_index *reach_build(int32_t n, const int32_t *succ_off, const int32_
 	r->succ = aalloc(a, (size_t)(k ? k : 1), sizeof(int32_t));
 	memcpy(r->soff, soff, ((size_t)n + 1) * sizeof(int32_t));
 	memcpy(r->succ, rs, (size_t)k * sizeof(int32_t));
-	free(soff);
-	free(rs);
 
 	r->win = aalloc(a, (size_t)n * r->ww, sizeof(uint64_t));
 	for (int32_t v = n - 1; v >= 0; v--) {
@@ -556,7 +563,8 @@ struct reach_index *reach_build(int32_t n, const int32_t *succ_off, const int32_
 	free(it);
 	free(post);
 	landmarks(r, indeg);
-	free(indeg);
+	if (block != small)
+		free(block);
 	return r;
 }
 

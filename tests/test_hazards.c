@@ -562,7 +562,8 @@ static void test_cross_check_shared_corpus(void **state)
 }
 
 /* sb_printf appends what snprintf prints: its own formatter for %s, %d,
- * %llu, %.*s and %%, vsnprintf for anything else */
+ * %llu, %.*s and %%, vsnprintf for anything else; on the heap, and in a
+ * borrowed 24-byte buffer that a longer text leaves for the heap */
 #define SB_SAME(...)                                                          \
 	do {                                                                  \
 		char want[1024];                                              \
@@ -574,6 +575,18 @@ static void test_cross_check_shared_corpus(void **state)
 		assert_int_equal(sb.n, strlen(want) + 1);                     \
 		assert_memory_equal(sb.s + 1, want, strlen(want));            \
 		free(sb.s);                                                   \
+		char small[24];                                               \
+		struct sbuf bb;                                               \
+		sb_borrow(&bb, small, sizeof(small));                         \
+		sb_printf(&bb, "[");                                          \
+		sb_printf(&bb, __VA_ARGS__);                                  \
+		assert_int_equal(bb.n, strlen(want) + 1);                     \
+		assert_memory_equal(bb.s + 1, want, strlen(want));            \
+		assert_int_equal(bb.s[bb.n], 0);                              \
+		assert_int_equal(bb.borrowed, bb.n < sizeof(small));          \
+		assert_true(bb.borrowed == (bb.s == small));                  \
+		sb_free(&bb);                                                 \
+		assert_null(bb.s);                                            \
 	} while (0)
 
 static void test_sb_printf(void **state)

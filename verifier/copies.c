@@ -202,7 +202,9 @@ enum copy_family copy_family_of(struct analysis *an, const struct hlo_instructio
 {
 	const struct dataflow *df = an->df;
 	struct arena *A = &an->m->arena;
-	struct sbuf b = {0};
+	char b_buf[SB_STACK_BYTES];
+	struct sbuf b;
+	sb_borrow(&b, b_buf, sizeof(b_buf));
 	enum copy_family f = FAMILY_UNEXPLAINED;
 	const struct hlo_instruction *s = c->operands[0];
 	char ix[128];
@@ -339,7 +341,7 @@ done:
 	if (evidence)
 		*evidence = sb_finish(&b, A);
 	else
-		free(b.s);
+		sb_free(&b);
 	return f;
 }
 
@@ -709,7 +711,9 @@ static int decide_by_rewrite(struct analysis *an, const struct hlo_instruction *
 	}
 	out->edge_from = same_instr(an->m, bv.edge_from);
 	out->edge_to = same_instr(an->m, bv.edge_to);
-	struct sbuf b = {0};
+	char b_buf[SB_STACK_BYTES];
+	struct sbuf b;
+	sb_borrow(&b, b_buf, sizeof(b_buf));
 	sb_printf(&b, "merged buffer of %s and %s after removal: %d value(s), from the rewritten module "
 		  "analysed again (loop phis that collapse onto %s stay phis once they reach %s, a phi)\n%s",
 		  copy->operands[0]->name, copy->name, aw->bufs->buffers[aw->bufs->buffer_of[s]].n_values,
@@ -786,7 +790,9 @@ int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
 	out->edges_from = r.bv.edges_from;
 	out->edges_to = r.bv.edges_to;
 	out->unknown_reason = r.bv.unknown_reason;
-	struct sbuf b = {0};
+	char b_buf[SB_STACK_BYTES];
+	struct sbuf b;
+	sb_borrow(&b, b_buf, sizeof(b_buf));
 	sb_printf(&b, "merged buffer of %s and %s after removal: %d value(s)", copy->operands[0]->name,
 		  copy->name, nm);
 	if (na > 1)

@@ -77,11 +77,26 @@ static void sb_reserve(struct sbuf *b, size_t n)
 		return;
 	/* 1 KB: a first line and most of a view's evidence */
 	size_t cap = grown_cap(b->cap, b->n + n + 1, 1024);
-	char *s = realloc(b->s, cap);
+	char *s = realloc(b->borrowed ? NULL : b->s, cap);
 	if (!s)
 		die("out of memory");
+	if (b->borrowed && b->s)
+		memcpy(s, b->s, b->n + 1);
+	b->borrowed = 0;
 	b->s = s;
 	b->cap = cap;
+}
+
+void sb_borrow(struct sbuf *b, char *buf, size_t cap)
+{
+	b->s = buf;
+	b->n = 0;
+	b->cap = cap;
+	b->borrowed = 1;
+	if (cap)
+		buf[0] = 0;
+	else
+		b->s = NULL; /* nothing to borrow: the heap from the first byte */
 }
 
 static void sb_put(struct sbuf *b, const char *s, size_t n)
@@ -196,10 +211,17 @@ void sb_printf(struct sbuf *b, const char *fmt, ...)
 char *sb_finish(struct sbuf *b, struct arena *a)
 {
 	char *r = arena_strndup(a, b->s ? b->s : "", b->n);
-	free(b->s);
+	sb_free(b);
+	return r;
+}
+
+void sb_free(struct sbuf *b)
+{
+	if (!b->borrowed)
+		free(b->s);
 	b->s = NULL;
 	b->n = b->cap = 0;
-	return r;
+	b->borrowed = 0;
 }
 
 /* ---- events of values and reads ---- */
@@ -2216,7 +2238,10 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 			given = i;
 	}
 	bv->n_hazards = n_possible;
-	struct sbuf ev = {0};
+	/* on the stack while it fits: a malloc and a realloc a view before */
+	char ev_buf[SB_STACK_BYTES];
+	struct sbuf ev;
+	sb_borrow(&ev, ev_buf, sizeof(ev_buf));
 	struct atom edge = {0, 0};
 	int have_edge = 0;
 	struct atom edges[MAX_REPAIR_EDGES];
@@ -2348,7 +2373,9 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 			h->predicted_family = triple_family(&V, t);
 			int32_t *k = shown ? &shown[(size_t)t->v * 8 + t->kind] : NULL;
 			if (!k || ((scheduled ? t->given : 1) && *k < an->opt.witness_limit)) {
-				struct sbuf w = {0};
+				char w_buf[SB_STACK_BYTES];
+				struct sbuf w;
+				sb_borrow(&w, w_buf, sizeof(w_buf));
 				witness(&V, t, &w);
 				h->witness = sb_finish(&w, A);
 				if (k)

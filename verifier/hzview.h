@@ -36,14 +36,22 @@ void hz_cache_free(struct hz_cache *c);
 /* The analysis's Z3 context, created on first use. */
 struct smt *analysis_smt(struct analysis *an);
 
-/* growable string printed into the module arena at the end */
+/* growable string printed into the module arena at the end; {0} starts
+ * on the heap, sb_borrow in the caller's buffer (usually on its stack),
+ * moving to the heap only if the text outgrows it */
 struct sbuf {
 	char *s;
 	size_t n, cap;
+	int borrowed; /* s is the caller's buffer: never freed or realloc'd */
 };
+void sb_borrow(struct sbuf *b, char *buf, size_t cap);
+/* what the evidence builders borrow: most texts fit (mixtral: a malloc
+ * and a realloc per copy and per view before) */
+#define SB_STACK_BYTES 4096
 void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(struct sbuf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 char *sb_finish(struct sbuf *b, struct arena *a); /* arena copy; frees b */
+void sb_free(struct sbuf *b);                      /* the text dropped */
 
 /* The definition event of a value (hazards.md 2). */
 void value_def_event(const struct hlo_value *v, struct event *e);

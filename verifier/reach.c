@@ -476,8 +476,9 @@ struct reach_index *reach_build(int32_t n, const int32_t *succ_off, const int32_
 	/* successors in rank space, sorted and distinct; kept only for large.
 	 * soff, rs and indeg in one block, on the stack for a small graph: most
 	 * computations are small (mixtral: 3,714 of 11 instructions on
-	 * average), and a malloc each was a third of a check's allocations,
-	 * each taking the heap's lock under --jobs */
+	 * average), and these three mallocs and ordering.c's three for the
+	 * graph were a third of a check's allocations, each taking the heap's
+	 * lock under --jobs */
 	int64_t m = succ_off[n] - succ_off[0];
 	int32_t small[REACH_STACK_INTS];
 	size_t n_ints = (size_t)n + 1 + (size_t)(m ? m : 1) + (size_t)(n ? n : 1);

@@ -16,10 +16,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: soak [N [START]]\n");
 		return 2;
 	}
-	/* the heap as `check` and `gate` set it up: Z3's large blocks stay in
-	 * the heap instead of being mapped and faulted in again per query
-	 * (some seed ranges ran 10x slower, half of it in page faults) */
-	arena_heap_huge_pages((size_t)32 << 20);
+	/* the heap as `check` sets it up (arena.h): without it some seed
+	 * ranges ran 10x slower, half of it in page faults under Z3 */
+	arena_heap_huge_pages(ARENA_HEAP_PAD);
 	/* SOAK_CROSS=0 skips the graph-vs-Z3 cross check (10x faster) */
 	const char *cx = getenv("SOAK_CROSS");
 	int cross = !cx || strcmp(cx, "0");

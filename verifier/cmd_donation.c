@@ -509,9 +509,8 @@ int cmd_donation(int argc, char **argv)
 			return EXIT_INPUT;
 		}
 	}
-	/* the heap as check sets it up (arena.c): Z3's and the analyses' large
-	 * blocks reused, not mapped and faulted in again */
-	arena_heap_huge_pages((size_t)32 << 20);
+	/* the heap as check sets it up (arena.h) */
+	arena_heap_huge_pages(ARENA_HEAP_PAD);
 	int rc = nfiles == 1 ? one_module(argv[optind], &o, o.annotations ? &ann : NULL)
 			     : before_after(argv[optind], argv[optind + 1], &o,
 					    o.annotations ? &ann : NULL);

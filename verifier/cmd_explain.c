@@ -97,9 +97,8 @@ int cmd_explain(int argc, char **argv)
 		return cli_usage_error("explain", "need FILE and COPY (or --all / --hazards)");
 	struct diag d;
 	diag_init(&d, stderr);
-	/* the heap as check sets it up (arena.c): Z3's and the analyses' large
-	 * blocks reused, not mapped and faulted in again */
-	arena_heap_huge_pages((size_t)32 << 20);
+	/* the heap as check sets it up (arena.h) */
+	arena_heap_huge_pages(ARENA_HEAP_PAD);
 	struct hlo_module *m = hlo_parse_file(file, &d);
 	if (!m)
 		return EXIT_INPUT;

@@ -39,9 +39,8 @@ int cmd_prove_removal(int argc, char **argv)
 		return cli_usage_error("prove-removal", "--schedule is given or any, not '%s'", sched);
 	struct diag d;
 	diag_init(&d, stderr);
-	/* the heap as check sets it up (arena.c): Z3's and the analyses' large
-	 * blocks reused, not mapped and faulted in again */
-	arena_heap_huge_pages((size_t)32 << 20);
+	/* the heap as check sets it up (arena.h) */
+	arena_heap_huge_pages(ARENA_HEAP_PAD);
 	struct hlo_module *m = hlo_parse_file(file, &d);
 	if (!m)
 		return EXIT_INPUT;

@@ -23,7 +23,8 @@
 # After a row, $last_ms holds its median, $last_out and $last_err the
 # stdout and stderr of its last run. PIN="..." before a row overrides the
 # pinning (the --jobs rows run on both cores). BENCH_ROWS="check jobs" runs
-# only those groups (parse, buffers, check, jobs, shapes).
+# only those groups (parse, buffers, check, jobs, shapes). BENCH_HOST_MIN
+# and BENCH_JOBS_TRIES: when the --jobs target rows count (below).
 set -u
 
 H=${1:?usage: run.sh HLOPROOF HLOGEN}
@@ -349,16 +350,46 @@ host_cores() {
 		echo "$t1 $t2" | awk '{ printf "%.1f\n", ($2 - $1) / 1e6 }' >>"$TMP/two"
 	done
 	one=$(median <"$TMP/one"); two=$(median <"$TMP/two")
+	host_x=$(awk -v a="$one" -v b="$two" 'BEGIN { if (b > 0) printf "%.2f", 2 * a / b }')
 	awk -v a="$one" -v b="$two" 'BEGIN { if (b > 0) printf "  %-42s %.0f ms for one loop alone, %.0f ms for two at once: %.2fx\n", "host: the two cores give", a, b, 2 * a / b }'
 }
+# host_below X: the last host line gave two loops less than X times one
+host_below() { [ -n "$host_x" ] && awk -v h="$host_x" -v x="$1" 'BEGIN { exit !(h < x) }'; }
 ndir=$(ls "$TMP/dir" | wc -l)
 jobs_rows "real/ ($ndir modules)" "$TMP/dir" "-"
 # the bound: --jobs 1 time over the largest module's own check (both processes)
 bench_cmd "check (largest real module, alone)" "-" "$H" check "$MIXTRAL"
 awk -v a="$j1_ms" -v b="$last_ms" 'BEGIN { if (b > 0) printf "  %-42s at most %.2fx (--jobs 1 time / its largest module)\n", "--jobs 2 on real/", a / b }'
-host_cores
-jobs_rows "synth 30k-100k (8 modules)" "$OUT/jobs" "speedup>=1.7"
-host_cores
+# The target row measures --jobs only while the host lends both cores: two
+# CPU-bound loops at once at least HOST_MIN times one (BENCH_HOST_MIN, 1.85:
+# with its serial part, ~17 ms of ~550, check gets 1.80x from that; 1.7x
+# needs 1.74x). When the host line says otherwise before the rows, wait and
+# measure the host again; when it says otherwise after them, the rows are
+# printed, not counted, and run again; at most BENCH_JOBS_TRIES times (4),
+# after which the last rows count whatever the host gave. Every attempt is
+# printed.
+HOST_MIN=${BENCH_HOST_MIN:-1.85}
+TRIES=${BENCH_JOBS_TRIES:-4}
+try=0
+while :; do
+	try=$((try + 1))
+	host_x=
+	host_cores
+	if [ "$try" -lt "$TRIES" ] && host_below "$HOST_MIN"; then
+		printf '  %-42s below %s: waiting 20 s (attempt %d of %d)\n' "--jobs rows" "$HOST_MIN" "$try" "$TRIES"
+		sleep 20
+		continue
+	fi
+	missed_before=$missed
+	jobs_rows "synth 30k-100k (8 modules)" "$OUT/jobs" "speedup>=1.7" || break
+	host_cores
+	if [ "$try" -lt "$TRIES" ] && host_below "$HOST_MIN"; then
+		printf '  %-42s the host fell below %s during them: not counted, again (attempt %d of %d)\n' "--jobs rows" "$HOST_MIN" "$try" "$TRIES"
+		missed=$missed_before
+		continue
+	fi
+	break
+done
 PIN=$PIN0
 fi
 echo "  (online cores: $(nproc 2>/dev/null || echo ?); load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"

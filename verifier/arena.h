@@ -23,9 +23,10 @@ void *arena_array(struct arena *a, size_t n, size_t size);
 void arena_reserve(struct arena *a, size_t n);
 /* Process-wide, once, before the heavy work starts: the C heap grows pad
  * bytes at a time on transparent huge pages, and every thread allocates from
- * it (see arena.c). Every command that runs the analyses calls it with
- * ARENA_HEAP_PAD: their large blocks (Z3's among them, per query) are then
- * reused, not mapped and faulted in again each time. */
+ * it (see arena.c). main.c calls it with ARENA_HEAP_PAD for every command
+ * that runs the analyses (CMD_HEAP_SETUP in its table): their large blocks
+ * (Z3's among them, per query) are then reused, not mapped and faulted in
+ * again each time. */
 void arena_heap_huge_pages(size_t pad);
 #define ARENA_HEAP_PAD ((size_t)32 << 20) /* glibc caps its thresholds there */
 /* The C heap's large blocks: malloc hands blocks of 32 MiB and more out as

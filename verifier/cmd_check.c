@@ -355,7 +355,6 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	budget_init(&budget, o.budget_ms);
-	arena_heap_huge_pages(ARENA_HEAP_PAD);
 	files = cli_expand_inputs(argc - optind, argv + optind);
 	if (!files) {
 		status = EXIT_INPUT;

@@ -14,7 +14,6 @@
  * (or an annotation is violated), 2 for bad input. */
 #include "analysis.h"
 #include "annotations.h"
-#include "arena.h"
 #include "cli.h"
 #include "donation.h"
 #include "donormatch.h"
@@ -509,8 +508,6 @@ int cmd_donation(int argc, char **argv)
 			return EXIT_INPUT;
 		}
 	}
-	/* the heap as check sets it up (arena.h) */
-	arena_heap_huge_pages(ARENA_HEAP_PAD);
 	int rc = nfiles == 1 ? one_module(argv[optind], &o, o.annotations ? &ann : NULL)
 			     : before_after(argv[optind], argv[optind + 1], &o,
 					    o.annotations ? &ann : NULL);

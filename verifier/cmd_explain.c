@@ -1,7 +1,6 @@
 /* cmd_explain.c - `hloproof explain FILE COPY`: the family, both removal
  * verdicts and the full evidence of one copy (--all: every copy; --hazards:
  * the hazards of the module as it stands). */
-#include "arena.h"
 #include "cli.h"
 #include "copies.h"
 #include "hazard.h"
@@ -97,8 +96,6 @@ int cmd_explain(int argc, char **argv)
 		return cli_usage_error("explain", "need FILE and COPY (or --all / --hazards)");
 	struct diag d;
 	diag_init(&d, stderr);
-	/* the heap as check sets it up (arena.h) */
-	arena_heap_huge_pages(ARENA_HEAP_PAD);
 	struct hlo_module *m = hlo_parse_file(file, &d);
 	if (!m)
 		return EXIT_INPUT;

@@ -613,7 +613,6 @@ int cmd_gate(int argc, char **argv)
 	for (int32_t j = 0; j < h.n; j++)
 		jobs[b.n + j].file = h.files[j];
 	struct gate_run run = {&cfg, {o.co.annotations ? &ann : NULL, o.no_deciders}, jobs};
-	arena_heap_huge_pages(ARENA_HEAP_PAD);
 	size_t *order = NULL;
 	const char **names = o.co.jobs > 1 ? calloc(n + 1, sizeof(*names)) : NULL;
 	if (names) {

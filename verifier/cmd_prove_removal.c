@@ -1,7 +1,6 @@
 /* cmd_prove_removal.c - `hloproof prove-removal FILE COPY [--schedule=given|any]`:
  * exit 0 when removing the copy is proven safe, 1 when refuted (the witness
  * is printed), 3 when unknown. */
-#include "arena.h"
 #include "cli.h"
 #include "copies.h"
 #include <stdio.h>
@@ -39,8 +38,6 @@ int cmd_prove_removal(int argc, char **argv)
 		return cli_usage_error("prove-removal", "--schedule is given or any, not '%s'", sched);
 	struct diag d;
 	diag_init(&d, stderr);
-	/* the heap as check sets it up (arena.h) */
-	arena_heap_huge_pages(ARENA_HEAP_PAD);
 	struct hlo_module *m = hlo_parse_file(file, &d);
 	if (!m)
 		return EXIT_INPUT;

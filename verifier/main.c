@@ -1,4 +1,5 @@
 /* main.c - hloproof: the command table, --help, --version. */
+#include "arena.h"
 #include "cli.h"
 #include <dirent.h>
 #include <errno.h>
@@ -12,38 +13,39 @@
 
 const struct command commands[] = {
 	{"parse", cmd_parse, "parse [--format=text|json] [--stats] [--time-budget-ms N] FILE...",
-	 "parse modules and print one summary line per module"},
-	{"print", cmd_print, "print [-o FILE] FILE", "print a module back as canonical HLO text"},
-	{"rules", cmd_rules, "rules", "list the lint rules"},
+	 "parse modules and print one summary line per module", 0},
+	{"print", cmd_print, "print [-o FILE] FILE", "print a module back as canonical HLO text", 0},
+	{"rules", cmd_rules, "rules", "list the lint rules", 0},
 	{"check", cmd_check,
 	 "check [--format=text|json|sarif|junit|checkstyle] [-o FILE] [--config FILE]\n"
 	 "       [--fail-on=error|warning|note|none] [--enable RULE] [--disable RULE]\n"
 	 "       [--baseline FILE] [--write-baseline FILE] [--timeout-ms N] [--strict-donation]\n"
 	 "       [--annotations FILE.xml] [--smt-dump DIR] [--cross-check] [--jobs N]\n"
 	 "       [--time-budget-ms N] [--stats] FILE...",
-	 "run the lint rules and report findings"},
+	 "run the lint rules and report findings", CMD_HEAP_SETUP},
 	{"buffers", cmd_buffers,
 	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential]\n"
 	 "        [--time-budget-ms N] FILE...",
-	 "list alias-analysis buffers, their values and live ranges"},
+	 "list alias-analysis buffers, their values and live ranges", 0},
 	{"donation", cmd_donation,
 	 "donation [--format=text|json] [--evidence] [--annotations FILE.xml] [--timeout-ms N]\n"
 	 "       BEFORE [AFTER]",
-	 "prove or refute every donation; with two files, what optimization did with each"},
+	 "prove or refute every donation; with two files, what optimization did with each", CMD_HEAP_SETUP},
 	/* copies (issue 4) */
 	{"explain", cmd_explain,
 	 "explain [--timeout-ms N] [--time-budget-ms N] [--smt-dump DIR] [--cross-check]\n"
 	 "       FILE COPY | FILE --all | FILE --hazards",
-	 "the family, removal verdicts and evidence of a copy"},
+	 "the family, removal verdicts and evidence of a copy", CMD_HEAP_SETUP},
 	{"prove-removal", cmd_prove_removal,
 	 "prove-removal [--schedule=given|any] [--timeout-ms N] [--smt-dump DIR] [--cross-check] FILE COPY",
-	 "exit 0 when removing COPY is proven safe, 1 when refuted, 3 when unknown"},
+	 "exit 0 when removing COPY is proven safe, 1 when refuted, 3 when unknown", CMD_HEAP_SETUP},
 	{"gate", cmd_gate,
 	 "gate [--format=text|json] [-o FILE] [--config FILE] [--max-new-copy-bytes N]\n"
 	 "       [--allow-lost-donations] [--fail-on-new=error|warning|note|none]\n"
 	 "       [--annotations FILE.xml] [--no-deciders] [--timeout-ms N] [--jobs N] BASE HEAD",
-	 "compare two versions of a module (or two dump directories); exit 1 on a regression"},
-	{0, 0, 0, 0},
+	 "compare two versions of a module (or two dump directories); exit 1 on a regression",
+	 CMD_HEAP_SETUP},
+	{0, 0, 0, 0, 0},
 };
 
 /* Every command with its summary and its whole usage (every option). */
@@ -92,6 +94,8 @@ int main(int argc, char **argv)
 				return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_CLEAN : EXIT_INTERNAL;
 			}
 		}
+		if (c->flags & CMD_HEAP_SETUP)
+			arena_heap_huge_pages(ARENA_HEAP_PAD);
 		int status = c->run(argc - 1, argv + 1);
 		/* A report that did not reach standard output (disk full, closed
 		 * pipe) is an internal error whatever the command found. */

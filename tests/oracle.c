@@ -67,13 +67,16 @@ const char *oracle_kind_name(enum oracle_kind k)
 
 /* ---- regions (hazards.md section 5) -------------------------------------- */
 
+/* A box in the coordinates of `view`, the shape (dims and layout) through
+ * which the access sees its buffer (a bitcast's users see the bitcast's). */
 struct oregion {
 	int whole;
 	int rank;
 	int64_t lo[OREG_MAX_RANK], hi[OREG_MAX_RANK];
+	const struct shape *view;
 };
 
-static const struct oregion region_whole = {1, 0, {0}, {0}};
+static const struct oregion region_whole = {1, 0, {0}, {0}, NULL};
 
 /* All integers of a constant's literal text ("6", "-1", "{1, 2}"). */
 static int literal_ints(const char *lit, int64_t *out, int cap)
@@ -230,6 +233,104 @@ static struct hlo_computation *fused_comp(const struct hlo_instruction *f)
 	return f->ext->calls ? f->ext->calls : (f->n_called > 0 ? f->called[0] : NULL);
 }
 
+/* Bits one element of an array takes. */
+static int64_t oelem_bits(const struct shape *s)
+{
+	return s->layout.element_size_bits > 0 ? s->layout.element_size_bits : ptype_bits(s->type);
+}
+
+/* The layout text names the same memory order: effective minor_to_major,
+ * element size and what follows ':' (tiles). */
+static int same_layout(const struct shape *a, const struct shape *b)
+{
+	if (!a || !b || a->type == PT_TUPLE || b->type == PT_TUPLE || a->rank != b->rank ||
+	    oelem_bits(a) != oelem_bits(b))
+		return 0;
+	for (int i = 0; i < a->rank; i++)
+		if (a->dims[i] != b->dims[i] || shape_minor_to_major(a, i) != shape_minor_to_major(b, i))
+			return 0;
+	const char *ea = a->layout.ext ? a->layout.ext : "", *eb = b->layout.ext ? b->layout.ext : "";
+	return !strcmp(ea, eb);
+}
+
+/* Memory order given by minor_to_major alone: after ':' nothing but E(n)
+ * and S(n) (a tile or a dim level type moves elements). */
+static int plain_memory_order(const struct shape *s)
+{
+	for (const char *p = s->layout.ext; p && *p; p++)
+		if (!strchr("ES()0123456789", *p))
+			return 0;
+	return 1;
+}
+
+#define OREG_MAX_BITS ((int64_t)1 << 22)
+
+/* Bits of the buffer a view spans, -1 past OREG_MAX_BITS or unknown. */
+static int64_t view_bits(const struct shape *s)
+{
+	if (!s || s->type == PT_TUPLE || oelem_bits(s) <= 0)
+		return -1;
+	int64_t n = oelem_bits(s);
+	for (int d = 0; d < s->rank; d++) {
+		if (s->dims[d] < 0)
+			return -1;
+		n *= s->dims[d];
+		if (n > OREG_MAX_BITS)
+			return -1;
+	}
+	return n;
+}
+
+/* Mark (mark = 1) or test (mark = 0) every bit of the buffer that box r
+ * covers, element by element, at element offset sum(idx[d] * stride[d])
+ * with the strides of r's view's layout. Returns 1 when a tested bit is
+ * set, -1 when r cannot be laid out (tiles, too big). */
+static int box_bits(const struct oregion *r, uint8_t *bits, int mark)
+{
+	const struct shape *s = r->view;
+	if (!s || s->type == PT_TUPLE || s->rank != r->rank || !plain_memory_order(s))
+		return -1;
+	int64_t stride[OREG_MAX_RANK], eb = oelem_bits(s), n = 1;
+	for (int i = 0; i < s->rank; i++) {
+		int d = shape_minor_to_major(s, i);
+		if (d < 0 || d >= s->rank || s->dims[d] < 0)
+			return -1;
+		stride[d] = n;
+		n *= s->dims[d];
+		if (n * eb > OREG_MAX_BITS)
+			return -1;
+	}
+	if (eb <= 0)
+		return -1;
+	int64_t idx[OREG_MAX_RANK];
+	for (int d = 0; d < r->rank; d++)
+		if (r->lo[d] < 0 || r->hi[d] > s->dims[d])
+			return -1;
+	for (int d = 0; d < r->rank; d++) {
+		if (r->hi[d] <= r->lo[d])
+			return 0; /* empty */
+		idx[d] = r->lo[d];
+	}
+	for (;;) {
+		int64_t off = 0;
+		for (int d = 0; d < r->rank; d++)
+			off += idx[d] * stride[d];
+		for (int64_t b = off * eb; b < (off + 1) * eb; b++) {
+			if (mark)
+				bits[b] = 1;
+			else if (bits[b])
+				return 1;
+		}
+		int d = r->rank - 1;
+		while (d >= 0 && ++idx[d] == r->hi[d]) {
+			idx[d] = r->lo[d];
+			d--;
+		}
+		if (d < 0)
+			return 0;
+	}
+}
+
 /* What value `v` (defined by i at sub) writes. */
 static void write_region(const struct hlo_instruction *i, int32_t sub, struct oregion *r)
 {
@@ -239,6 +340,7 @@ static void write_region(const struct hlo_instruction *i, int32_t sub, struct or
 	if (i->opcode == OP_DYNAMIC_UPDATE_SLICE) {
 		if (dus_box(i, NULL, i->shape, r) < 0)
 			*r = region_whole;
+		r->view = i->shape;
 		return;
 	}
 	if (i->opcode == OP_FUSION) {
@@ -250,6 +352,10 @@ static void write_region(const struct hlo_instruction *i, int32_t sub, struct or
 		else if (!root || root->opcode != OP_DYNAMIC_UPDATE_SLICE || root->n_operands == 0 ||
 			 root->operands[0]->opcode != OP_PARAMETER)
 			*r = region_whole;
+		/* the buffer as the fusion's output; the box in its fused root's shape */
+		if (!r->whole && root && !same_layout(root->shape, i->shape))
+			*r = region_whole;
+		r->view = i->shape;
 	}
 }
 
@@ -262,6 +368,7 @@ static void read_region(const struct hlo_instruction *u, int32_t k, int32_t sub,
 	if ((u->opcode == OP_DYNAMIC_SLICE || u->opcode == OP_SLICE) && k == 0) {
 		if (read_box(u, NULL, r) < 0)
 			*r = region_whole;
+		r->view = u->operands[0]->shape;
 		return;
 	}
 	if (u->opcode == OP_FUSION) {
@@ -275,17 +382,39 @@ static void read_region(const struct hlo_instruction *u, int32_t k, int32_t sub,
 			   root->n_operands > 0 && root->operands[0]->opcode == OP_PARAMETER &&
 			   root->operands[0]->parameter_number == k))
 			*r = region_whole;
+		/* the buffer as the fusion's operand k; the box in the fused parameter's shape */
+		if (!r->whole && !same_layout(root->operands[0]->shape, u->operands[k]->shape))
+			*r = region_whole;
+		r->view = u->operands[k]->shape;
 	}
 }
 
+/* Overlap in memory: one bit of the buffer both boxes cover. In one view
+ * (same dims and layout) the boxes compare dimension by dimension; in two,
+ * bit by bit through each view's layout. */
 static int region_overlaps(const struct oregion *a, const struct oregion *b)
 {
-	if (a->whole || b->whole || a->rank != b->rank)
+	if (a->whole || b->whole)
 		return 1;
-	for (int d = 0; d < a->rank; d++)
-		if (!(a->lo[d] < b->hi[d] && b->lo[d] < a->hi[d]))
-			return 0;
-	return 1;
+	if (a->rank == b->rank && same_layout(a->view, b->view)) {
+		for (int d = 0; d < a->rank; d++)
+			if (!(a->lo[d] < b->hi[d] && b->lo[d] < a->hi[d]))
+				return 0;
+		return 1;
+	}
+	int64_t na = view_bits(a->view), nb = view_bits(b->view);
+	if (na < 0 || nb < 0)
+		return 1;
+	uint8_t small[4096];
+	size_t n = (size_t)(na > nb ? na : nb);
+	uint8_t *bits = n <= sizeof(small) ? small : xcalloc(n, 1);
+	memset(bits, 0, n <= sizeof(small) ? n : 0);
+	int got = box_bits(a, bits, 1);
+	if (got >= 0)
+		got = box_bits(b, bits, 0);
+	if (bits != small)
+		free(bits);
+	return got != 0;
 }
 
 static void region_print(FILE *f, const struct oregion *r)
@@ -299,6 +428,13 @@ static void region_print(FILE *f, const struct oregion *r)
 }
 
 /* ---- the oracle: per-instruction event tables ----------------------------- */
+
+/* A use that reads: a bitcast only forwards (verdicts.md, "Buffer
+ * semantics"); its users read, in its view. A root reads what it returns. */
+static int reads_operand(const struct value_use *use)
+{
+	return use->instr->opcode != OP_BITCAST || use->instr->parent->root == use->instr;
+}
 
 struct oread {
 	int32_t value;
@@ -557,7 +693,7 @@ struct oracle *oracle_new(struct hlo_module *m, const struct oracle_limits *lim,
 		else
 			il_push(&o->defs[d0->gid], v);
 		for (int32_t u = 0; u < hv->n_uses; u++)
-			o->n_reads[hv->uses[u].instr->gid]++;
+			o->n_reads[hv->uses[u].instr->gid] += reads_operand(&hv->uses[u]);
 	}
 	for (int32_t g = 0; g < o->n_instr; g++) {
 		o->reads[g] = xcalloc((size_t)o->n_reads[g], sizeof(struct oread));
@@ -569,6 +705,8 @@ struct oracle *oracle_new(struct hlo_module *m, const struct oracle_limits *lim,
 			continue;
 		for (int32_t u = 0; u < hv->n_uses; u++) {
 			const struct value_use *use = &hv->uses[u];
+			if (!reads_operand(use))
+				continue;
 			struct oread *r = &o->reads[use->instr->gid][o->n_reads[use->instr->gid]++];
 			r->value = v;
 			r->use = use;

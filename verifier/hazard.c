@@ -295,6 +295,16 @@ static void read_event(const struct hlo_instruction *u, struct event *e)
 			   : EV_AT;
 }
 
+/* A bitcast forwards its operand and reads nothing (docs/hazards.md 2): the
+ * reads are its users', each in the bitcast's view, and a repair ordering
+ * the bitcast would leave them unordered. A root still reads what it
+ * returns. */
+static int use_reads(const struct value_use *use)
+{
+	const struct hlo_instruction *u = use->instr;
+	return u->opcode != OP_BITCAST || u == u->parent->root;
+}
+
 /* ---- the view ---- */
 
 struct hz_read {
@@ -590,6 +600,8 @@ static const struct read_block *read_block_of(struct view *V, int32_t vid)
 	T->an = V->an;
 	for (int32_t u = 0; u < val->n_uses; u++) {
 		const struct value_use *use = &val->uses[u];
+		if (!use_reads(use))
+			continue;
 		struct event ev;
 		read_event(use->instr, &ev);
 		add_read(T, -1, &ev, use->instr, use->operand, use->sub);
@@ -667,7 +679,7 @@ static void build_reads(struct view *V, int32_t mi)
 			add_block(V, mi, blk, in->copy);
 		for (int32_t u = 0; u < val->n_uses && !blk; u++) {
 			const struct value_use *use = &val->uses[u];
-			if (in->copy && use->instr == in->copy)
+			if ((in->copy && use->instr == in->copy) || !use_reads(use))
 				continue;
 			struct event ev;
 			read_event(use->instr, &ev);
@@ -1301,9 +1313,18 @@ static void sample_proof(struct view *V, const struct hz_false *s, struct sbuf *
 		break;
 	}
 	case 2: {
-		char rw[256], rr[256];
-		sb_printf(b, "disjoint regions: %s writes %s, the read covers %s", w->name,
-			  region_format(&w->wr, rw, sizeof(rw)), region_format(rregion(V, r), rr, sizeof(rr)));
+		char rw[256], rr[256], bw[64], br[64];
+		const struct region *rg = rregion(V, r);
+		if (region_same_view(&w->wr, rg)) {
+			sb_printf(b, "disjoint regions: %s writes %s, the read covers %s", w->name,
+				  region_format(&w->wr, rw, sizeof(rw)), region_format(rg, rr, sizeof(rr)));
+			break;
+		}
+		/* two views of the buffer (a bitcast between): compared in memory */
+		sb_printf(b, "disjoint regions: %s writes %s (%s), the read covers %s (%s) of another view",
+			  w->name, region_format(&w->wr, rw, sizeof(rw)),
+			  region_format_bytes(&w->wr, bw, sizeof(bw)), region_format(rg, rr, sizeof(rr)),
+			  region_format_bytes(rg, br, sizeof(br)));
 		break;
 	}
 	case 3:

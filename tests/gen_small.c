@@ -10,10 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum gty { T_F8, T_F4, T_M24, T_M24T, T_R14, T_S, T_P, T_TUPLE, T_NTY };
+/* Bitcast views of an f32[2,4]{1,0} m: T_V42T transposes (v[a,b] is
+ * m[b,a]), T_M42 reshapes (element 2a+b); T_C41, T_Q22, T_R12 are the
+ * boxes their slices read and their DUS write */
+enum gty {
+	T_F8, T_F4, T_M24, T_M24T, T_R14, T_S, T_P, T_TUPLE,
+	T_V42T, T_C41, T_Q22, T_M42, T_R12, T_NTY
+};
 
 static const char *const shape_txt[T_NTY] = {
 	"f32[8]", "f32[4]", "f32[2,4]{1,0}", "f32[2,4]{0,1}", "f32[1,4]{1,0}", "s32[]", "pred[]", "",
+	"f32[4,2]{0,1}", "f32[4,1]{0,1}", "f32[2,2]{0,1}", "f32[4,2]{1,0}", "f32[1,2]{1,0}",
 };
 
 #define G_MAX_INS 64
@@ -242,6 +249,160 @@ static void ctrl_edge(struct gen *g, struct gcomp *c)
 		y->ctrl[y->n_ctrl++] = cand[a];
 }
 
+/* ---- bitcast views ---- */
+
+static int bitcast_to(struct gen *g, struct gcomp *c, int x, int ty)
+{
+	use(c, x);
+	return add(g, c, ty, "bc", "%s bitcast(%%%s)", shape_txt[ty], nm(c, x));
+}
+
+/* A view of a buffer through a bitcast: f32[8] seen as f32[2,4]{1,0}
+ * (reshape) and back, f32[2,4]{1,0} seen as f32[4,2]{0,1} (transpose);
+ * slices that read a view, a dynamic-update-slice that writes one, and
+ * the KV-cache fusion (a kLoop DUS fusion whose operand is bitcast(x)).
+ * Boxes of two views meet in memory where their coordinates do not. */
+static void gen_view(struct gen *g, struct gcomp *e)
+{
+	int f8 = pick(g, e, T_F8), m24 = pick(g, e, T_M24), v = pick(g, e, T_V42T);
+	int r42 = pick(g, e, T_M42);
+	int k = rnd(&g->r, 12);
+	if (k == 0 || m24 < 0) {
+		if (f8 >= 0)
+			bitcast_to(g, e, f8, chance(&g->r, 70) ? T_M24 : T_V42T);
+		return;
+	}
+	switch (k) {
+	case 1:
+		bitcast_to(g, e, m24, chance(&g->r, 50) ? T_V42T : T_M42);
+		return;
+	case 2:
+		bitcast_to(g, e, chance(&g->r, 50) && v >= 0 ? v : m24, T_F8);
+		return;
+	case 7:
+	case 8: { /* the reshaped view: read a row (elements 2a, 2a+1) or write one */
+		if (r42 < 0)
+			r42 = bitcast_to(g, e, chance(&g->r, 50) ? m24 : f8, T_M42);
+		use(e, r42);
+		if (chance(&g->r, 50)) {
+			int a = rnd(&g->r, 4);
+			add(g, e, T_R12, "sl", "f32[1,2]{1,0} slice(%%%s), slice={[%d:%d], [0:2]}", nm(e, r42), a,
+			    a + 1);
+			return;
+		}
+		int u = pick(g, e, T_R12);
+		if (u < 0)
+			u = add(g, e, T_R12, "cu", "f32[1,2]{1,0} constant({ {1, 2} })");
+		int i0 = make_index(g, e, 3), i1 = const_s32(g, e, 0);
+		use(e, u);
+		use(e, i0);
+		use(e, i1);
+		add(g, e, T_M42, "dus", "f32[4,2]{1,0} dynamic-update-slice(%%%s, %%%s, %%%s, %%%s)",
+		    nm(e, r42), nm(e, u), nm(e, i0), nm(e, i1));
+		return;
+	}
+	case 3: { /* read a row of the 2-D view: elements 4r..4r+3 */
+		int r = rnd(&g->r, 2);
+		use(e, m24);
+		add(g, e, T_R14, "sl", "f32[1,4]{1,0} slice(%%%s), slice={[%d:%d], [0:4]}", nm(e, m24), r,
+		    r + 1);
+		return;
+	}
+	case 4: { /* read the transposed view: a column (a row of m) or a 2x2 box */
+		if (v < 0)
+			v = bitcast_to(g, e, m24, T_V42T);
+		use(e, v);
+		if (chance(&g->r, 50)) {
+			int b = rnd(&g->r, 2);
+			add(g, e, T_C41, "sl", "f32[4,1]{0,1} slice(%%%s), slice={[0:4], [%d:%d]}", nm(e, v), b,
+			    b + 1);
+		} else {
+			int a = rnd(&g->r, 3);
+			add(g, e, T_Q22, "sl", "f32[2,2]{0,1} slice(%%%s), slice={[%d:%d], [0:2]}", nm(e, v), a,
+			    a + 2);
+		}
+		return;
+	}
+	case 5: { /* write through the transposed view: column i of v, row i of m */
+		if (v < 0)
+			v = bitcast_to(g, e, m24, T_V42T);
+		int u = pick(g, e, T_C41);
+		if (u < 0)
+			u = add(g, e, T_C41, "cu", "f32[4,1]{0,1} constant({ {1}, {2}, {3}, {4} })");
+		int i0 = const_s32(g, e, 0), i1 = make_index(g, e, 1);
+		use(e, v);
+		use(e, u);
+		use(e, i0);
+		use(e, i1);
+		add(g, e, T_V42T, "dus", "f32[4,2]{0,1} dynamic-update-slice(%%%s, %%%s, %%%s, %%%s)",
+		    nm(e, v), nm(e, u), nm(e, i0), nm(e, i1));
+		return;
+	}
+	case 9:
+	case 10: { /* an update in place and a read of another view, in either order */
+		int tv = chance(&g->r, 50) ? T_V42T : T_M42;
+		int vw = bitcast_to(g, e, m24, tv);
+		int rd = -1;
+		if (chance(&g->r, 30)) /* the read first: ordered by the data only when it must be */
+			rd = tv == T_V42T ? add(g, e, T_Q22, "sl", "f32[2,2]{0,1} slice(%%%s), slice={[%d:%d], [0:2]}",
+						nm(e, vw), 1, 3)
+					  : add(g, e, T_R12, "sl", "f32[1,2]{1,0} slice(%%%s), slice={[%d:%d], [0:2]}",
+						nm(e, vw), 1, 2);
+		if (chance(&g->r, 50)) {
+			dus_m24(g, e, m24);
+		} else { /* write through the view, read m's rows */
+			int u = tv == T_V42T ? add(g, e, T_C41, "cu", "f32[4,1]{0,1} constant({ {1}, {2}, {3}, {4} })")
+					     : add(g, e, T_R12, "cu", "f32[1,2]{1,0} constant({ {1, 2} })");
+			int i0 = tv == T_V42T ? const_s32(g, e, 0) : make_index(g, e, 3);
+			int i1 = tv == T_V42T ? make_index(g, e, 1) : const_s32(g, e, 0);
+			use(e, vw);
+			add(g, e, tv, "dus", "%s dynamic-update-slice(%%%s, %%%s, %%%s, %%%s)", shape_txt[tv],
+			    nm(e, vw), nm(e, u), nm(e, i0), nm(e, i1));
+			int r = rnd(&g->r, 2);
+			use(e, m24);
+			add(g, e, T_R14, "sl", "f32[1,4]{1,0} slice(%%%s), slice={[%d:%d], [0:4]}", nm(e, m24), r,
+			    r + 1);
+			return;
+		}
+		if (rd < 0) {
+			use(e, vw);
+			int a = rnd(&g->r, 3);
+			if (tv == T_V42T)
+				add(g, e, T_Q22, "sl", "f32[2,2]{0,1} slice(%%%s), slice={[%d:%d], [0:2]}", nm(e, vw), a,
+				    a + 2);
+			else
+				add(g, e, T_R12, "sl", "f32[1,2]{1,0} slice(%%%s), slice={[%d:%d], [0:2]}", nm(e, vw), a,
+				    a + 1);
+		}
+		return;
+	}
+	default: { /* the KV-cache pattern */
+		int base = f8 >= 0 && chance(&g->r, 70) ? bitcast_to(g, e, f8, T_M24) : m24;
+		int u = pick(g, e, T_R14);
+		if (u < 0)
+			u = add(g, e, T_R14, "cu", "f32[1,4]{1,0} constant({ {1, 2, 3, 4} })");
+		int i = make_index(g, e, 1);
+		struct gcomp *fc = new_comp(g, "fused");
+		snprintf(fc->sig, sizeof(fc->sig),
+			 "(fp: f32[2,4], fu: f32[1,4], fi: s32[]) -> f32[2,4]");
+		int fp = add(g, fc, T_M24, "fp", "f32[2,4]{1,0} parameter(0)");
+		int fu = add(g, fc, T_R14, "fu", "f32[1,4]{1,0} parameter(1)");
+		int fi = add(g, fc, T_S, "fi", "s32[] parameter(2)");
+		fc->ins[fp].is_param = fc->ins[fu].is_param = fc->ins[fi].is_param = 1;
+		int fz = const_s32(g, fc, 0);
+		fc->root = add(g, fc, T_M24, "fd",
+			       "f32[2,4]{1,0} dynamic-update-slice(%%%s, %%%s, %%%s, %%%s)", nm(fc, fp),
+			       nm(fc, fu), nm(fc, fi), nm(fc, fz));
+		use(e, base);
+		use(e, u);
+		use(e, i);
+		add(g, e, T_M24, "fus", "f32[2,4]{1,0} fusion(%%%s, %%%s, %%%s), kind=kLoop, calls=%%%s",
+		    nm(e, base), nm(e, u), nm(e, i), fc->name);
+		return;
+	}
+	}
+}
+
 /* ---- while loop ---- */
 
 static int gen_while(struct gen *g, struct gcomp *e)
@@ -432,7 +593,8 @@ static int gen_conditional(struct gen *g, struct gcomp *e)
 
 static int array_ty(int ty)
 {
-	return ty == T_F8 || ty == T_F4 || ty == T_M24 || ty == T_M24T || ty == T_R14;
+	return ty == T_F8 || ty == T_F4 || ty == T_M24 || ty == T_M24T || ty == T_R14 ||
+	       ty == T_V42T || ty == T_C41 || ty == T_Q22 || ty == T_M42 || ty == T_R12;
 }
 
 static void gen_entry(struct gen *g, struct gcomp *e, int *n_params, int *param_ty)
@@ -470,28 +632,28 @@ static void gen_entry(struct gen *g, struct gcomp *e, int *n_params, int *param_
 		}
 		int k = rnd(&g->r, 100);
 		int x;
-		if (k < 18) { /* unary */
+		if (k < 14) { /* unary */
 			int ty = chance(&g->r, 25) && pick(g, e, T_M24) >= 0 ? T_M24
 				 : chance(&g->r, 20) && pick(g, e, T_F4) >= 0 ? T_F4 : T_F8;
 			x = pick(g, e, ty);
 			unary(g, e, x);
-		} else if (k < 32) { /* binary */
+		} else if (k < 28) { /* binary */
 			int ty = chance(&g->r, 20) && pick(g, e, T_M24) >= 0 ? T_M24 : T_F8;
 			x = pick(g, e, ty);
 			int y = chance(&g->r, 20) ? x : pick(g, e, ty);
 			binary(g, e, x, y);
-		} else if (k < 36) {
+		} else if (k < 31) {
 			add(g, e, T_F8, "cf", "f32[8] constant({0, 1, 2, 3, 4, 5, 6, 7})");
-		} else if (k < 52) { /* in place update, sometimes behind a protecting copy */
+		} else if (k < 46) { /* in place update, sometimes behind a protecting copy */
 			x = pick(g, e, T_F8);
 			if (chance(&g->r, 30))
 				x = copy_of(g, e, x);
 			dus_f8(g, e, x);
-		} else if (k < 57 && (x = pick(g, e, T_M24)) >= 0) {
+		} else if (k < 51 && (x = pick(g, e, T_M24)) >= 0) {
 			dus_m24(g, e, x);
-		} else if (k < 66) { /* reads of a box */
+		} else if (k < 60) { /* reads of a box */
 			make_f4(g, e);
-		} else if (k < 80) { /* copies */
+		} else if (k < 74) { /* copies */
 			int ty = T_F8;
 			int r = rnd(&g->r, 10);
 			if (r < 3 && pick(g, e, T_M24) >= 0)
@@ -500,7 +662,7 @@ static void gen_entry(struct gen *g, struct gcomp *e, int *n_params, int *param_
 				ty = T_F4;
 			x = pick(g, e, ty);
 			copy_of(g, e, x);
-		} else if (k < 86) { /* tuple + get-tuple-element */
+		} else if (k < 80) { /* tuple + get-tuple-element */
 			x = pick(g, e, T_F8);
 			int y = pick(g, e, T_F8);
 			use(e, x);
@@ -508,8 +670,10 @@ static void gen_entry(struct gen *g, struct gcomp *e, int *n_params, int *param_
 			int t = add(g, e, T_TUPLE, "t", "(f32[8], f32[8]) tuple(%%%s, %%%s)", nm(e, x), nm(e, y));
 			use(e, t);
 			add(g, e, T_F8, "gt", "f32[8] get-tuple-element(%%%s), index=%d", nm(e, t), rnd(&g->r, 2));
-		} else if (k < 92 && (x = pick(g, e, T_M24)) >= 0) {
+		} else if (k < 85 && (x = pick(g, e, T_M24)) >= 0) {
 			copy_of(g, e, x);
+		} else if (k >= 85) { /* bitcast views */
+			gen_view(g, e);
 		} else {
 			x = pick(g, e, T_F8);
 			unary(g, e, x);

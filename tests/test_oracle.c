@@ -405,6 +405,65 @@ static void test_region_two_dims(void **state)
 	unload(&f);
 }
 
+/* A slice of a bitcast view of n after d writes n in place: `view` and
+ * `box` are the bitcast's shape and the slice's box and result. */
+static const char *view_case(const char *view, const char *slice)
+{
+	static char text[1024], got[16];
+	snprintf(text, sizeof(text),
+		 "HloModule v\n"
+		 "ENTRY %%e (p: f32[4,8]) -> (f32[4,8], f32[]) {\n"
+		 "  %%p = f32[4,8]{1,0} parameter(0)\n"
+		 "  %%n = f32[4,8]{1,0} negate(%%p)\n"
+		 "  %%u = f32[1,4]{1,0} constant({ {1, 2, 3, 4} })\n"
+		 "  %%zero = s32[] constant(0)\n"
+		 "  %%four = s32[] constant(4)\n"
+		 "  %%d = f32[4,8]{1,0} dynamic-update-slice(%%n, %%u, %%zero, %%four)\n"
+		 "  %%v = %s bitcast(%%n)\n"
+		 "  %%r = %s, control-predecessors={%%d}\n"
+		 "  %%z = f32[] constant(0)\n"
+		 "  %%s = f32[] reduce(%%r, %%z), dimensions={0,1}, to_apply=%%add\n"
+		 "  ROOT %%t = (f32[4,8]{1,0}, f32[]) tuple(%%d, %%s)\n"
+		 "}\n"
+		 "%%add (a: f32[], b: f32[]) -> f32[] {\n"
+		 "  %%a = f32[] parameter(0)\n"
+		 "  %%b = f32[] parameter(1)\n"
+		 "  ROOT %%c = f32[] add(%%a, %%b)\n"
+		 "}\n",
+		 view, slice);
+	struct fx f;
+	load(&f, text);
+	snprintf(got, sizeof(got), "%s", tri(&f.r.module));
+	unload(&f);
+	return got;
+}
+
+static void test_region_views(void **state)
+{
+	(void)state;
+	/* d writes n[0, 4..8): elements 4..7 of the f32[4,8]{1,0} buffer */
+	/* a reshape keeps the rank: v[1, 0..8) of f32[8,4] is elements 4..11 */
+	assert_string_equal(view_case("f32[8,4]{1,0}", "f32[1,4]{1,0} slice(%v), slice={[1:2], [0:4]}"),
+			    "every");
+	/* v[2..4, 0..4) of f32[8,4]{1,0} is elements 8..15: disjoint in memory */
+	assert_string_equal(view_case("f32[8,4]{1,0}", "f32[2,4]{1,0} slice(%v), slice={[2:4], [0:4]}"),
+			    "none");
+	/* the transpose f32[8,4]{0,1}: v[a,b] is element a+8b; v[4..8, 0..1) is 4..7 */
+	assert_string_equal(view_case("f32[8,4]{0,1}", "f32[4,1]{0,1} slice(%v), slice={[4:8], [0:1]}"),
+			    "every");
+	/* v[2..4, 0..4) is 2,3, 10,11, 18,19, 26,27: around 4..7, never in it */
+	assert_string_equal(view_case("f32[8,4]{0,1}", "f32[2,4]{0,1} slice(%v), slice={[2:4], [0:4]}"),
+			    "none");
+	/* v[0..8, 1..2) is 8..15 */
+	assert_string_equal(view_case("f32[8,4]{0,1}", "f32[8,1]{0,1} slice(%v), slice={[0:8], [1:2]}"),
+			    "none");
+	/* a flat view: elements 6..9 */
+	assert_string_equal(view_case("f32[32]{0}", "f32[4]{0} slice(%v), slice={[6:10]}"), "every");
+	/* a tiled view is not laid out: taken to overlap */
+	assert_string_equal(view_case("f32[8,4]{1,0:T(2,2)}", "f32[2,4]{1,0} slice(%v), slice={[2:4], [0:4]}"),
+			    "every");
+}
+
 /* ---- static hazards ---- */
 
 static void test_static_hazards(void **state)
@@ -984,6 +1043,7 @@ int main(void)
 		cmocka_unit_test(test_dependent_tuple_elements),
 		cmocka_unit_test(test_regions),
 		cmocka_unit_test(test_region_two_dims),
+		cmocka_unit_test(test_region_views),
 		cmocka_unit_test(test_static_hazards),
 		cmocka_unit_test(test_copy_verdicts),
 		cmocka_unit_test(test_copy_text_rewrite),

@@ -2084,8 +2084,10 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	memset(&V, 0, offsetof(struct view, samples));
 	V.an = an;
 	V.in = in;
-	if (!an->cache)
+	if (!an->cache) {
 		an->cache = hz_cache_new(an);
+		an->cache_free = hz_cache_free;
+	}
 	V.dv.dep = an->dep;
 	V.dv.removed = in->copy;
 	V.dv.scratch = an->cache->dv;

@@ -11,6 +11,9 @@
 #include <libxml/xmlwriter.h>
 #include "findings.h"
 
+struct copy_summaries;
+struct donation_summaries;
+
 /* SARIF informationUri: where the project lives (set when it is published). */
 #define HLOPROOF_URI "https://github.com/hloproof/hloproof"
 
@@ -18,14 +21,13 @@ enum report_format { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_JUNIT, FMT_CHECKSTYLE };
 
 struct module_report {
 	struct findings findings;   /* file, module name, scheduled, items */
-	/* Hooks for the deciders (issues 4 and 5): their verdict lists, NULL until
-	 * they land; report_json.c turns them into "copies" and "donations". */
-	const void *copy_verdicts;
+	/* the deciders' verdicts, detached from the module; report_json.c turns
+	 * them into "copies" and "donations" */
+	const struct copy_summaries *copies;          /* copies.h; in the findings' arena, may be NULL */
 	struct donation_summaries *donation_verdicts; /* donation.h; owned, may be NULL */
 };
 
 struct baseline;
-struct donation_summaries;
 
 struct report {
 	struct module_report *modules;

@@ -3,6 +3,7 @@
 #include "budget.h"
 #include "cli.h"
 #include "liveness.h"
+#include "session.h"
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -360,9 +361,12 @@ int cmd_buffers(int argc, char **argv)
 		struct bctx bc = {0};
 		bc.m = m;
 		bc.budget = &budget;
-		bc.df = dataflow_run(m, &m->arena, &d);
+		/* the stages one at a time, each reporting its errors as it is built */
+		struct session *s = session_open(m, NULL, NULL);
+		bc.df = session_dataflow(s, &d);
 		if (!bc.df) {
 			status = EXIT_INPUT;
+			session_close(s);
 			hlo_module_free(m);
 			continue;
 		}
@@ -372,23 +376,26 @@ int cmd_buffers(int argc, char **argv)
 			if (!at) {
 				fprintf(stderr, "%s: error: no instruction '%s'\n", *f, at_name);
 				status = EXIT_INPUT;
+				session_close(s);
 				hlo_module_free(m);
 				continue;
 			}
 		}
-		bc.ip = inplace_build(bc.df, &m->arena);
-		bc.bufs = buffers_build(bc.df, bc.ip, &m->arena);
+		bc.ip = session_inplace(s, &d);
+		bc.bufs = session_buffers(s, &d);
 		enum order_kind k = kind < 0 ? ORDER_DEPENDENCY : (enum order_kind)kind;
 		if (k == ORDER_SEQUENTIAL && !m->is_scheduled) {
 			fprintf(stderr, "%s: error: --ordering=sequential needs a scheduled module "
 					"(is_scheduled=true)\n", *f);
 			status = EXIT_INPUT;
+			session_close(s);
 			hlo_module_free(m);
 			continue;
 		}
-		bc.ord = ordering_build_ex(m, k, &m->arena, NULL, &d);
+		bc.ord = session_ordering(s, k, &d);
 		if (!bc.ord) {
 			status = EXIT_INPUT;
+			session_close(s);
 			hlo_module_free(m);
 			continue;
 		}
@@ -408,6 +415,7 @@ int cmd_buffers(int argc, char **argv)
 				(int)bc.n_budget_unknown, bc.n_budget_unknown == 1 ? "" : "s",
 				BUDGET_EXHAUSTED_REASON);
 		}
+		session_close(s);
 		hlo_module_free(m);
 	}
 	if (json)

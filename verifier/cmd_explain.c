@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "copies.h"
 #include "hazard.h"
+#include "session.h"
 #include "smt.h"
 #include <stdio.h>
 #include <string.h>
@@ -115,22 +116,31 @@ int cmd_explain(int argc, char **argv)
 			return EXIT_INPUT;
 		}
 	}
-	struct analysis *an = analysis_run(m, &opt, &d);
+	struct session_options so = {0};
+	so.timeout_ms = opt.timeout_ms;
+	so.smt_dump_dir = opt.smt_dump_dir;
+	so.cross_check = opt.cross_check;
+	so.budget = &opt.budget;
+	so.errors = stderr; /* every witness: witness_limit 0 */
+	struct session *s = session_open(m, NULL, &so);
+	struct analysis *an = session_analysis(s);
 	if (!an) {
+		session_close(s);
 		hlo_module_free(m);
 		return EXIT_INPUT;
 	}
 	if (c) {
 		struct copy_report r;
-		if (copy_analyse_one(an, c, &r) < 0)
+		if (session_copy_one(s, c, &r) < 0)
 			status = EXIT_INTERNAL;
 		else
 			explain_print_copy(stdout, &r);
 	}
 	if (all) {
-		struct copy_report *rs;
-		int32_t n = copies_analyse(an, &rs);
-		if (n < 0)
+		const struct copy_list *cl = session_copies(s);
+		const struct copy_report *rs = cl ? cl->items : NULL;
+		int32_t n = cl ? cl->n : 0;
+		if (!cl)
 			status = EXIT_INTERNAL;
 		for (int32_t i = 0; i < n; i++) {
 			explain_print_copy(stdout, &rs[i]);
@@ -140,9 +150,10 @@ int cmd_explain(int argc, char **argv)
 		}
 	}
 	if (hazards) {
-		struct hazard_report *hs;
-		int32_t n = hazards_analyse(an, &hs);
-		if (n < 0)
+		const struct hazard_list *hl = session_hazards(s);
+		const struct hazard_report *hs = hl ? hl->items : NULL;
+		int32_t n = hl ? hl->n : -1;
+		if (!hl)
 			status = EXIT_INTERNAL;
 		for (int32_t i = 0; i < n; i++)
 			print_hazard(stdout, &hs[i]);
@@ -151,8 +162,9 @@ int cmd_explain(int argc, char **argv)
 	}
 	if (summary) {
 		/* one line per copy and per hazard, for scripts (tests/conformance.sh) */
-		struct copy_report *rs;
-		int32_t n = copies_analyse(an, &rs);
+		const struct copy_list *cl = session_copies(s);
+		const struct copy_report *rs = cl ? cl->items : NULL;
+		int32_t n = cl ? cl->n : 0;
 		for (int32_t i = 0; i < n; i++)
 			printf("copy %s %s %s %s %s\n", rs[i].copy->name, rs[i].copy->parent->name,
 			       copy_family_name(rs[i].family), verdict_or_null(rs[i].given),
@@ -168,8 +180,9 @@ int cmd_explain(int argc, char **argv)
 			printf("name %s %s\n", nm, v >= 0 ? an->df->values[v].def->name : "-");
 			p = q ? q + 1 : p + len;
 		}
-		struct hazard_report *hs;
-		n = hazards_analyse(an, &hs);
+		const struct hazard_list *hl = session_hazards(s);
+		const struct hazard_report *hs = hl ? hl->items : NULL;
+		n = hl ? hl->n : 0;
 		for (int32_t i = 0; i < n; i++) {
 			const struct hazard_report *h = &hs[i];
 			printf("hazard %s %s %s %s %s %s %s\n", hazard_kind_name(h->kind), h->def_v->name,
@@ -186,7 +199,7 @@ int cmd_explain(int argc, char **argv)
 		fprintf(stderr, "hloproof: the graph decider and z3 disagree (see above)\n");
 		status = EXIT_INTERNAL;
 	}
-	analysis_free(an);
+	session_close(s);
 	hlo_module_free(m);
 	return status;
 }

@@ -3,6 +3,7 @@
  * is printed), 3 when unknown. */
 #include "cli.h"
 #include "copies.h"
+#include "session.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -54,14 +55,22 @@ int cmd_prove_removal(int argc, char **argv)
 		hlo_module_free(m);
 		return EXIT_INPUT;
 	}
-	struct analysis *an = analysis_run(m, &opt, &d);
+	struct session_options so = {0};
+	so.timeout_ms = opt.timeout_ms;
+	so.smt_dump_dir = opt.smt_dump_dir;
+	so.cross_check = opt.cross_check;
+	so.budget = &opt.budget;
+	so.errors = stderr;
+	struct session *s = session_open(m, NULL, &so);
+	struct analysis *an = session_analysis(s);
 	if (!an) {
+		session_close(s);
 		hlo_module_free(m);
 		return EXIT_INPUT;
 	}
 	struct copy_report r;
 	int status;
-	if (copy_analyse_one(an, c, &r) < 0) {
+	if (session_copy_one(s, c, &r) < 0) {
 		status = EXIT_INTERNAL;
 	} else {
 		enum verdict v = use_given ? r.given : r.any;
@@ -90,7 +99,7 @@ int cmd_prove_removal(int argc, char **argv)
 		fprintf(stderr, "hloproof: the graph decider and z3 disagree (see above)\n");
 		status = EXIT_INTERNAL;
 	}
-	analysis_free(an);
+	session_close(s);
 	hlo_module_free(m);
 	return status;
 }

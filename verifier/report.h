@@ -62,6 +62,63 @@ int report_checkstyle(FILE *out, const struct report *r, const struct report_opt
 int report_write(FILE *out, enum report_format fmt, const struct report *r,
 		 const struct report_options *o);
 
+/* ---- `hloproof donation` (report_donation.c) ---- */
+
+struct hlo_module;
+struct donation_report;
+struct shape_index;
+
+/* The --annotations violations of a module, in the order found; malloc'd. */
+struct donation_violations {
+	int32_t n, cap;
+	char **msg;
+};
+void donation_violations_add(struct donation_violations *v, const char *msg);
+void donation_violations_free(struct donation_violations *v);
+
+/* `donation FILE`: one module's donation reports. */
+struct donation_module_view {
+	const char *file;
+	const struct hlo_module *m;
+	const struct donation_report *r;
+	int32_t n;
+	const int32_t *counts;          /* donations_count, VERDICT_NOT_HONORED + 1 entries */
+	int evidence;                   /* text: each report's evidence (--evidence) */
+	const struct donation_violations *violations; /* NULL: no --annotations */
+};
+
+enum donation_outcome { DONATION_HONORED = 0, DONATION_HONORED_COPY, DONATION_DROPPED };
+
+/* `donation BEFORE AFTER`: what AFTER did with one request of BEFORE. */
+struct donation_outcome_row {
+	const struct donation_report *rq;   /* BEFORE's request */
+	const struct donation_report *got;  /* AFTER's entry for the same leaf, or NULL */
+	enum donation_outcome oc;
+	const char *why;                    /* the reason shown, or NULL */
+	const struct shape_index *out;      /* the output AFTER uses, or NULL */
+	uint64_t saved, lost;
+	char reason[700];                   /* why's storage when built */
+};
+
+struct donation_pair_view {
+	const char *before, *after;
+	const struct hlo_module *mb, *ma;
+	int32_t n_requested;
+	const struct donation_outcome_row *rows;  /* n_requested, in BEFORE's order */
+	int32_t n_added;
+	const struct donation_report *const *added; /* AFTER aliases BEFORE did not ask for */
+	uint64_t saved, lost, requested_bytes;
+	int n_outcome[3];
+	int evidence;
+	const struct donation_violations *violations; /* AFTER's; NULL: no --annotations */
+};
+
+/* Each returns 0, or -1 on a write error. */
+int report_donation_text(FILE *out, const struct donation_module_view *v);
+int report_donation_json(FILE *out, const struct donation_module_view *v);
+int report_donation_pair_text(FILE *out, const struct donation_pair_view *v);
+int report_donation_pair_json(FILE *out, const struct donation_pair_view *v);
+
 /* Helpers shared by the formats (report.c). */
 /* Valid UTF-8 with control characters other than \t \n replaced by '?',
  * so jansson and XML accept any input; malloc'd. */

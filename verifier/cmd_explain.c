@@ -4,60 +4,11 @@
 #include "cli.h"
 #include "copies.h"
 #include "hazard.h"
+#include "report.h"
 #include "session.h"
 #include "smt.h"
 #include <stdio.h>
 #include <string.h>
-
-static const char *verdict_or_null(enum verdict v)
-{
-	const char *s = verdict_name(v);
-	return s ? s : "null";
-}
-
-void explain_print_copy(FILE *out, const struct copy_report *r);
-
-void explain_print_copy(FILE *out, const struct copy_report *r)
-{
-	const struct hlo_instruction *c = r->copy;
-	fprintf(out, "%s (%s:%d, computation %s): family %s\n", c->name,
-		c->pos.file ? c->pos.file : "?", c->pos.line, c->parent->name,
-		copy_family_name(r->family));
-	fprintf(out, "  why: %s\n", r->family_evidence ? r->family_evidence : "");
-	fprintf(out, "  bytes: %llu\n", (unsigned long long)r->bytes);
-	fprintf(out, "  verdict.given: %s\n", verdict_or_null(r->given));
-	fprintf(out, "  verdict.any: %s\n", verdict_or_null(r->any));
-	if (r->n_edges > 1) {
-		fprintf(out, "  control edges (all needed):");
-		for (int32_t i = 0; i < r->n_edges; i++)
-			fprintf(out, "%s %s -> %s", i ? "," : "", r->edges_from[i]->name, r->edges_to[i]->name);
-		fprintf(out, "\n");
-	} else if (r->edge_from && r->edge_to) {
-		fprintf(out, "  control edge: %s -> %s\n", r->edge_from->name, r->edge_to->name);
-	}
-	if (r->unknown_reason)
-		fprintf(out, "  unknown: %s\n", r->unknown_reason);
-	fprintf(out, "  evidence:\n");
-	const char *e = r->evidence ? r->evidence : "";
-	while (*e) {
-		const char *nl = strchr(e, '\n');
-		size_t n = nl ? (size_t)(nl - e) : strlen(e);
-		fprintf(out, "    %.*s\n", (int)n, e);
-		e += n + (nl ? 1 : 0);
-	}
-}
-
-static void print_hazard(FILE *out, const struct hazard_report *h)
-{
-	fprintf(out, "hazard %s: %s\n", hazard_kind_name(h->kind), h->witness ? h->witness : "");
-	fprintf(out, "  in given: %s, in some schedule: %s, in every schedule: %s\n",
-		h->in_given < 0 ? "null" : h->in_given ? "yes" : "no", h->in_some ? "yes" : "no",
-		h->in_every ? "yes" : "no");
-	if (h->edge_from && h->edge_to)
-		fprintf(out, "  avoided by: control edge %s -> %s\n", h->edge_from->name, h->edge_to->name);
-	fprintf(out, "  predicted copy: %s, %llu bytes\n", copy_family_name(h->predicted_family),
-		(unsigned long long)h->bytes);
-}
 
 int cmd_explain(int argc, char **argv)
 {
@@ -134,7 +85,7 @@ int cmd_explain(int argc, char **argv)
 		if (session_copy_one(s, c, &r) < 0)
 			status = EXIT_INTERNAL;
 		else
-			explain_print_copy(stdout, &r);
+			report_explain_copy(stdout, &r);
 	}
 	if (all) {
 		const struct copy_list *cl = session_copies(s);
@@ -143,7 +94,7 @@ int cmd_explain(int argc, char **argv)
 		if (!cl)
 			status = EXIT_INTERNAL;
 		for (int32_t i = 0; i < n; i++) {
-			explain_print_copy(stdout, &rs[i]);
+			report_explain_copy(stdout, &rs[i]);
 			if (rs[i].unknown_reason && !strcmp(rs[i].unknown_reason, BUDGET_EXHAUSTED_REASON) &&
 			    status == EXIT_CLEAN)
 				status = EXIT_INTERNAL; /* unknown is not clean (docs/limits.md) */
@@ -156,7 +107,7 @@ int cmd_explain(int argc, char **argv)
 		if (!hl)
 			status = EXIT_INTERNAL;
 		for (int32_t i = 0; i < n; i++)
-			print_hazard(stdout, &hs[i]);
+			report_explain_hazard(stdout, &hs[i]);
 		if (n == 0)
 			printf("no hazards\n");
 	}
@@ -166,9 +117,7 @@ int cmd_explain(int argc, char **argv)
 		const struct copy_report *rs = cl ? cl->items : NULL;
 		int32_t n = cl ? cl->n : 0;
 		for (int32_t i = 0; i < n; i++)
-			printf("copy %s %s %s %s %s\n", rs[i].copy->name, rs[i].copy->parent->name,
-			       copy_family_name(rs[i].family), verdict_or_null(rs[i].given),
-			       verdict_or_null(rs[i].any));
+			report_explain_summary_copy(stdout, &rs[i]);
 		/* --names=a,b: the defining instruction of each name's top-level value */
 		for (const char *p = names; p && *p;) {
 			const char *q = strchr(p, ',');
@@ -183,13 +132,8 @@ int cmd_explain(int argc, char **argv)
 		const struct hazard_list *hl = session_hazards(s);
 		const struct hazard_report *hs = hl ? hl->items : NULL;
 		n = hl ? hl->n : 0;
-		for (int32_t i = 0; i < n; i++) {
-			const struct hazard_report *h = &hs[i];
-			printf("hazard %s %s %s %s %s %s %s\n", hazard_kind_name(h->kind), h->def_v->name,
-			       h->def_w ? h->def_w->name : "-", h->use ? h->use->name : "-",
-			       h->in_every ? "every" : "some", copy_family_name(h->predicted_family),
-			       h->def_v->parent->name);
-		}
+		for (int32_t i = 0; i < n; i++)
+			report_explain_summary_hazard(stdout, &hs[i]);
 	}
 	if (stats)
 		fprintf(stderr, "stats: %llu graph decisions, %llu solver problems (%llu unknown), %llu z3 checks\n",

@@ -119,6 +119,24 @@ int report_donation_json(FILE *out, const struct donation_module_view *v);
 int report_donation_pair_text(FILE *out, const struct donation_pair_view *v);
 int report_donation_pair_json(FILE *out, const struct donation_pair_view *v);
 
+/* ---- `hloproof gate` (report_gate.c; struct gate_result is gate.h's) ---- */
+
+struct gate_result;
+int report_gate_text(FILE *out, const struct gate_result *r);
+int report_gate_json(FILE *out, const struct gate_result *r);
+
+/* ---- `hloproof explain` (report_explain.c) ---- */
+
+struct copy_report;
+struct hazard_report;
+/* A copy's family, verdicts, repair edges and full evidence. */
+void report_explain_copy(FILE *out, const struct copy_report *r);
+void report_explain_hazard(FILE *out, const struct hazard_report *h);
+/* --summary: "copy NAME COMPUTATION FAMILY GIVEN ANY", "hazard KIND V W USE
+ * every|some FAMILY COMPUTATION" (tests/conformance.sh reads them) */
+void report_explain_summary_copy(FILE *out, const struct copy_report *r);
+void report_explain_summary_hazard(FILE *out, const struct hazard_report *h);
+
 /* Helpers shared by the formats (report.c). */
 /* Valid UTF-8 with control characters other than \t \n replaced by '?',
  * so jansson and XML accept any input; malloc'd. */

@@ -68,10 +68,7 @@ int cmd_explain(int argc, char **argv)
 		}
 	}
 	struct session_options so = {0};
-	so.timeout_ms = opt.timeout_ms;
-	so.smt_dump_dir = opt.smt_dump_dir;
-	so.cross_check = opt.cross_check;
-	so.budget = &opt.budget;
+	session_options_from_parsed(&so, &opt);
 	so.errors = stderr; /* every witness: witness_limit 0 */
 	struct session *s = session_open(m, NULL, &so);
 	struct analysis *an = session_analysis(s);

@@ -136,6 +136,9 @@ void report_explain_hazard(FILE *out, const struct hazard_report *h);
  * every|some FAMILY COMPUTATION" (tests/conformance.sh reads them) */
 void report_explain_summary_copy(FILE *out, const struct copy_report *r);
 void report_explain_summary_hazard(FILE *out, const struct hazard_report *h);
+/* prove-removal: "removal proven safe" / "unknown" / "removal refuted" under
+ * the given schedule or every schedule, the repair edges, the evidence. */
+void report_prove_removal(FILE *out, const struct copy_report *r, int use_given);
 
 /* Helpers shared by the formats (report.c). */
 /* Valid UTF-8 with control characters other than \t \n replaced by '?',

@@ -1,5 +1,6 @@
 /* report_explain.c - `hloproof explain` in text: one copy's family, verdicts
- * and evidence; one hazard; the --summary lines. */
+ * and evidence; one hazard; the --summary lines; and `prove-removal`'s
+ * answer. */
 #include "copies.h"
 #include "hazard.h"
 #include "report.h"
@@ -65,4 +66,27 @@ void report_explain_summary_hazard(FILE *out, const struct hazard_report *h)
 		h->def_w ? h->def_w->name : "-", h->use ? h->use->name : "-",
 		h->in_every ? "every" : "some", copy_family_name(h->predicted_family),
 		h->def_v->parent->name);
+}
+
+void report_prove_removal(FILE *out, const struct copy_report *r, int use_given)
+{
+	const struct hlo_instruction *c = r->copy;
+	enum verdict v = use_given ? r->given : r->any;
+	const char *sname = use_given ? "the given schedule" : "every schedule";
+	switch (v) {
+	case VERDICT_REMOVABLE:
+		fprintf(out, "%s: removal proven safe under %s (family %s, %llu bytes saved)\n", c->name,
+			sname, copy_family_name(r->family), (unsigned long long)r->bytes);
+		break;
+	case VERDICT_UNKNOWN:
+		fprintf(out, "%s: unknown: %s\n", c->name, r->unknown_reason ? r->unknown_reason : "?");
+		break;
+	default:
+		fprintf(out, "%s: removal refuted under %s: %s\n", c->name, sname, verdict_name(v));
+		for (int32_t i = 0; !use_given && i < r->n_edges; i++)
+			fprintf(out, "  safe with the control edge %s -> %s%s\n", r->edges_from[i]->name,
+				r->edges_to[i]->name, r->n_edges > 1 ? " (all listed edges together)" : "");
+		break;
+	}
+	fprintf(out, "%s", r->evidence ? r->evidence : "");
 }

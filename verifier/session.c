@@ -55,6 +55,14 @@ void session_options_for_rules(struct session_options *so)
 	so->witness_limit = HAZARD_WITNESSES_SHOWN;
 }
 
+void session_options_from_parsed(struct session_options *so, const struct analysis_options *ao)
+{
+	so->timeout_ms = ao->timeout_ms;
+	so->smt_dump_dir = ao->smt_dump_dir;
+	so->cross_check = ao->cross_check;
+	so->budget = &ao->budget;
+}
+
 struct session *session_open(struct hlo_module *m, const struct lint_config *cfg,
 			     const struct session_options *so)
 {

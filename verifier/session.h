@@ -47,6 +47,10 @@ struct session_options {
 	int no_donations;
 };
 
+/* The options analysis_parse_option read (explain, prove-removal): the
+ * timeout, --smt-dump, --cross-check and the budget (which `ao` keeps). */
+void session_options_from_parsed(struct session_options *so, const struct analysis_options *ao);
+
 /* The options `check` runs with (and gate, and the rule tests): the rules
  * show HAZARD_WITNESSES_SHOWN witnesses, so no more are formatted. */
 void session_options_for_rules(struct session_options *so);

@@ -289,13 +289,14 @@ static void check_one(void *arg, size_t i)
 			why ? why : "the module cannot be analysed");
 	struct module_report *mr = j->slot;
 	findings_init(&mr->findings, m);
+	/* the donations next (they outlive the module in the report), then the rules */
+	const struct donation_list *dl = session_donations(s);
+	mr->donation_verdicts = dl ? donation_summaries_make(dl->items, dl->n) : NULL;
 	if (lint_run(s, run->cfg, &mr->findings) < 0) {
 		fprintf(pd.out, "%s: error: internal error in a rule; results are incomplete\n",
 			j->file);
 		j->internal = 1;
 	}
-	const struct donation_list *dl = session_donations(s);
-	mr->donation_verdicts = dl ? donation_summaries_make(dl->items, dl->n) : NULL;
 	mr->copies = expired ? copy_summaries_unknown(m, &mr->findings.arena)
 			     : copy_summaries_build(cv, &mr->findings.arena);
 	for (int32_t k = 0; k < mr->findings.n; k++)

@@ -2084,10 +2084,8 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	memset(&V, 0, offsetof(struct view, samples));
 	V.an = an;
 	V.in = in;
-	if (!an->cache) {
+	if (!an->cache)
 		an->cache = hz_cache_new(an);
-		an->cache_free = hz_cache_free;
-	}
 	V.dv.dep = an->dep;
 	V.dv.removed = in->copy;
 	V.dv.scratch = an->cache->dv;
@@ -2422,6 +2420,7 @@ static struct hz_cache *hz_cache_new(struct analysis *an)
 	if (!c)
 		die("out of memory");
 	c->dv = dv_scratch_new(an->m);
+	an->cache_free = hz_cache_free; /* analysis_free calls it: analysis.c knows no hz_cache */
 	return c;
 }
 

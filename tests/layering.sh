@@ -29,6 +29,14 @@ check_tree() {
 		echo "layering: verifier/analysis.c includes a header above it"
 		bad=1
 	fi
+	# no circle lint <-> config <-> findings: the rule table is rules_table.c,
+	# the rule-facing finding_add is lint's
+	for f in findings.c findings.h config.c config.h rules_table.c rule.h; do
+		if grep -qE '#include "(lint|session)\.h"' "$r/verifier/$f"; then
+			echo "layering: verifier/$f includes lint.h or session.h (above it)"
+			bad=1
+		fi
+	done
 	# nothing below the session knows it: only the rule runner, the gate's
 	# summary and the commands include session.h
 	for f in "$r"/verifier/*.c "$r"/verifier/*.h "$r"/rules/*.c; do

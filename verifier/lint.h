@@ -31,6 +31,18 @@ struct rule_ctx {
 	struct session *session;           /* the module's run: read through the accessors */
 };
 
+/* sparse-style: report at an instruction (or NULL: the module header) with the
+ * running rule and its effective severity. Returns the finding for
+ * finding_evidence(), or NULL when out of memory. */
+struct finding *finding_add(struct rule_ctx *ctx, const struct hlo_instruction *instr,
+			    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Same with an explicit position (pos.line 0: the instruction's) and fingerprint key. */
+struct finding *finding_add_at(struct rule_ctx *ctx, const struct hlo_instruction *instr,
+			       struct srcpos pos, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+struct finding *finding_vadd_at(struct rule_ctx *ctx, const struct hlo_instruction *instr,
+				struct srcpos pos, const char *key, const char *fmt, va_list ap);
+
 /* What the deciders found, for a rule: NULL when the module could not be
  * analysed (or the decider failed), and the rule then returns quietly. A
  * rule never builds or frees a stage; the session does. */

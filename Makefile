@@ -95,6 +95,7 @@ $(BUILD)/tests/test_agreement: $(AGREE_SRC) $(AGREE_SRC:.c=.h)
 # tests/metamorphic.sh: analyses invariant under renaming, reordering, reprinting.
 ROBUST_ENV = HLOPROOF_SHARED=$(SHARED) HLOGEN=$(BUILD)/hlogen
 test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
+	@sh tests/layering.sh
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/run-suites.sh $(TEST_BIN)
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/cli.sh
 	@$(ROBUST_ENV) HLOPROOF=$(BUILD)/hloproof sh tests/limits.sh

@@ -103,18 +103,16 @@ static struct group *group_of(struct groups *G, int64_t key)
 
 static int check(struct rule_ctx *ctx)
 {
-	int owned;
-	const struct copy_verdicts *cv = copy_verdicts_for_rule(
-		ctx->copy_verdicts, ctx->module, ctx->config->timeout_ms, &owned);
-	if (!cv || !cv->an)
+	const struct hazard_list *hl = rule_hazards(ctx);
+	if (!hl)
 		return 0; /* the module could not be analysed */
 	const struct hlo_module *m = ctx->module;
 	int scheduled = m->is_scheduled;
 	enum severity sev = ctx->severity;
 	if (sev == SEV_ERROR && !scheduled)
 		sev = SEV_WARNING; /* a prediction, before copy insertion */
-	const struct hazard_report *H = cv->hazards;
-	int32_t n = cv->n_hazards;
+	const struct hazard_report *H = hl->items;
+	int32_t n = hl->n;
 	struct groups G;
 	int oom = groups_init(&G, 64) < 0;
 	for (int32_t i = 0; i < n && !oom; i++)
@@ -126,8 +124,6 @@ static int check(struct rule_ctx *ctx)
 		}
 	if (oom) {
 		free(G.g);
-		if (owned)
-			copy_verdicts_free((struct copy_verdicts *)cv);
 		return -1;
 	}
 	for (int32_t i = 0; i < n; i++) {
@@ -183,8 +179,6 @@ static int check(struct rule_ctx *ctx)
 			finding_evidence(ctx->findings, f, "... and %d more", count - shown);
 	}
 	free(G.g);
-	if (owned)
-		copy_verdicts_free((struct copy_verdicts *)cv);
 	return 0;
 }
 

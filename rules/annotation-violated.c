@@ -14,7 +14,7 @@ static void found(void *p, const struct annotation_violation *v)
 	struct rule_ctx *ctx = p;
 	char key[64];
 	snprintf(key, sizeof(key), "annotation:%d:%d", v->item->line,
-		 v->report ? (int)(v->report - ctx->donation_verdicts->items) : -1);
+		 v->report ? (int)(v->report - rule_donations(ctx)->items) : -1);
 	struct srcpos pos = v->report ? v->report->pos : (struct srcpos){0, 0, 0};
 	struct finding *f = finding_add_at(ctx, v->param, pos, key, "%s", v->message);
 	if (f && v->item->reason && v->item->kind != ANNOT_ACCEPT_COPY)
@@ -23,10 +23,10 @@ static void found(void *p, const struct annotation_violation *v)
 
 static int check(struct rule_ctx *ctx)
 {
-	if (!ctx->annotations || !ctx->donation_verdicts)
+	const struct donation_list *dl = rule_donations(ctx);
+	if (!ctx->annotations || !dl)
 		return 0;
-	annotations_check(ctx->annotations, ctx->module, ctx->donation_verdicts->items,
-			  ctx->donation_verdicts->n, found, ctx);
+	annotations_check(ctx->annotations, ctx->module, dl->items, dl->n, found, ctx);
 	return 0;
 }
 

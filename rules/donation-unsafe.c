@@ -22,7 +22,7 @@ static void add_evidence(struct rule_ctx *ctx, struct finding *f, const char *te
 
 static int check(struct rule_ctx *ctx)
 {
-	const struct donation_list *dl = ctx->donation_verdicts;
+	const struct donation_list *dl = rule_donations(ctx);
 	const struct hlo_module *m = ctx->module;
 	if (!dl || !m->is_scheduled)
 		return 0;

@@ -21,13 +21,11 @@ static void add_evidence(struct findings *fs, struct finding *f, const char *tex
 
 static int check(struct rule_ctx *ctx)
 {
-	int owned;
-	const struct copy_verdicts *cv = copy_verdicts_for_rule(
-		ctx->copy_verdicts, ctx->module, ctx->config->timeout_ms, &owned);
-	if (!cv || !cv->an)
+	const struct copy_list *cl = rule_copies(ctx);
+	if (!cl)
 		return 0; /* the module could not be analysed */
-	for (int32_t i = 0; i < cv->n_copies; i++) {
-		const struct copy_report *r = &cv->copies[i];
+	for (int32_t i = 0; i < cl->n; i++) {
+		const struct copy_report *r = &cl->items[i];
 		if (r->any != VERDICT_REMOVABLE || (r->given != VERDICT_NONE && r->given != VERDICT_REMOVABLE))
 			continue;
 		struct finding *f = finding_add(ctx, r->copy,
@@ -37,8 +35,6 @@ static int check(struct rule_ctx *ctx)
 		if (f)
 			add_evidence(ctx->findings, f, r->evidence);
 	}
-	if (owned)
-		copy_verdicts_free((struct copy_verdicts *)cv);
 	return 0;
 }
 

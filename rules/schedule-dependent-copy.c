@@ -8,13 +8,11 @@
 
 static int check(struct rule_ctx *ctx)
 {
-	int owned;
-	const struct copy_verdicts *cv = copy_verdicts_for_rule(
-		ctx->copy_verdicts, ctx->module, ctx->config->timeout_ms, &owned);
-	if (!cv || !cv->an)
+	const struct copy_list *cl = rule_copies(ctx);
+	if (!cl)
 		return 0; /* the module could not be analysed */
-	for (int32_t i = 0; i < cv->n_copies; i++) {
-		const struct copy_report *r = &cv->copies[i];
+	for (int32_t i = 0; i < cl->n; i++) {
+		const struct copy_report *r = &cl->items[i];
 		if (r->any != VERDICT_SCHEDULE_DEPENDENT || !r->edge_from)
 			continue;
 		char edges[512];
@@ -36,8 +34,6 @@ static int check(struct rule_ctx *ctx)
 			e = nl ? nl + 1 : e + len;
 		}
 	}
-	if (owned)
-		copy_verdicts_free((struct copy_verdicts *)cv);
 	return 0;
 }
 

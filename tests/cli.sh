@@ -276,5 +276,22 @@ expect_out 0 'warning: .*XLA will insert a copy \(family in-place, 32 bytes\); e
 expect_out 0 '"any": "schedule-dependent"' "$H" check --format=json $C/in_place.hlo
 expect_out 0 'note: copy c .*control edge r -> d' "$H" check $R/schedule-dependent-copy/fires_unordered_read.hlo
 
+# A byte that is not UTF-8 in an op_name (the argument path): `donation
+# --format=json` escapes it as `check --format=json` does (report_json_string:
+# '?'), keeping the "arg_path" and "evidence" keys (they were dropped).
+printf 'HloModule bad_utf8, input_output_alias={ {0}: (0, {}, may-alias) }\n\nENTRY main {\n  p0 = f32[4]{0} parameter(0), metadata={op_name="st\377ate"}\n  a = f32[4]{0} negate(p0)\n  ROOT t = (f32[4]{0}) tuple(a)\n}\n' >$T/utf8.hlo
+"$H" donation --format=json $T/utf8.hlo >$T/utf8.don 2>$T/err </dev/null
+st=$?
+"$H" check --format=json $T/utf8.hlo >$T/utf8.chk 2>>$T/err </dev/null
+st2=$?
+if [ "$st" = 0 ] && [ "$st2" = 0 ] &&
+   [ "$(grep -c '^      "arg_path": "st?ate",$' $T/utf8.don)" = 1 ] &&
+   [ "$(grep -c '^          "arg_path": "st?ate",$' $T/utf8.chk)" = 1 ] &&
+   [ "$(grep -c '^      "evidence": "input_output_alias: output {0} is written into param 0 {} (st?ate) f32\[4\]{0} (16 bytes), may-alias\\n' $T/utf8.don)" = 1 ]; then
+	ok
+else
+	bad "donation/check --format=json with a non-UTF-8 op_name (exit $st, $st2)"; grep -n 'arg_path\|evidence' $T/utf8.don $T/utf8.chk | head -5
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "findings.h"
 #include "lint.h"
+#include "session.h"
 #include "xmlload.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,7 +263,9 @@ static void test_severity_overrides(void **state)
 		"}\n");
 	struct findings fs;
 	findings_init(&fs, m);
-	assert_int_equal(lint_run(m, &cfg, &fs), 0);
+	struct session *s = session_open(m, &cfg, NULL);
+	assert_int_equal(lint_run(s, &cfg, &fs), 0);
+	session_close(s);
 	assert_int_equal(fs.n, 1);
 	assert_ptr_equal(fs.items[0].rule, rt);
 	assert_int_equal(fs.items[0].severity, SEV_ERROR);
@@ -272,7 +275,9 @@ static void test_severity_overrides(void **state)
 	assert_int_equal(config_set_rule(&cfg, "layout-round-trip", 0), 0);
 	assert_int_equal(config_set_rule(&cfg, "no-such-rule", 0), -1);
 	findings_init(&fs, m);
-	assert_int_equal(lint_run(m, &cfg, &fs), 0);
+	s = session_open(m, &cfg, NULL);
+	assert_int_equal(lint_run(s, &cfg, &fs), 0);
+	session_close(s);
 	assert_int_equal(fs.n, 0);
 	findings_free(&fs);
 	hlo_module_free(m);

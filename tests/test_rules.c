@@ -4,9 +4,9 @@
 #include "testutil.h"
 #include "annotations.h"
 #include "config.h"
-#include "donation_stage.h"
 #include "findings.h"
 #include "lint.h"
+#include "session.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +17,21 @@ static void only(struct lint_config *cfg, const struct rule *r)
 	config_init(cfg);
 	for (int i = 0; rule_registry[i]; i++)
 		config_set_rule(cfg, rule_registry[i]->slug, rule_registry[i] == r);
+}
+
+/* Run the rules as `check` does (cmd_check.c check_one): one session with
+ * check's options, the copy verdicts first, then lint_run. */
+static int run_as_check(struct hlo_module *m, const struct lint_config *cfg,
+			const struct annotations *ann, struct findings *out)
+{
+	struct session_options so = {0};
+	session_options_for_rules(&so);
+	so.annotations = ann;
+	struct session *s = session_open(m, cfg, &so);
+	session_copy_verdicts(s);
+	int rc = lint_run(s, cfg, out);
+	session_close(s);
+	return rc;
 }
 
 /* Parse a file and run one rule; returns its number of findings (or -1 when
@@ -46,7 +61,7 @@ static int run_rule_file_q(const struct rule *r, const char *path, struct findin
 		if (annotations_load(&ann, xml, &ad) < 0)
 			fail_msg("%s: does not load", xml);
 	}
-	int rc = lint_run_with_donations(m, &cfg, have_ann ? &ann : NULL, out, NULL);
+	int rc = run_as_check(m, &cfg, have_ann ? &ann : NULL, out);
 	annotations_free(&ann);
 	hlo_module_free(m);
 	config_free(&cfg);
@@ -70,7 +85,7 @@ static int run_rule_text(const struct rule *r, const char *text, struct findings
 	only(&cfg, r);
 	cfg.strict_donation = strict;
 	findings_init(out, m);
-	assert_int_equal(lint_run_with_donations(m, &cfg, NULL, out, NULL), 0);
+	assert_int_equal(run_as_check(m, &cfg, NULL, out), 0);
 	hlo_module_free(m);
 	config_free(&cfg);
 	return out->n;

@@ -1,6 +1,5 @@
 /* analysis.c - build the per-module analyses the copy and hazard deciders share. */
 #include "analysis.h"
-#include "hzview.h"
 #include "smt.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +45,8 @@ void analysis_free(struct analysis *an)
 		return;
 	smt_free(an->smt);
 	an->smt = NULL;
-	hz_cache_free(an->cache);
+	if (an->cache && an->cache_free)
+		an->cache_free(an->cache);
 	an->cache = NULL;
 }
 

@@ -58,7 +58,11 @@ struct analysis {
 	struct analysis_options opt;
 	struct diag *d;
 	struct smt *smt;          /* created on first use; freed by analysis_free */
+	/* the hazard deciders' caches: created and given a destructor by
+	 * hazard.c on first use, so that analysis_free frees them without
+	 * reaching up to the file that knows their layout */
 	struct hz_cache *cache;
+	void (*cache_free)(struct hz_cache *c);
 	/* counters, for --stats and the performance figures */
 	uint64_t n_graph_queries, n_smt_queries, n_smt_unknown, n_cache_hits;
 	uint64_t n_verdicts;      /* views decided (buffers, copy removals, values) */

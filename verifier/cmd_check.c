@@ -8,9 +8,9 @@
 #include "hazard.h"
 #include "config.h"
 #include "donation.h"
-#include "donation_stage.h"
 #include "jobs.h"
 #include "lint.h"
+#include "session.h"
 #include "report.h"
 #include "smt.h"
 #include <getopt.h>
@@ -271,54 +271,46 @@ static void check_one(void *arg, size_t i)
 		goto done;
 	j->parsed = 1;
 	j->slot = &run->slots[i];
-	/* the copy decider (issue 4): verdicts for the rules and the report */
-	struct analysis_options aopt;
-	analysis_default_options(&aopt);
-	if (run->cfg->timeout_ms > 0)
-		aopt.timeout_ms = (int)run->cfg->timeout_ms;
-	aopt.smt_dump_dir = run->o->smt_dump;
-	aopt.budget = *run->budget; /* the same deadline: per copy verdict */
-	aopt.cross_check = run->o->cross_check;
-	aopt.witness_limit = HAZARD_WITNESSES_SHOWN; /* the rules show no more */
-	struct diag ad;
-	diag_init(&ad, NULL);
-	/* past the budget: no decider runs; the copies are listed unknown below
-	 * and every rule reports itself not checked (lint_run_stages) */
-	int expired = budget_expired(run->budget);
-	struct copy_verdicts *cv = expired ? NULL : copy_verdicts_run(m, &aopt, &ad);
-	struct copy_verdicts none = {0}; /* "analysis failed", no verdicts */
+	struct session_options so = {0};
+	session_options_for_rules(&so);
+	so.smt_dump_dir = run->o->smt_dump;
+	so.cross_check = run->o->cross_check;
+	so.budget = run->budget;
+	so.annotations = run->ann;
+	struct session *s = session_open(m, run->cfg, &so);
+	/* the copy decider: verdicts for the rules and the report. Past the
+	 * budget no decider runs; the copies are listed unknown below and
+	 * every rule reports itself not checked (lint_run) */
+	const struct copy_verdicts *cv = session_copy_verdicts(s);
+	const char *why = NULL;
+	int expired = !cv && session_why(s, &why) == SESSION_TIME_BUDGET;
 	if (!cv && !expired)
 		fprintf(pd.out, "%s: warning: no copy verdicts: %s\n", j->file,
-			ad.errors ? ad.first : "the module cannot be analysed");
-	struct rule_ctx stages = {0};
-	stages.budget = run->budget;
-	if (cv) {
-		stages.dataflow = cv->an->df;
-		stages.buffers = cv->an->bufs;
-		stages.ordering = cv->an->dep;
-	}
-	stages.copy_verdicts = cv ? cv : &none;
+			why ? why : "the module cannot be analysed");
 	struct module_report *mr = j->slot;
 	findings_init(&mr->findings, m);
-	if (lint_run_with_deciders(m, run->cfg, run->ann, &stages, cv ? cv->an : NULL,
-				   &mr->findings, &mr->donation_verdicts) < 0) {
+	/* the donations next (they outlive the module in the report), then the rules */
+	const struct donation_list *dl = session_donations(s);
+	mr->donation_verdicts = dl ? donation_summaries_make(dl->items, dl->n) : NULL;
+	if (lint_run(s, run->cfg, &mr->findings) < 0) {
 		fprintf(pd.out, "%s: error: internal error in a rule; results are incomplete\n",
 			j->file);
 		j->internal = 1;
 	}
-	mr->copy_verdicts = expired ? copy_summaries_unknown(m, &mr->findings.arena)
-				    : copy_summaries_build(cv, &mr->findings.arena);
+	mr->copies = expired ? copy_summaries_unknown(m, &mr->findings.arena)
+			     : copy_summaries_build(cv, &mr->findings.arena);
 	for (int32_t k = 0; k < mr->findings.n; k++)
 		if (!strcmp(mr->findings.items[k].message, LINT_NOT_CHECKED))
 			j->not_checked = 1;
-	if (cv && cv->an->cross_check_failed) {
+	struct analysis *an = session_analysis_built(s);
+	if (an && an->cross_check_failed) {
 		fprintf(pd.out, "%s: error: the graph decider and z3 disagree (--cross-check)\n",
 			j->file);
 		j->internal = 1;
 	}
 	if (run->o->stats)
-		j->stats = stats_line(j->file, cv ? cv->an : NULL, ms_since(&t_start));
-	copy_verdicts_free(cv);
+		j->stats = stats_line(j->file, an, ms_since(&t_start));
+	session_close(s);
 	hlo_module_free(m);
 done:
 	if (err)

@@ -4,59 +4,11 @@
 #include "cli.h"
 #include "copies.h"
 #include "hazard.h"
+#include "report.h"
+#include "session.h"
 #include "smt.h"
 #include <stdio.h>
 #include <string.h>
-
-static const char *verdict_or_null(enum verdict v)
-{
-	const char *s = verdict_name(v);
-	return s ? s : "null";
-}
-
-void explain_print_copy(FILE *out, const struct copy_report *r);
-
-void explain_print_copy(FILE *out, const struct copy_report *r)
-{
-	const struct hlo_instruction *c = r->copy;
-	fprintf(out, "%s (%s:%d, computation %s): family %s\n", c->name,
-		c->pos.file ? c->pos.file : "?", c->pos.line, c->parent->name,
-		copy_family_name(r->family));
-	fprintf(out, "  why: %s\n", r->family_evidence ? r->family_evidence : "");
-	fprintf(out, "  bytes: %llu\n", (unsigned long long)r->bytes);
-	fprintf(out, "  verdict.given: %s\n", verdict_or_null(r->given));
-	fprintf(out, "  verdict.any: %s\n", verdict_or_null(r->any));
-	if (r->n_edges > 1) {
-		fprintf(out, "  control edges (all needed):");
-		for (int32_t i = 0; i < r->n_edges; i++)
-			fprintf(out, "%s %s -> %s", i ? "," : "", r->edges_from[i]->name, r->edges_to[i]->name);
-		fprintf(out, "\n");
-	} else if (r->edge_from && r->edge_to) {
-		fprintf(out, "  control edge: %s -> %s\n", r->edge_from->name, r->edge_to->name);
-	}
-	if (r->unknown_reason)
-		fprintf(out, "  unknown: %s\n", r->unknown_reason);
-	fprintf(out, "  evidence:\n");
-	const char *e = r->evidence ? r->evidence : "";
-	while (*e) {
-		const char *nl = strchr(e, '\n');
-		size_t n = nl ? (size_t)(nl - e) : strlen(e);
-		fprintf(out, "    %.*s\n", (int)n, e);
-		e += n + (nl ? 1 : 0);
-	}
-}
-
-static void print_hazard(FILE *out, const struct hazard_report *h)
-{
-	fprintf(out, "hazard %s: %s\n", hazard_kind_name(h->kind), h->witness ? h->witness : "");
-	fprintf(out, "  in given: %s, in some schedule: %s, in every schedule: %s\n",
-		h->in_given < 0 ? "null" : h->in_given ? "yes" : "no", h->in_some ? "yes" : "no",
-		h->in_every ? "yes" : "no");
-	if (h->edge_from && h->edge_to)
-		fprintf(out, "  avoided by: control edge %s -> %s\n", h->edge_from->name, h->edge_to->name);
-	fprintf(out, "  predicted copy: %s, %llu bytes\n", copy_family_name(h->predicted_family),
-		(unsigned long long)h->bytes);
-}
 
 int cmd_explain(int argc, char **argv)
 {
@@ -115,48 +67,54 @@ int cmd_explain(int argc, char **argv)
 			return EXIT_INPUT;
 		}
 	}
-	struct analysis *an = analysis_run(m, &opt, &d);
+	struct session_options so = {0};
+	session_options_from_parsed(&so, &opt);
+	so.errors = stderr; /* every witness: witness_limit 0 */
+	struct session *s = session_open(m, NULL, &so);
+	struct analysis *an = session_analysis(s);
 	if (!an) {
+		session_close(s);
 		hlo_module_free(m);
 		return EXIT_INPUT;
 	}
 	if (c) {
 		struct copy_report r;
-		if (copy_analyse_one(an, c, &r) < 0)
+		if (session_copy_one(s, c, &r) < 0)
 			status = EXIT_INTERNAL;
 		else
-			explain_print_copy(stdout, &r);
+			report_explain_copy(stdout, &r);
 	}
 	if (all) {
-		struct copy_report *rs;
-		int32_t n = copies_analyse(an, &rs);
-		if (n < 0)
+		const struct copy_list *cl = session_copies(s);
+		const struct copy_report *rs = cl ? cl->items : NULL;
+		int32_t n = cl ? cl->n : 0;
+		if (!cl)
 			status = EXIT_INTERNAL;
 		for (int32_t i = 0; i < n; i++) {
-			explain_print_copy(stdout, &rs[i]);
+			report_explain_copy(stdout, &rs[i]);
 			if (rs[i].unknown_reason && !strcmp(rs[i].unknown_reason, BUDGET_EXHAUSTED_REASON) &&
 			    status == EXIT_CLEAN)
 				status = EXIT_INTERNAL; /* unknown is not clean (docs/limits.md) */
 		}
 	}
 	if (hazards) {
-		struct hazard_report *hs;
-		int32_t n = hazards_analyse(an, &hs);
-		if (n < 0)
+		const struct hazard_list *hl = session_hazards(s);
+		const struct hazard_report *hs = hl ? hl->items : NULL;
+		int32_t n = hl ? hl->n : -1;
+		if (!hl)
 			status = EXIT_INTERNAL;
 		for (int32_t i = 0; i < n; i++)
-			print_hazard(stdout, &hs[i]);
+			report_explain_hazard(stdout, &hs[i]);
 		if (n == 0)
 			printf("no hazards\n");
 	}
 	if (summary) {
 		/* one line per copy and per hazard, for scripts (tests/conformance.sh) */
-		struct copy_report *rs;
-		int32_t n = copies_analyse(an, &rs);
+		const struct copy_list *cl = session_copies(s);
+		const struct copy_report *rs = cl ? cl->items : NULL;
+		int32_t n = cl ? cl->n : 0;
 		for (int32_t i = 0; i < n; i++)
-			printf("copy %s %s %s %s %s\n", rs[i].copy->name, rs[i].copy->parent->name,
-			       copy_family_name(rs[i].family), verdict_or_null(rs[i].given),
-			       verdict_or_null(rs[i].any));
+			report_explain_summary_copy(stdout, &rs[i]);
 		/* --names=a,b: the defining instruction of each name's top-level value */
 		for (const char *p = names; p && *p;) {
 			const char *q = strchr(p, ',');
@@ -168,15 +126,11 @@ int cmd_explain(int argc, char **argv)
 			printf("name %s %s\n", nm, v >= 0 ? an->df->values[v].def->name : "-");
 			p = q ? q + 1 : p + len;
 		}
-		struct hazard_report *hs;
-		n = hazards_analyse(an, &hs);
-		for (int32_t i = 0; i < n; i++) {
-			const struct hazard_report *h = &hs[i];
-			printf("hazard %s %s %s %s %s %s %s\n", hazard_kind_name(h->kind), h->def_v->name,
-			       h->def_w ? h->def_w->name : "-", h->use ? h->use->name : "-",
-			       h->in_every ? "every" : "some", copy_family_name(h->predicted_family),
-			       h->def_v->parent->name);
-		}
+		const struct hazard_list *hl = session_hazards(s);
+		const struct hazard_report *hs = hl ? hl->items : NULL;
+		n = hl ? hl->n : 0;
+		for (int32_t i = 0; i < n; i++)
+			report_explain_summary_hazard(stdout, &hs[i]);
 	}
 	if (stats)
 		fprintf(stderr, "stats: %llu graph decisions, %llu solver problems (%llu unknown), %llu z3 checks\n",
@@ -186,7 +140,7 @@ int cmd_explain(int argc, char **argv)
 		fprintf(stderr, "hloproof: the graph decider and z3 disagree (see above)\n");
 		status = EXIT_INTERNAL;
 	}
-	analysis_free(an);
+	session_close(s);
 	hlo_module_free(m);
 	return status;
 }

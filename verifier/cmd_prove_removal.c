@@ -3,6 +3,8 @@
  * is printed), 3 when unknown. */
 #include "cli.h"
 #include "copies.h"
+#include "report.h"
+#include "session.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -54,43 +56,31 @@ int cmd_prove_removal(int argc, char **argv)
 		hlo_module_free(m);
 		return EXIT_INPUT;
 	}
-	struct analysis *an = analysis_run(m, &opt, &d);
+	struct session_options so = {0};
+	session_options_from_parsed(&so, &opt);
+	so.errors = stderr;
+	struct session *s = session_open(m, NULL, &so);
+	struct analysis *an = session_analysis(s);
 	if (!an) {
+		session_close(s);
 		hlo_module_free(m);
 		return EXIT_INPUT;
 	}
 	struct copy_report r;
 	int status;
-	if (copy_analyse_one(an, c, &r) < 0) {
+	if (session_copy_one(s, c, &r) < 0) {
 		status = EXIT_INTERNAL;
 	} else {
 		enum verdict v = use_given ? r.given : r.any;
-		const char *sname = use_given ? "the given schedule" : "every schedule";
-		switch (v) {
-		case VERDICT_REMOVABLE:
-			printf("%s: removal proven safe under %s (family %s, %llu bytes saved)\n", c->name,
-			       sname, copy_family_name(r.family), (unsigned long long)r.bytes);
-			status = EXIT_CLEAN;
-			break;
-		case VERDICT_UNKNOWN:
-			printf("%s: unknown: %s\n", c->name, r.unknown_reason ? r.unknown_reason : "?");
-			status = EXIT_INTERNAL;
-			break;
-		default:
-			printf("%s: removal refuted under %s: %s\n", c->name, sname, verdict_name(v));
-			for (int32_t i = 0; !use_given && i < r.n_edges; i++)
-				printf("  safe with the control edge %s -> %s%s\n", r.edges_from[i]->name,
-				       r.edges_to[i]->name, r.n_edges > 1 ? " (all listed edges together)" : "");
-			status = EXIT_FINDINGS;
-			break;
-		}
-		printf("%s", r.evidence ? r.evidence : "");
+		status = v == VERDICT_REMOVABLE ? EXIT_CLEAN
+			 : v == VERDICT_UNKNOWN ? EXIT_INTERNAL : EXIT_FINDINGS;
+		report_prove_removal(stdout, &r, use_given);
 	}
 	if (an->cross_check_failed) {
 		fprintf(stderr, "hloproof: the graph decider and z3 disagree (see above)\n");
 		status = EXIT_INTERNAL;
 	}
-	analysis_free(an);
+	session_close(s);
 	hlo_module_free(m);
 	return status;
 }

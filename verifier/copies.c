@@ -843,42 +843,15 @@ int32_t copies_analyse(struct analysis *an, struct copy_report **out)
 	return j;
 }
 
-/* ---- for the rules and reporters ---- */
-
-struct copy_verdicts *copy_verdicts_run(struct hlo_module *m, const struct analysis_options *opt,
-					struct diag *d)
-{
-	struct analysis *an = analysis_run(m, opt, d);
-	if (!an)
-		return NULL;
-	struct copy_verdicts *cv = calloc(1, sizeof(*cv));
-	if (!cv)
-		die("out of memory");
-	cv->an = an;
-	cv->n_copies = copies_analyse(an, &cv->copies);
-	cv->n_hazards = hazards_analyse(an, &cv->hazards);
-	if (cv->n_copies < 0 || cv->n_hazards < 0) {
-		copy_verdicts_free(cv);
-		return NULL;
-	}
-	return cv;
-}
-
-void copy_verdicts_free(struct copy_verdicts *cv)
-{
-	if (!cv)
-		return;
-	analysis_free(cv->an);
-	free(cv);
-}
+/* ---- for the reporters ---- */
 
 struct copy_summaries *copy_summaries_build(const struct copy_verdicts *cv, struct arena *a)
 {
 	struct copy_summaries *s = arena_alloc(a, sizeof(*s));
-	s->n = cv ? cv->n_copies : 0;
+	s->n = cv ? cv->copies.n : 0;
 	s->v = arena_array(a, (size_t)s->n + 1, sizeof(*s->v));
 	for (int32_t i = 0; i < s->n; i++) {
-		const struct copy_report *r = &cv->copies[i];
+		const struct copy_report *r = &cv->copies.items[i];
 		struct copy_summary *o = &s->v[i];
 		o->name = arena_strdup(a, r->copy->name);
 		o->computation = arena_strdup(a, r->copy->parent->name);
@@ -895,22 +868,4 @@ struct copy_summaries *copy_summaries_build(const struct copy_verdicts *cv, stru
 		o->bytes = r->bytes;
 	}
 	return s;
-}
-
-const struct copy_verdicts *copy_verdicts_for_rule(const void *given, const struct hlo_module *m,
-						   long timeout_ms, int *owned)
-{
-	*owned = 0;
-	if (given)
-		return given;
-	struct analysis_options opt;
-	analysis_default_options(&opt);
-	if (timeout_ms > 0)
-		opt.timeout_ms = (int)timeout_ms;
-	struct diag d;
-	diag_init(&d, NULL);
-	/* the analyses allocate in the module's arena; the IR itself is not touched */
-	struct copy_verdicts *cv = copy_verdicts_run((struct hlo_module *)m, &opt, &d);
-	*owned = cv != NULL;
-	return cv;
 }

@@ -44,29 +44,26 @@ enum copy_family copy_family_of(struct analysis *an, const struct hlo_instructio
 int32_t copy_merged_buffer(struct analysis *an, const struct hlo_instruction *copy,
 			   int32_t **values);
 
-/* ---- what the rules and reporters get (lint.h copy_verdicts) ---- */
+/* ---- what the rules and reporters get (session.h builds them) ---- */
+
+struct copy_list {
+	int32_t n;
+	struct copy_report *items;     /* copies_analyse; arena */
+};
 
 struct hazard_report;
 
-struct copy_verdicts {
-	struct analysis *an;
-	int32_t n_copies;
-	struct copy_report *copies;    /* copies_analyse */
-	int32_t n_hazards;
-	struct hazard_report *hazards; /* hazards_analyse */
+struct hazard_list {
+	int32_t n;
+	struct hazard_report *items;   /* hazards_analyse; arena */
 };
 
-/* Run the analysis, every copy and the module hazards. Returns NULL after an
- * error through d. Free with copy_verdicts_free (the module must outlive it). */
-struct copy_verdicts *copy_verdicts_run(struct hlo_module *m, const struct analysis_options *opt,
-					struct diag *d);
-void copy_verdicts_free(struct copy_verdicts *cv);
-
-/* For a rule: the verdicts the command computed (`given`, may be NULL), or
- * computed now for module m (then *owned = 1: free them when done). NULL
- * when the module cannot be analysed. */
-const struct copy_verdicts *copy_verdicts_for_rule(const void *given, const struct hlo_module *m,
-						   long timeout_ms, int *owned);
+/* One module's copy reports and hazards over one analysis. */
+struct copy_verdicts {
+	struct analysis *an;
+	struct copy_list copies;
+	struct hazard_list hazards;
+};
 
 /* A copy as the JSON report keeps it once the module is gone. */
 struct copy_summary {

@@ -1,6 +1,5 @@
 /* findings.c - the findings list, fingerprints and sparse-style finding_add(). */
 #include "findings.h"
-#include "lint.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,51 +145,6 @@ struct finding *findings_add(struct findings *fs, const struct rule *r, enum sev
 	f->fp_hash = fingerprint_hash(r, instr, key);
 	f->seq = fs->n++;
 	fs->finalized = 0;
-	return f;
-}
-
-struct finding *finding_vadd_at(struct rule_ctx *ctx, const struct hlo_instruction *instr,
-				struct srcpos pos, const char *key, const char *fmt, va_list ap)
-{
-	char small[512];
-	va_list aq;
-	va_copy(aq, ap);
-	int n = vsnprintf(small, sizeof(small), fmt, aq);
-	va_end(aq);
-	if (n < 0)
-		return NULL;
-	char *msg = small;
-	if ((size_t)n >= sizeof(small)) {
-		msg = malloc((size_t)n + 1);
-		if (!msg)
-			return NULL;
-		vsnprintf(msg, (size_t)n + 1, fmt, ap);
-	}
-	if (pos.line <= 0 && !instr && ctx->module)
-		pos = ctx->module->pos;
-	struct finding *f = findings_add(ctx->findings, ctx->rule, ctx->severity, instr, pos, key, msg);
-	if (msg != small)
-		free(msg);
-	return f;
-}
-
-struct finding *finding_add_at(struct rule_ctx *ctx, const struct hlo_instruction *instr,
-			       struct srcpos pos, const char *key, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	struct finding *f = finding_vadd_at(ctx, instr, pos, key, fmt, ap);
-	va_end(ap);
-	return f;
-}
-
-struct finding *finding_add(struct rule_ctx *ctx, const struct hlo_instruction *instr,
-			    const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	struct finding *f = finding_vadd_at(ctx, instr, (struct srcpos){0, 0, 0}, NULL, fmt, ap);
-	va_end(ap);
 	return f;
 }
 

@@ -56,18 +56,6 @@ struct finding *findings_add(struct findings *fs, const struct rule *r, enum sev
 			     const struct hlo_instruction *instr, struct srcpos pos,
 			     const char *key, const char *message);
 
-struct rule_ctx;
-/* sparse-style: report at an instruction (or NULL: the module header) with the
- * running rule and its effective severity. Returns the finding for
- * finding_evidence(), or NULL when out of memory. */
-struct finding *finding_add(struct rule_ctx *ctx, const struct hlo_instruction *instr,
-			    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Same with an explicit position (pos.line 0: the instruction's) and fingerprint key. */
-struct finding *finding_add_at(struct rule_ctx *ctx, const struct hlo_instruction *instr,
-			       struct srcpos pos, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-struct finding *finding_vadd_at(struct rule_ctx *ctx, const struct hlo_instruction *instr,
-				struct srcpos pos, const char *key, const char *fmt, va_list ap);
 /* Append one line to the finding's evidence. */
 void finding_evidence(struct findings *fs, struct finding *f, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -5,10 +5,10 @@
 #include "copies.h"
 #include "hazard.h"
 #include "donation.h"
-#include "donation_stage.h"
 #include "donormatch.h"
 #include "lint.h"
 #include "report.h"
+#include "session.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,8 +226,8 @@ static int donations_from_ir(const struct hlo_module *m, struct gate_module *g)
 
 static int copies_from_decider(const struct copy_verdicts *cv, struct gate_module *g)
 {
-	const struct copy_report *r = cv->copies;
-	int32_t n = cv->n_copies;
+	const struct copy_report *r = cv->copies.items;
+	int32_t n = cv->copies.n;
 	g->copies = arena_array(&g->arena, (size_t)n + 1, sizeof(*g->copies));
 	for (int32_t i = 0; i < n; i++) {
 		const struct hlo_instruction *x = r[i].copy;
@@ -294,20 +294,23 @@ static void donations_from_decider(const struct hlo_module *m, const struct dona
 
 /* ---- the summary -------------------------------------------------------- */
 
-/* The IR facts only: the rules run without any decider's results. */
+/* The IR facts only: the rules run without the donation decider's results
+ * (the copy rules still ask for the copy verdicts). */
 static int build_without_deciders(struct hlo_module *m, const struct lint_config *cfg,
 				  const struct gate_build_options *opt, struct gate_module *g)
 {
 	int rc = 0;
 	if (copies_from_ir(m, g) < 0 || (m->entry && donations_from_ir(m, g) < 0))
 		rc = -1;
-	struct rule_ctx stages;
-	memset(&stages, 0, sizeof(stages));
-	stages.annotations = opt->ann;
-	if (lint_run_stages(m, cfg, &stages, &g->findings) < 0) {
+	struct session_options so = {0};
+	so.annotations = opt->ann;
+	so.no_donations = 1;
+	struct session *s = session_open(m, cfg, &so);
+	if (lint_run(s, cfg, &g->findings) < 0) {
 		g->lint_failed = 1;
 		rc = -1;
 	}
+	session_close(s);
 	return rc;
 }
 
@@ -325,33 +328,21 @@ int gate_module_build(struct hlo_module *m, const struct lint_config *cfg,
 	if (opt->no_deciders)
 		return build_without_deciders(m, cfg, opt, g);
 
-	/* As `check` does (cmd_check.c): one analysis for the copy decider,
+	/* As `check` does (cmd_check.c): one session for the copy decider,
 	 * the donation decider and the rules, so that the findings and their
 	 * fingerprints are the ones `check` reports. */
 	int rc = 0;
-	struct analysis_options ao;
-	analysis_default_options(&ao);
-	if (cfg->timeout_ms > 0)
-		ao.timeout_ms = (int)cfg->timeout_ms;
-	ao.witness_limit = HAZARD_WITNESSES_SHOWN; /* the rules show no more */
-	struct diag ad;
-	diag_init(&ad, NULL);
-	struct copy_verdicts *cv = copy_verdicts_run(m, &ao, &ad);
-	struct copy_verdicts no_verdicts = {0}; /* the analysis failed: rules see no verdicts */
-	struct rule_ctx stages;
-	memset(&stages, 0, sizeof(stages));
-	if (cv) {
-		stages.dataflow = cv->an->df;
-		stages.buffers = cv->an->bufs;
-		stages.ordering = cv->an->dep;
-	}
-	stages.copy_verdicts = cv ? cv : &no_verdicts;
-	struct donation_summaries *ds = NULL;
-	if (lint_run_with_deciders(m, cfg, opt->ann, &stages, cv ? cv->an : NULL, &g->findings,
-				   &ds) < 0) {
+	struct session_options so = {0};
+	session_options_for_rules(&so);
+	so.annotations = opt->ann;
+	struct session *s = session_open(m, cfg, &so);
+	const struct copy_verdicts *cv = session_copy_verdicts(s);
+	if (lint_run(s, cfg, &g->findings) < 0) {
 		g->lint_failed = 1;
 		rc = -1;
 	}
+	const struct donation_list *dl = session_donations(s);
+	struct donation_summaries *ds = dl ? donation_summaries_make(dl->items, dl->n) : NULL;
 	if (cv)
 		copies_from_decider(cv, g);
 	else if (copies_from_ir(m, g) < 0)
@@ -361,7 +352,7 @@ int gate_module_build(struct hlo_module *m, const struct lint_config *cfg,
 	else if (m->entry && (m->n_aliases || m->n_donors) && donations_from_ir(m, g) < 0)
 		rc = -1;
 	donation_summaries_free(ds);
-	copy_verdicts_free(cv);
+	session_close(s);
 	return rc;
 }
 

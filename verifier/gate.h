@@ -107,6 +107,40 @@ struct gate_diff {
 int gate_compare(const struct gate_module *base, const struct gate_module *head, struct gate_diff *out);
 void gate_diff_free(struct gate_diff *d);
 
+/* ---- what `hloproof gate` reports (report_gate.c writes it) ---- */
+
+struct gate_pair_result {
+	const struct gate_module *base, *head;
+	struct gate_diff diff;
+};
+
+/* The totals over every pair and the regressions. */
+struct gate_totals {
+	uint64_t added_bytes, removed_bytes, lost_bytes;
+	int32_t added, removed, kept, lost, gained, new_findings, failing_findings, fixed;
+	int regressed_copies, regressed_donations, regressed_findings;
+};
+
+/* A parsed module of one side that pairs with nothing (directories). */
+struct gate_unpaired {
+	const char *file;             /* as given */
+	const struct gate_module *g;
+};
+
+struct gate_result {
+	uint64_t max_new_copy_bytes;  /* the thresholds */
+	int allow_lost_donations;
+	enum fail_on fail_on_new;
+	const struct gate_pair_result *pairs;
+	int32_t n_pairs;
+	const struct gate_unpaired *only_base;
+	int32_t n_only_base;
+	const struct gate_unpaired *only_head;
+	int32_t n_only_head;
+	int32_t failed, skipped;      /* inputs that did not parse; non-module .txt files */
+	const struct gate_totals *v;
+};
+
 /* Pairing the modules of two dump directories. Each side lists its modules
  * (file path and HloModule name) in input order; pairs[i] receives the index
  * of BASE module i's partner in HEAD, or -1. Modules pair by module name and

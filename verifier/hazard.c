@@ -2441,6 +2441,7 @@ static struct hz_cache *hz_cache_new(struct analysis *an)
 	if (!c)
 		die("out of memory");
 	c->dv = dv_scratch_new(an->m);
+	an->cache_free = hz_cache_free; /* analysis_free calls it: analysis.c knows no hz_cache */
 	return c;
 }
 

@@ -1,61 +1,93 @@
-/* lint.c - the rule runner and registry lookups. */
+/* lint.c - the rule runner (lint.h): one session's module through every
+ * enabled rule. */
 #include "lint.h"
 #include "budget.h"
-#include "embed.h"
-#include <ctype.h>
+#include "session.h"
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-const char *severity_name(enum severity s)
+const struct copy_list *rule_copies(struct rule_ctx *ctx)
 {
-	return s == SEV_ERROR ? "error" : s == SEV_WARNING ? "warning" : "note";
+	const struct copy_verdicts *cv = session_copy_verdicts(ctx->session);
+	return cv ? &cv->copies : NULL;
 }
 
-int rule_count(void)
+const struct hazard_list *rule_hazards(struct rule_ctx *ctx)
 {
-	int n = 0;
-	while (rule_registry[n])
-		n++;
-	return n;
+	/* with the copies, in the order check builds them */
+	const struct copy_verdicts *cv = session_copy_verdicts(ctx->session);
+	return cv ? &cv->hazards : NULL;
 }
 
-int rule_index(const struct rule *r)
+const struct donation_list *rule_donations(struct rule_ctx *ctx)
 {
-	for (int i = 0; rule_registry[i]; i++)
-		if (rule_registry[i] == r)
-			return i;
-	return -1;
-}
-
-const struct rule *rule_lookup(const char *s)
-{
-	if (!s)
+	if (session_options(ctx->session)->no_donations)
 		return NULL;
-	for (int i = 0; rule_registry[i]; i++)
-		if (!strcasecmp(rule_registry[i]->id, s) || !strcmp(rule_registry[i]->slug, s))
-			return rule_registry[i];
-	return NULL;
+	return session_donations(ctx->session);
 }
 
-const char *rule_doc(const char *slug)
+struct finding *finding_vadd_at(struct rule_ctx *ctx, const struct hlo_instruction *instr,
+				struct srcpos pos, const char *key, const char *fmt, va_list ap)
 {
-	for (const struct embedded_doc *d = embedded_rule_docs; d->slug; d++)
-		if (!strcmp(d->slug, slug))
-			return d->text;
-	return NULL;
+	char small[512];
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(small, sizeof(small), fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return NULL;
+	char *msg = small;
+	if ((size_t)n >= sizeof(small)) {
+		msg = malloc((size_t)n + 1);
+		if (!msg)
+			return NULL;
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	}
+	if (pos.line <= 0 && !instr && ctx->module)
+		pos = ctx->module->pos;
+	struct finding *f = findings_add(ctx->findings, ctx->rule, ctx->severity, instr, pos, key, msg);
+	if (msg != small)
+		free(msg);
+	return f;
 }
 
-int lint_run_stages(const struct hlo_module *m, const struct lint_config *cfg,
-		    const struct rule_ctx *stages, struct findings *out)
+struct finding *finding_add_at(struct rule_ctx *ctx, const struct hlo_instruction *instr,
+			       struct srcpos pos, const char *key, const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
+	struct finding *f = finding_vadd_at(ctx, instr, pos, key, fmt, ap);
+	va_end(ap);
+	return f;
+}
+
+struct finding *finding_add(struct rule_ctx *ctx, const struct hlo_instruction *instr,
+			    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct finding *f = finding_vadd_at(ctx, instr, (struct srcpos){0, 0, 0}, NULL, fmt, ap);
+	va_end(ap);
+	return f;
+}
+
+int lint_run(struct session *s, const struct lint_config *cfg, struct findings *out)
+{
+	const struct session_options *so = session_options(s);
 	struct rule_ctx ctx;
 	memset(&ctx, 0, sizeof(ctx));
-	if (stages)
-		ctx = *stages;
-	ctx.module = m;
+	ctx.module = session_module(s);
 	ctx.config = cfg;
 	ctx.findings = out;
+	ctx.annotations = so->annotations;
+	ctx.budget = so->budget;
+	ctx.session = s;
 	int rc = 0;
+	/* the donations before the rules, as the reports need them anyway */
+	if (!so->no_donations && !session_donations(s) && session_why(s, NULL) == SESSION_FAILED)
+		rc = -1;
+	int not_checked = 0;
 	for (int i = 0; rule_registry[i]; i++) {
 		const struct rule *r = rule_registry[i];
 		if (!config_rule_enabled(cfg, r) || !r->check)
@@ -65,8 +97,7 @@ int lint_run_stages(const struct hlo_module *m, const struct lint_config *cfg,
 		if (budget_expired(ctx.budget)) {
 			/* reported, never dropped: the rule's verdicts are unknown */
 			findings_add(out, r, SEV_NOTE, NULL, (struct srcpos){0}, "budget", LINT_NOT_CHECKED);
-			if (rc == 0)
-				rc = 1;
+			not_checked = 1;
 			continue;
 		}
 		if (r->check(&ctx) < 0)
@@ -78,10 +109,5 @@ int lint_run_stages(const struct hlo_module *m, const struct lint_config *cfg,
 		if (a)
 			out->items[i].suppressed = arena_strdup(&out->arena, a->reason);
 	}
-	return rc;
-}
-
-int lint_run(const struct hlo_module *m, const struct lint_config *cfg, struct findings *out)
-{
-	return lint_run_stages(m, cfg, NULL, out);
+	return rc < 0 ? rc : not_checked;
 }

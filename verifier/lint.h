@@ -1,10 +1,9 @@
 /* lint.h - running the rules of rule_registry over one module.
  *
  * A rule sees the module, the effective configuration and the findings
- * sink through a struct rule_ctx. The later pipeline stages (dataflow values,
- * buffers, ordering, and the copy/donation deciders) hang off the same
- * context; they are NULL until the command running the rules computes them,
- * so a rule that needs one must check and return quietly when it is NULL. */
+ * sink through a struct rule_ctx, and the deciders' results through the
+ * accessors below, which ask the module's session (session.h). The rule
+ * table itself (rule_lookup, rule_index, ...) is rule.h, rules_table.c. */
 #ifndef HLOPROOF_LINT_H
 #define HLOPROOF_LINT_H
 #include "config.h"
@@ -12,13 +11,12 @@
 #include "ir.h"
 #include "rule.h"
 
-/* Opaque here: each is defined by its own stage's header. */
-struct dataflow;   /* values.h */
-struct buffers;    /* buffers.h */
-struct ordering;   /* ordering.h (queries update scratch state: not const) */
-struct donation_list; /* donation.h */
-struct annotations;   /* annotations.h */
-struct budget;     /* budget.h */
+struct session;         /* session.h */
+struct copy_list;       /* copies.h */
+struct hazard_list;     /* copies.h */
+struct donation_list;   /* donation.h */
+struct annotations;     /* annotations.h */
+struct budget;          /* budget.h */
 
 struct rule_ctx {
 	const struct hlo_module *module;
@@ -26,30 +24,43 @@ struct rule_ctx {
 	struct findings *findings;         /* the sink */
 	const struct rule *rule;           /* the rule running now */
 	enum severity severity;            /* its effective severity */
-
-	/* Later stages; NULL when not computed. */
-	const struct dataflow *dataflow;
-	const struct buffers *buffers;
-	struct ordering *ordering;
-	const void *copy_verdicts;      /* copy decider (issue 4), type to come */
-	const struct donation_list *donation_verdicts; /* donation decider (issue 5) */
 	const struct annotations *annotations; /* --annotations FILE, or NULL */
 	/* --time-budget-ms; NULL: unlimited. A rule that decides one verdict at a
 	 * time checks budget_expired() before each and reports the rest unknown. */
 	const struct budget *budget;
+	struct session *session;           /* the module's run: read through the accessors */
 };
 
-/* Run every enabled rule on m; findings go to `out` (findings_init'ed by the
- * caller), which is finalized and has accepted items marked. Returns 0, or -1
- * when a rule reported an internal error (the other rules still ran). */
-int lint_run(const struct hlo_module *m, const struct lint_config *cfg, struct findings *out);
-/* Same, with the later stages filled in: `stages` supplies dataflow, buffers,
- * ordering, verdicts and the budget (module, config, findings, rule are set
- * here). A rule that cannot start before the budget's deadline is not run:
- * it gets one module-level note "not checked: time budget exhausted"
- * (LINT_NOT_CHECKED), and the call returns 1 (-1 still wins). */
-int lint_run_stages(const struct hlo_module *m, const struct lint_config *cfg,
-		    const struct rule_ctx *stages, struct findings *out);
+/* sparse-style: report at an instruction (or NULL: the module header) with the
+ * running rule and its effective severity. Returns the finding for
+ * finding_evidence(), or NULL when out of memory. */
+struct finding *finding_add(struct rule_ctx *ctx, const struct hlo_instruction *instr,
+			    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Same with an explicit position (pos.line 0: the instruction's) and fingerprint key. */
+struct finding *finding_add_at(struct rule_ctx *ctx, const struct hlo_instruction *instr,
+			       struct srcpos pos, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+struct finding *finding_vadd_at(struct rule_ctx *ctx, const struct hlo_instruction *instr,
+				struct srcpos pos, const char *key, const char *fmt, va_list ap);
+
+/* What the deciders found, for a rule: NULL when the module could not be
+ * analysed (or the decider failed), and the rule then returns quietly. A
+ * rule never builds or frees a stage; the session does. */
+const struct copy_list *rule_copies(struct rule_ctx *ctx);
+const struct hazard_list *rule_hazards(struct rule_ctx *ctx);
+/* NULL also when the module donates nothing, or the run has no donation
+ * decider (gate --no-deciders). */
+const struct donation_list *rule_donations(struct rule_ctx *ctx);
+
+/* Run every enabled rule on the session's module; findings go to `out`
+ * (findings_init'ed by the caller), which is finalized and has accepted
+ * items marked. The donations are decided first (when the module has any).
+ * A rule that cannot start before the budget's deadline is not run: it
+ * gets one module-level note "not checked: time budget exhausted"
+ * (LINT_NOT_CHECKED). Returns 0; 1 when a rule was not checked; -1 when a
+ * rule or the donation decider reported an internal error (the other
+ * rules still ran; -1 wins). */
+int lint_run(struct session *s, const struct lint_config *cfg, struct findings *out);
 #define LINT_NOT_CHECKED "not checked: time budget exhausted"
 
 #endif

@@ -11,6 +11,9 @@
 #include <libxml/xmlwriter.h>
 #include "findings.h"
 
+struct copy_summaries;
+struct donation_summaries;
+
 /* SARIF informationUri: where the project lives (set when it is published). */
 #define HLOPROOF_URI "https://github.com/hloproof/hloproof"
 
@@ -18,14 +21,13 @@ enum report_format { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_JUNIT, FMT_CHECKSTYLE };
 
 struct module_report {
 	struct findings findings;   /* file, module name, scheduled, items */
-	/* Hooks for the deciders (issues 4 and 5): their verdict lists, NULL until
-	 * they land; report_json.c turns them into "copies" and "donations". */
-	const void *copy_verdicts;
+	/* the deciders' verdicts, detached from the module; report_json.c turns
+	 * them into "copies" and "donations" */
+	const struct copy_summaries *copies;          /* copies.h; in the findings' arena, may be NULL */
 	struct donation_summaries *donation_verdicts; /* donation.h; owned, may be NULL */
 };
 
 struct baseline;
-struct donation_summaries;
 
 struct report {
 	struct module_report *modules;
@@ -59,6 +61,84 @@ int report_junit(FILE *out, const struct report *r, const struct report_options 
 int report_checkstyle(FILE *out, const struct report *r, const struct report_options *o);
 int report_write(FILE *out, enum report_format fmt, const struct report *r,
 		 const struct report_options *o);
+
+/* ---- `hloproof donation` (report_donation.c) ---- */
+
+struct hlo_module;
+struct donation_report;
+struct shape_index;
+
+/* The --annotations violations of a module, in the order found; malloc'd. */
+struct donation_violations {
+	int32_t n, cap;
+	char **msg;
+};
+void donation_violations_add(struct donation_violations *v, const char *msg);
+void donation_violations_free(struct donation_violations *v);
+
+/* `donation FILE`: one module's donation reports. */
+struct donation_module_view {
+	const char *file;
+	const struct hlo_module *m;
+	const struct donation_report *r;
+	int32_t n;
+	const int32_t *counts;          /* donations_count, VERDICT_NOT_HONORED + 1 entries */
+	int evidence;                   /* text: each report's evidence (--evidence) */
+	const struct donation_violations *violations; /* NULL: no --annotations */
+};
+
+enum donation_outcome { DONATION_HONORED = 0, DONATION_HONORED_COPY, DONATION_DROPPED };
+
+/* `donation BEFORE AFTER`: what AFTER did with one request of BEFORE. */
+struct donation_outcome_row {
+	const struct donation_report *rq;   /* BEFORE's request */
+	const struct donation_report *got;  /* AFTER's entry for the same leaf, or NULL */
+	enum donation_outcome oc;
+	const char *why;                    /* the reason shown, or NULL */
+	const struct shape_index *out;      /* the output AFTER uses, or NULL */
+	uint64_t saved, lost;
+	char reason[700];                   /* why's storage when built */
+};
+
+struct donation_pair_view {
+	const char *before, *after;
+	const struct hlo_module *mb, *ma;
+	int32_t n_requested;
+	const struct donation_outcome_row *rows;  /* n_requested, in BEFORE's order */
+	int32_t n_added;
+	const struct donation_report *const *added; /* AFTER aliases BEFORE did not ask for */
+	uint64_t saved, lost, requested_bytes;
+	int n_outcome[3];
+	int evidence;
+	const struct donation_violations *violations; /* AFTER's; NULL: no --annotations */
+};
+
+/* Each returns 0, or -1 on a write error. */
+int report_donation_text(FILE *out, const struct donation_module_view *v);
+int report_donation_json(FILE *out, const struct donation_module_view *v);
+int report_donation_pair_text(FILE *out, const struct donation_pair_view *v);
+int report_donation_pair_json(FILE *out, const struct donation_pair_view *v);
+
+/* ---- `hloproof gate` (report_gate.c; struct gate_result is gate.h's) ---- */
+
+struct gate_result;
+int report_gate_text(FILE *out, const struct gate_result *r);
+int report_gate_json(FILE *out, const struct gate_result *r);
+
+/* ---- `hloproof explain` (report_explain.c) ---- */
+
+struct copy_report;
+struct hazard_report;
+/* A copy's family, verdicts, repair edges and full evidence. */
+void report_explain_copy(FILE *out, const struct copy_report *r);
+void report_explain_hazard(FILE *out, const struct hazard_report *h);
+/* --summary: "copy NAME COMPUTATION FAMILY GIVEN ANY", "hazard KIND V W USE
+ * every|some FAMILY COMPUTATION" (tests/conformance.sh reads them) */
+void report_explain_summary_copy(FILE *out, const struct copy_report *r);
+void report_explain_summary_hazard(FILE *out, const struct hazard_report *h);
+/* prove-removal: "removal proven safe" / "unknown" / "removal refuted" under
+ * the given schedule or every schedule, the repair edges, the evidence. */
+void report_prove_removal(FILE *out, const struct copy_report *r, int use_given);
 
 /* Helpers shared by the formats (report.c). */
 /* Valid UTF-8 with control characters other than \t \n replaced by '?',

@@ -35,11 +35,11 @@ static json_t *finding_json(const struct finding *f)
 }
 
 /* One object per copy instruction with its verdict and evidence, from
- * mr->copy_verdicts (struct copy_summaries, copies.h). */
+ * mr->copies (struct copy_summaries, copies.h). */
 static json_t *copies_json(const struct module_report *mr)
 {
 	json_t *a = json_array();
-	const struct copy_summaries *cs = mr->copy_verdicts;
+	const struct copy_summaries *cs = mr->copies;
 	for (int32_t i = 0; cs && i < cs->n; i++) {
 		const struct copy_summary *c = &cs->v[i];
 		json_t *o = json_object(), *v = json_object();

@@ -1,6 +1,7 @@
 /* trace.c - events, call-chain paths and the order condition of a hazard
  * (docs/hazards.md sections 2-3). */
 #include "trace.h"
+#include "values.h"
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>

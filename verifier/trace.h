@@ -15,7 +15,9 @@
  * the call structure decides (iterations, branches, phases). */
 #ifndef HLOPROOF_TRACE_H
 #define HLOPROOF_TRACE_H
-#include "analysis.h"
+#include <stddef.h>
+#include <stdint.h>
+#include "ordering.h"
 
 enum ev_phase {
 	EV_TIME0 = 0, /* entry parameter or constant: before everything */

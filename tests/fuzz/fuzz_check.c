@@ -4,6 +4,7 @@
 #include "config.h"
 #include "ir.h"
 #include "lint.h"
+#include "session.h"
 #include "report.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -52,8 +53,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct module_report mr;
 	memset(&mr, 0, sizeof(mr));
 	findings_init(&mr.findings, m);
-	if (lint_run(m, &cfg, &mr.findings) < 0)
+	struct session *s = session_open(m, &cfg, NULL);
+	if (lint_run(s, &cfg, &mr.findings) < 0)
 		abort();
+	session_close(s);
 	hlo_module_free(m);
 	struct report r = {&mr, 1, NULL, 0};
 	for (int fmt = FMT_TEXT; fmt <= FMT_CHECKSTYLE; fmt++)

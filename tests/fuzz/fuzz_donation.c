@@ -1,11 +1,12 @@
 /* fuzz_donation.c - libFuzzer target: parse, run the donation decider and
- * every rule with its results (lint_run_with_donations), check what the
+ * every rule with its results (a session and lint_run), check what the
  * reports promise (one per alias and distinct donor, a verdict and evidence
  * each) and render the JSON report, which must re-parse. */
 #include "analysis.h"
 #include "config.h"
 #include "donation.h"
-#include "donation_stage.h"
+#include "lint.h"
+#include "session.h"
 #include "ir.h"
 #include "report.h"
 #include <stdint.h>
@@ -25,8 +26,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct module_report mr;
 	memset(&mr, 0, sizeof(mr));
 	findings_init(&mr.findings, m);
-	if (lint_run_with_donations(m, &cfg, NULL, &mr.findings, &mr.donation_verdicts) < 0)
+	struct session *s = session_open(m, &cfg, NULL);
+	if (lint_run(s, &cfg, &mr.findings) < 0)
 		abort();
+	const struct donation_list *dl = session_donations(s);
+	mr.donation_verdicts = dl ? donation_summaries_make(dl->items, dl->n) : NULL;
+	session_close(s);
 	if ((m->n_aliases || m->n_donors) && m->entry && m->entry->root) {
 		if (!mr.donation_verdicts || mr.donation_verdicts->n < m->n_aliases)
 			abort();

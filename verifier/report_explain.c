@@ -1,0 +1,92 @@
+/* report_explain.c - `hloproof explain` in text: one copy's family, verdicts
+ * and evidence; one hazard; the --summary lines; and `prove-removal`'s
+ * answer. */
+#include "copies.h"
+#include "hazard.h"
+#include "report.h"
+#include <string.h>
+
+static const char *verdict_or_null(enum verdict v)
+{
+	const char *s = verdict_name(v);
+	return s ? s : "null";
+}
+
+void report_explain_copy(FILE *out, const struct copy_report *r)
+{
+	const struct hlo_instruction *c = r->copy;
+	fprintf(out, "%s (%s:%d, computation %s): family %s\n", c->name,
+		c->pos.file ? c->pos.file : "?", c->pos.line, c->parent->name,
+		copy_family_name(r->family));
+	fprintf(out, "  why: %s\n", r->family_evidence ? r->family_evidence : "");
+	fprintf(out, "  bytes: %llu\n", (unsigned long long)r->bytes);
+	fprintf(out, "  verdict.given: %s\n", verdict_or_null(r->given));
+	fprintf(out, "  verdict.any: %s\n", verdict_or_null(r->any));
+	if (r->n_edges > 1) {
+		fprintf(out, "  control edges (all needed):");
+		for (int32_t i = 0; i < r->n_edges; i++)
+			fprintf(out, "%s %s -> %s", i ? "," : "", r->edges_from[i]->name, r->edges_to[i]->name);
+		fprintf(out, "\n");
+	} else if (r->edge_from && r->edge_to) {
+		fprintf(out, "  control edge: %s -> %s\n", r->edge_from->name, r->edge_to->name);
+	}
+	if (r->unknown_reason)
+		fprintf(out, "  unknown: %s\n", r->unknown_reason);
+	fprintf(out, "  evidence:\n");
+	const char *e = r->evidence ? r->evidence : "";
+	while (*e) {
+		const char *nl = strchr(e, '\n');
+		size_t n = nl ? (size_t)(nl - e) : strlen(e);
+		fprintf(out, "    %.*s\n", (int)n, e);
+		e += n + (nl ? 1 : 0);
+	}
+}
+
+void report_explain_hazard(FILE *out, const struct hazard_report *h)
+{
+	fprintf(out, "hazard %s: %s\n", hazard_kind_name(h->kind), h->witness ? h->witness : "");
+	fprintf(out, "  in given: %s, in some schedule: %s, in every schedule: %s\n",
+		h->in_given < 0 ? "null" : h->in_given ? "yes" : "no", h->in_some ? "yes" : "no",
+		h->in_every ? "yes" : "no");
+	if (h->edge_from && h->edge_to)
+		fprintf(out, "  avoided by: control edge %s -> %s\n", h->edge_from->name, h->edge_to->name);
+	fprintf(out, "  predicted copy: %s, %llu bytes\n", copy_family_name(h->predicted_family),
+		(unsigned long long)h->bytes);
+}
+
+void report_explain_summary_copy(FILE *out, const struct copy_report *r)
+{
+	fprintf(out, "copy %s %s %s %s %s\n", r->copy->name, r->copy->parent->name,
+		copy_family_name(r->family), verdict_or_null(r->given), verdict_or_null(r->any));
+}
+
+void report_explain_summary_hazard(FILE *out, const struct hazard_report *h)
+{
+	fprintf(out, "hazard %s %s %s %s %s %s %s\n", hazard_kind_name(h->kind), h->def_v->name,
+		h->def_w ? h->def_w->name : "-", h->use ? h->use->name : "-",
+		h->in_every ? "every" : "some", copy_family_name(h->predicted_family),
+		h->def_v->parent->name);
+}
+
+void report_prove_removal(FILE *out, const struct copy_report *r, int use_given)
+{
+	const struct hlo_instruction *c = r->copy;
+	enum verdict v = use_given ? r->given : r->any;
+	const char *sname = use_given ? "the given schedule" : "every schedule";
+	switch (v) {
+	case VERDICT_REMOVABLE:
+		fprintf(out, "%s: removal proven safe under %s (family %s, %llu bytes saved)\n", c->name,
+			sname, copy_family_name(r->family), (unsigned long long)r->bytes);
+		break;
+	case VERDICT_UNKNOWN:
+		fprintf(out, "%s: unknown: %s\n", c->name, r->unknown_reason ? r->unknown_reason : "?");
+		break;
+	default:
+		fprintf(out, "%s: removal refuted under %s: %s\n", c->name, sname, verdict_name(v));
+		for (int32_t i = 0; !use_given && i < r->n_edges; i++)
+			fprintf(out, "  safe with the control edge %s -> %s%s\n", r->edges_from[i]->name,
+				r->edges_to[i]->name, r->n_edges > 1 ? " (all listed edges together)" : "");
+		break;
+	}
+	fprintf(out, "%s", r->evidence ? r->evidence : "");
+}

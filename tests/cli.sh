@@ -276,5 +276,63 @@ expect_out 0 'warning: .*XLA will insert a copy \(family in-place, 32 bytes\); e
 expect_out 0 '"any": "schedule-dependent"' "$H" check --format=json $C/in_place.hlo
 expect_out 0 'note: copy c .*control edge r -> d' "$H" check $R/schedule-dependent-copy/fires_unordered_read.hlo
 
+
+# --- inputs (issue 18): one expansion for every command ------------------------
+# An XLA dump directory: a module .txt, its buffer assignment and memory report
+# (skipped: they do not start with HloModule), and a .hlo in a subdirectory.
+# same_as CMD_DIR... -- CMD_FILE...: the same stdout, stderr and exit status
+same_as() {
+	a=""; while [ "$1" != -- ]; do a="$a $1"; shift; done; shift
+	$a >$T/sa1.out 2>$T/sa1.err </dev/null; s1=$?
+	"$@" >$T/sa2.out 2>$T/sa2.err </dev/null; s2=$?
+	if [ $s1 = $s2 ] && cmp -s $T/sa1.out $T/sa2.out && cmp -s $T/sa1.err $T/sa2.err; then ok
+	else bad "$a: exit $s1, stdout/stderr differ from $* (exit $s2)"; diff $T/sa1.out $T/sa2.out | head -3; diff $T/sa1.err $T/sa2.err | head -3; fi
+}
+DD=$T/dump
+mkdir -p $DD
+MOD=$DD/module_0001.jit_f.cpu_after_optimizations.txt
+cp $C/in_place.hlo $MOD
+printf 'BufferAssignment:\nallocation 0: size 16, parameter 0, shape |f32[4]| at ShapeIndex {}:\n' \
+	> $DD/module_0001.jit_f.cpu_after_optimizations-buffer-assignment.txt
+printf 'Total bytes used: 48 (48B)\n\nAllocations sorted by size:\n' \
+	> $DD/module_0001.jit_f.cpu_after_optimizations-memory-usage-report.txt
+printf 'unrelated notes\n' > $DD/notes.md
+same_as "$H" check $DD -- "$H" check $MOD
+same_as "$H" check --format=json --fail-on=note $DD -- "$H" check --format=json --fail-on=note $MOD
+same_as "$H" parse $DD -- "$H" parse $MOD
+same_as "$H" buffers --format=json $DD -- "$H" buffers --format=json $MOD
+same_as "$H" donation --format=json $DD -- "$H" donation --format=json $MOD
+same_as "$H" donation $DD $DD -- "$H" donation $MOD $MOD
+same_as "$H" explain $DD c2 -- "$H" explain $MOD c2
+same_as "$H" explain $DD --all -- "$H" explain $MOD --all
+same_as "$H" prove-removal $DD c1 -- "$H" prove-removal $MOD c1
+same_as "$H" print $DD -- "$H" print $MOD
+same_as "$H" gate --format=json $DD $DD -- "$H" gate --format=json $DD/ $DD
+expect_out 0 '"inputs_skipped": 4' "$H" gate --format=json $DD $DD
+# a .txt module may start with comments; a named file is never skipped
+printf '// dumped by XLA\n/* before optimizations */\n' > $DD/module_0002.txt
+cat $RT/fires_copy_pair.hlo >> $DD/module_0002.txt
+"$H" parse $DD > $T/out 2>&1
+if [ "$(cut -d: -f1 $T/out | tr '\n' ' ')" = "$MOD $DD/module_0002.txt " ]; then ok; else bad "parse DIR: $(cat $T/out)"; fi
+expect 2 "$H" check $DD/module_0001.jit_f.cpu_after_optimizations-buffer-assignment.txt
+# a single-module command given a directory of two modules: a usage error
+expect 2 "$H" explain $DD c2
+if grep -qx "hloproof explain: directory '$DD' holds 2 modules; explain takes one" $T/err; then ok; else bad "explain DIR: $(cat $T/err)"; fi
+for c in print donation "prove-removal" ; do
+	if [ $c = print ] || [ $c = donation ]; then expect 2 "$H" $c $DD; else expect 2 "$H" $c $DD c1; fi
+	if grep -q "^hloproof $c: directory '$DD' holds 2 modules; $c takes one$" $T/err; then ok; else bad "$c DIR: $(cat $T/err)"; fi
+done
+# subdirectories too, sorted with the files
+mkdir -p $DD/sub && cp $DEMO $DD/sub/step.hlo
+"$H" parse $DD > $T/out 2>&1
+if [ "$(cut -d: -f1 $T/out | tr '\n' ' ')" = "$MOD $DD/module_0002.txt $DD/sub/step.hlo " ]; then ok; else bad "parse DIR/sub: $(cat $T/out)"; fi
+# nothing but the rest of a dump: no input files, exit 2 (not a clean run of nothing)
+mkdir -p $T/onlyrest && cp $DD/*-buffer-assignment.txt $DD/*-memory-usage-report.txt $T/onlyrest/
+for c in parse check buffers; do
+	expect 2 "$H" $c $T/onlyrest
+	if grep -qx 'hloproof: error: no input files (2 .txt files that do not start with HloModule skipped)' $T/err; then ok; else bad "$c only-rest: $(cat $T/err)"; fi
+done
+expect 2 "$H" explain $T/onlyrest --all
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -27,10 +27,20 @@ struct command {
 
 extern const struct command commands[];
 
-/* Expand FILE... arguments: a directory contributes its *.hlo and *.txt files
- * (sorted, recursively); "-" is stdin. Returns a malloc'd NULL-terminated
- * array of malloc'd strings, or NULL after printing an error. */
-char **cli_expand_inputs(int argc, char **argv);
+/* The one input expansion of every command. FILE... arguments: "-" is stdin,
+ * a file is taken as given, a directory contributes (sorted, recursively) its
+ * *.hlo files and the *.txt files that start with HloModule; the other files
+ * of an XLA dump (*-buffer-assignment.txt, *-memory-usage-report.txt, ...)
+ * are skipped and counted in *skipped (may be NULL). Returns a malloc'd
+ * NULL-terminated array of malloc'd strings, or NULL after printing an error
+ * (also when no module is left). */
+char **cli_expand_inputs(int argc, char **argv, size_t *skipped);
+/* For the commands that take one module (print, explain, prove-removal,
+ * donation): ARG itself when it is not a directory; a directory's one module,
+ * copied into buf; NULL after an error (a usage error when the directory holds
+ * more than one module). */
+#define CLI_PATH_MAX 4096 /* Linux PATH_MAX: open() refuses longer paths */
+const char *cli_one_input(const char *cmd, const char *arg, char buf[CLI_PATH_MAX]);
 void cli_free_inputs(char **files);
 /* Print "hloproof CMD: usage: ..." to stderr and return EXIT_INPUT. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -328,7 +328,7 @@ int cmd_buffers(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("buffers", "no input files");
-	char **files = cli_expand_inputs(argc - optind, argv + optind);
+	char **files = cli_expand_inputs(argc - optind, argv + optind, NULL);
 	if (!files)
 		return EXIT_INPUT;
 	struct budget budget;

@@ -355,7 +355,7 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	budget_init(&budget, o.budget_ms);
-	files = cli_expand_inputs(argc - optind, argv + optind);
+	files = cli_expand_inputs(argc - optind, argv + optind, NULL);
 	if (!files) {
 		status = EXIT_INPUT;
 		goto out;

@@ -498,6 +498,11 @@ int cmd_donation(int argc, char **argv)
 	int nfiles = argc - optind;
 	if (nfiles < 1 || nfiles > 2)
 		return cli_usage_error("donation", nfiles < 1 ? "no input file" : "too many input files");
+	char before[CLI_PATH_MAX], after[CLI_PATH_MAX];
+	const char *fb = cli_one_input("donation", argv[optind], before);
+	const char *fa = nfiles == 2 && fb ? cli_one_input("donation", argv[optind + 1], after) : NULL;
+	if (!fb || (nfiles == 2 && !fa))
+		return EXIT_INPUT;
 	struct annotations ann;
 	memset(&ann, 0, sizeof(ann));
 	if (o.annotations) {
@@ -508,8 +513,8 @@ int cmd_donation(int argc, char **argv)
 			return EXIT_INPUT;
 		}
 	}
-	int rc = nfiles == 1 ? one_module(argv[optind], &o, o.annotations ? &ann : NULL)
-			     : before_after(argv[optind], argv[optind + 1], &o,
+	int rc = nfiles == 1 ? one_module(fb, &o, o.annotations ? &ann : NULL)
+			     : before_after(fb, fa, &o,
 					    o.annotations ? &ann : NULL);
 	annotations_free(&ann);
 	return rc;

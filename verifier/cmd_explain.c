@@ -94,6 +94,9 @@ int cmd_explain(int argc, char **argv)
 	}
 	if (!file || (!name && !all && !hazards && !summary))
 		return cli_usage_error("explain", "need FILE and COPY (or --all / --hazards)");
+	char filebuf[CLI_PATH_MAX];
+	if (!(file = cli_one_input("explain", file, filebuf)))
+		return EXIT_INPUT;
 	struct diag d;
 	diag_init(&d, stderr);
 	struct hlo_module *m = hlo_parse_file(file, &d);

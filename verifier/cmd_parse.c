@@ -60,7 +60,7 @@ int cmd_parse(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("parse", "no input files");
-	char **files = cli_expand_inputs(argc - optind, argv + optind);
+	char **files = cli_expand_inputs(argc - optind, argv + optind, NULL);
 	if (!files)
 		return EXIT_INPUT;
 	struct budget budget;

@@ -22,7 +22,10 @@ int cmd_print(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		return cli_usage_error("print", "expects exactly one FILE");
-	const char *input = argv[optind];
+	char buf[CLI_PATH_MAX];
+	const char *input = cli_one_input("print", argv[optind], buf);
+	if (!input)
+		return EXIT_INPUT;
 	/* inputs are never written, not even by a canonicalising rewrite in place */
 	if (atomic_out_same_file(input, output))
 		return cli_usage_error("print", "output file '%s' is the input", output);

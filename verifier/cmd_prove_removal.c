@@ -36,6 +36,9 @@ int cmd_prove_removal(int argc, char **argv)
 		return cli_usage_error("prove-removal", "need FILE and COPY");
 	if (sched && strcmp(sched, "given") && strcmp(sched, "any"))
 		return cli_usage_error("prove-removal", "--schedule is given or any, not '%s'", sched);
+	char filebuf[CLI_PATH_MAX];
+	if (!(file = cli_one_input("prove-removal", file, filebuf)))
+		return EXIT_INPUT;
 	struct diag d;
 	diag_init(&d, stderr);
 	struct hlo_module *m = hlo_parse_file(file, &d);

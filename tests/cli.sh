@@ -241,7 +241,7 @@ expect_out 0 'verdict.given: necessary' "$H" explain $C/scheduled.hlo c1
 expect 2 "$H" explain $C/in_place.hlo d1
 expect 2 "$H" explain $C/in_place.hlo no_such
 expect 2 "$H" explain $C/in_place.hlo
-expect 2 "$H" explain --timeout-ms=0 $C/in_place.hlo c1
+expect 0 "$H" explain --timeout-ms=0 $C/in_place.hlo c1   # 0: the default, as in check
 expect_out 0 'proven safe' "$H" prove-removal $C/in_place.hlo c3
 expect_out 1 'overwrites x' "$H" prove-removal $C/in_place.hlo c1
 expect_out 1 'safe with the control edge r2 -> d2' "$H" prove-removal --schedule=any $C/in_place.hlo c2
@@ -333,6 +333,63 @@ for c in parse check buffers; do
 	if grep -qx 'hloproof: error: no input files (2 .txt files that do not start with HloModule skipped)' $T/err; then ok; else bad "$c only-rest: $(cat $T/err)"; fi
 done
 expect 2 "$H" explain $T/onlyrest --all
+
+# --- options (issue 18): one parser; every numeric option has one range -------
+# (docs/limits.md). range CMD OPT MIN MAX ARGS...: MIN and MAX are accepted (as
+# --opt=V and --opt V), MIN-1 and MAX+1 are exit 2 with one message, in
+# cli_usage_error's form, followed by the command's usage.
+range() {
+	c=$1 o=$2 lo=$3 hi=$4 below=$5 above=$6; shift 6
+	for v in $lo $hi; do
+		"$H" $c $o=$v "$@" >$T/r.out 2>$T/r.err </dev/null; st=$?
+		"$H" $c $o $v "$@" >$T/r2.out 2>$T/r2.err </dev/null; st2=$?
+		if [ $st != 2 ] && [ $st2 = $st ] && ! grep -q "^hloproof $c: " $T/r.err $T/r2.err; then ok
+		else bad "$c $o $v: exit $st/$st2: $(head -n 1 $T/r.err)"; fi
+	done
+	for v in $below $above x; do
+		"$H" $c $o $v "$@" >$T/r.out 2>$T/r.err </dev/null; st=$?
+		if [ $st = 2 ] && [ ! -s $T/r.out ] && [ "$(grep -c '^hloproof ' $T/r.err)" = 1 ] &&
+		   head -n 1 $T/r.err | grep -q "^hloproof $c: $o takes [a-z ]* from $lo\( ([^)]*)\)\? to $hi, not '$v'\$" &&
+		   sed -n 2p $T/r.err | grep -q "^usage: hloproof $c "; then ok
+		else bad "$c $o $v: exit $st: $(cat $T/r.err)"; fi
+	done
+}
+F1=$C/in_place.hlo
+TMS="--timeout-ms 0 86400000 -1 86400001" TBM="--time-budget-ms 0 604800000 -1 604800001"
+for c in check donation; do range $c $TMS $F1; done
+range explain $TMS $F1 c1
+range prove-removal $TMS $T/removable.hlo c.1
+range gate $TMS $GB $GB
+for c in parse buffers check; do range $c $TBM $F1; done
+range explain $TBM $F1 --all
+range prove-removal $TBM $T/removable.hlo c.1
+range check --jobs 0 256 -1 257 $F1
+range gate --jobs 0 256 -1 257 $GB $GB
+range gate --max-new-copy-bytes 0 9223372036854775807 -1 9223372036854775808 $GB $GH
+# the messages, exactly: the range, and what the smallest value means
+"$H" check --timeout-ms=86400001 $F1 2>$T/err >/dev/null
+if [ "$(head -n 1 $T/err)" = "hloproof check: --timeout-ms takes a number of milliseconds per solver query from 0 (the default, 2000) to 86400000, not '86400001'" ]; then ok; else bad "timeout message: $(head -n 1 $T/err)"; fi
+"$H" gate --jobs 257 $GB $GB 2>$T/err >/dev/null
+if [ "$(head -n 1 $T/err)" = "hloproof gate: --jobs takes a number of threads from 0 (one per CPU) to 256, not '257'" ]; then ok; else bad "jobs message: $(head -n 1 $T/err)"; fi
+# a leading + or blank, a fraction, an exponent, hex: not decimal numbers
+for v in +5 ' 5' 1.5 1e3 0x10 ''; do expect 2 "$H" check --timeout-ms "$v" $F1; done
+# usage errors of the parser: said once, then the usage
+for a in "--no-such-option:unknown option '--no-such-option'" "--s:option '--s' is ambiguous" \
+	 "--stats=1:option '--stats' takes no value" "-q:unknown option '-q'"; do
+	"$H" check "${a%%:*}" $F1 >/dev/null 2>$T/err; st=$?
+	if [ $st = 2 ] && [ "$(head -n 1 $T/err)" = "hloproof check: ${a#*:}" ] && [ "$(grep -c '^hloproof' $T/err)" = 1 ] &&
+	   sed -n 2p $T/err | grep -q '^usage: hloproof check '; then ok; else bad "check ${a%%:*}: exit $st: $(cat $T/err)"; fi
+done
+for c in check parse explain donation gate; do
+	"$H" $c --format >/dev/null 2>$T/err; st=$?
+	if [ $st = 2 ] && [ "$(head -n 1 $T/err)" = "hloproof $c: option '--format' needs a value" ] ||
+	   { [ $c = explain ] && [ "$(head -n 1 $T/err)" = "hloproof explain: unknown option '--format'" ]; }; then ok
+	else bad "$c --format: exit $st: $(head -n 1 $T/err)"; fi
+done
+# the analysis options in both spellings, in every command that has them
+expect_out 0 'family in-place' "$H" explain --smt-dump=$T/smt --cross-check --timeout-ms 500 $C/in_place.hlo c2
+expect_out 0 'proven safe' "$H" prove-removal --smt-dump $T/smt --timeout-ms=500 --schedule any $C/in_place.hlo c3
+expect 0 "$H" check --smt-dump=$T/smt --timeout-ms 500 $C/in_place.hlo
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

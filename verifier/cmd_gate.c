@@ -39,7 +39,7 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 		{"max-new-copy-bytes", required_argument, 0, 'm'},
 		{"allow-lost-donations", no_argument, 0, 'a'},
 		{"fail-on-new", required_argument, 0, 'F'},
-		{"timeout-ms", required_argument, 0, 't'},
+		CLI_TIMEOUT_OPTION,
 		{"jobs", required_argument, 0, 'j'},
 		{"annotations", required_argument, 0, 'A'},
 		{"no-deciders", no_argument, 0, 'N'},
@@ -47,7 +47,7 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 	};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:j:", opts, NULL)) != -1) {
+	while ((c = cli_getopt("gate", argc, argv, "o:j:", opts)) != -1) {
 		int took = cli_common_option("gate", c, optarg, &o->co);
 		if (took < 0)
 			return EXIT_INPUT;
@@ -63,12 +63,10 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 				return cli_usage_error("gate", "unknown format '%s' (text or json)", optarg);
 			break;
 		case 'm': {
-			char *end;
-			errno = 0;
-			unsigned long long v = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-')
-				return cli_usage_error("gate", "--max-new-copy-bytes takes a number of bytes, not '%s'", optarg);
-			o->max_new_copy_bytes = v;
+			long long v;
+			if (cli_number("gate", &cli_max_new_copy_bytes, optarg, &v))
+				return EXIT_INPUT;
+			o->max_new_copy_bytes = (uint64_t)v;
 			break;
 		}
 		case 'a':
@@ -81,6 +79,8 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 			if (cli_fail_on_option("gate", "--fail-on-new", optarg, &o->fail_on_new))
 				return EXIT_INPUT;
 			break;
+		case CLI_OPT_BAD:
+			return EXIT_INPUT;
 		default:
 			return cli_usage_error("gate", "bad option");
 		}

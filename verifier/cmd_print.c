@@ -15,7 +15,9 @@ int cmd_print(int argc, char **argv)
 	const char *output = NULL;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((c = cli_getopt("print", argc, argv, "o:", opts)) != -1) {
+		if (c == CLI_OPT_BAD)
+			return EXIT_INPUT;
 		if (c != 'o')
 			return cli_usage_error("print", "bad option");
 		output = optarg;

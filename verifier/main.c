@@ -284,8 +284,9 @@ char **cli_expand_inputs(int argc, char **argv, size_t *skipped)
 		*skipped = skip;
 	if (rc < 0 || !out.n) {
 		if (!out.n && rc == 0 && skip)
-			fprintf(stderr, "hloproof: error: no input files (%zu .txt file%s that do not start "
-					"with HloModule skipped)\n", skip, skip == 1 ? "" : "s");
+			fprintf(stderr, "hloproof: error: no input files (%zu .txt file%s that do%s not "
+					"start with HloModule skipped)\n", skip, skip == 1 ? "" : "s",
+				skip == 1 ? "es" : "");
 		else if (!out.n && rc == 0)
 			fprintf(stderr, "hloproof: error: no input files\n");
 		cli_free_inputs(out.v);

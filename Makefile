@@ -30,7 +30,8 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(RULE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rul
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo check test asan-test install uninstall bench clean conformance fuzz fuzz-deps memcheck soak
+.PHONY: all deps demo check test asan-test install uninstall bench clean conformance fuzz fuzz-deps memcheck soak \
+	same-output
 
 all: deps $(BUILD)/hloproof
 
@@ -124,6 +125,16 @@ check: test asan-test
 demo: all
 	$(BUILD)/hloproof parse corpus/demo/step.hlo
 	$(BUILD)/hloproof buffers corpus/demo/step.hlo
+
+# At merge time: does this build behave as REF (an hloproof binary built from the
+# branch point) over both corpora? stdout, stderr and exit status of check, gate,
+# donation, explain --all and buffers; KNOWN= a file of intended differences
+# (tests/same-output.sh). Not part of `make check`.
+REF ?=
+KNOWN ?=
+same-output: all
+	@if [ -z "$(REF)" ]; then echo "make same-output REF=path/to/old/hloproof [KNOWN=file]"; exit 2; fi
+	@HLOPROOF_SHARED=$(SHARED) sh tests/same-output.sh $(REF) $(BUILD)/hloproof $(KNOWN)
 
 conformance: all
 	@HLOPROOF_SHARED=$(SHARED) sh tests/conformance.sh $(BUILD)/hloproof

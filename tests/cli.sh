@@ -241,7 +241,7 @@ expect_out 0 'verdict.given: necessary' "$H" explain $C/scheduled.hlo c1
 expect 2 "$H" explain $C/in_place.hlo d1
 expect 2 "$H" explain $C/in_place.hlo no_such
 expect 2 "$H" explain $C/in_place.hlo
-expect 2 "$H" explain --timeout-ms=0 $C/in_place.hlo c1
+expect 0 "$H" explain --timeout-ms=0 $C/in_place.hlo c1   # 0: the default, as in check
 expect_out 0 'proven safe' "$H" prove-removal $C/in_place.hlo c3
 expect_out 1 'overwrites x' "$H" prove-removal $C/in_place.hlo c1
 expect_out 1 'safe with the control edge r2 -> d2' "$H" prove-removal --schedule=any $C/in_place.hlo c2
@@ -292,6 +292,120 @@ if [ "$st" = 0 ] && [ "$st2" = 0 ] &&
 else
 	bad "donation/check --format=json with a non-UTF-8 op_name (exit $st, $st2)"; grep -n 'arg_path\|evidence' $T/utf8.don $T/utf8.chk | head -5
 fi
+
+# --- inputs (issue 18): one expansion for every command ------------------------
+# An XLA dump directory: a module .txt, its buffer assignment and memory report
+# (skipped: they do not start with HloModule), and a .hlo in a subdirectory.
+# same_as CMD_DIR... -- CMD_FILE...: the same stdout, stderr and exit status
+same_as() {
+	a=""; while [ "$1" != -- ]; do a="$a $1"; shift; done; shift
+	$a >$T/sa1.out 2>$T/sa1.err </dev/null; s1=$?
+	"$@" >$T/sa2.out 2>$T/sa2.err </dev/null; s2=$?
+	if [ $s1 = $s2 ] && cmp -s $T/sa1.out $T/sa2.out && cmp -s $T/sa1.err $T/sa2.err; then ok
+	else bad "$a: exit $s1, stdout/stderr differ from $* (exit $s2)"; diff $T/sa1.out $T/sa2.out | head -3; diff $T/sa1.err $T/sa2.err | head -3; fi
+}
+DD=$T/dump
+mkdir -p $DD
+MOD=$DD/module_0001.jit_f.cpu_after_optimizations.txt
+cp $C/in_place.hlo $MOD
+printf 'BufferAssignment:\nallocation 0: size 16, parameter 0, shape |f32[4]| at ShapeIndex {}:\n' \
+	> $DD/module_0001.jit_f.cpu_after_optimizations-buffer-assignment.txt
+printf 'Total bytes used: 48 (48B)\n\nAllocations sorted by size:\n' \
+	> $DD/module_0001.jit_f.cpu_after_optimizations-memory-usage-report.txt
+printf 'unrelated notes\n' > $DD/notes.md
+same_as "$H" check $DD -- "$H" check $MOD
+same_as "$H" check --format=json --fail-on=note $DD -- "$H" check --format=json --fail-on=note $MOD
+same_as "$H" parse $DD -- "$H" parse $MOD
+same_as "$H" buffers --format=json $DD -- "$H" buffers --format=json $MOD
+same_as "$H" donation --format=json $DD -- "$H" donation --format=json $MOD
+same_as "$H" donation $DD $DD -- "$H" donation $MOD $MOD
+same_as "$H" explain $DD c2 -- "$H" explain $MOD c2
+same_as "$H" explain $DD --all -- "$H" explain $MOD --all
+same_as "$H" prove-removal $DD c1 -- "$H" prove-removal $MOD c1
+same_as "$H" print $DD -- "$H" print $MOD
+same_as "$H" gate --format=json $DD $DD -- "$H" gate --format=json $DD/ $DD
+expect_out 0 '"inputs_skipped": 4' "$H" gate --format=json $DD $DD
+# a .txt module may start with comments; a named file is never skipped
+printf '// dumped by XLA\n/* before optimizations */\n' > $DD/module_0002.txt
+cat $RT/fires_copy_pair.hlo >> $DD/module_0002.txt
+"$H" parse $DD > $T/out 2>&1
+if [ "$(cut -d: -f1 $T/out | tr '\n' ' ')" = "$MOD $DD/module_0002.txt " ]; then ok; else bad "parse DIR: $(cat $T/out)"; fi
+expect 2 "$H" check $DD/module_0001.jit_f.cpu_after_optimizations-buffer-assignment.txt
+# a single-module command given a directory of two modules: a usage error
+expect 2 "$H" explain $DD c2
+if grep -qx "hloproof explain: directory '$DD' holds 2 modules; explain takes one" $T/err; then ok; else bad "explain DIR: $(cat $T/err)"; fi
+for c in print donation "prove-removal" ; do
+	if [ $c = print ] || [ $c = donation ]; then expect 2 "$H" $c $DD; else expect 2 "$H" $c $DD c1; fi
+	if grep -q "^hloproof $c: directory '$DD' holds 2 modules; $c takes one$" $T/err; then ok; else bad "$c DIR: $(cat $T/err)"; fi
+done
+# subdirectories too, sorted with the files
+mkdir -p $DD/sub && cp $DEMO $DD/sub/step.hlo
+"$H" parse $DD > $T/out 2>&1
+if [ "$(cut -d: -f1 $T/out | tr '\n' ' ')" = "$MOD $DD/module_0002.txt $DD/sub/step.hlo " ]; then ok; else bad "parse DIR/sub: $(cat $T/out)"; fi
+# nothing but the rest of a dump: no input files, exit 2 (not a clean run of nothing)
+mkdir -p $T/onlyrest && cp $DD/*-buffer-assignment.txt $DD/*-memory-usage-report.txt $T/onlyrest/
+for c in parse check buffers; do
+	expect 2 "$H" $c $T/onlyrest
+	if grep -qx 'hloproof: error: no input files (2 .txt files that do not start with HloModule skipped)' $T/err; then ok; else bad "$c only-rest: $(cat $T/err)"; fi
+done
+expect 2 "$H" explain $T/onlyrest --all
+
+# --- options (issue 18): one parser; every numeric option has one range -------
+# (docs/limits.md). range CMD OPT MIN MAX ARGS...: MIN and MAX are accepted (as
+# --opt=V and --opt V), MIN-1 and MAX+1 are exit 2 with one message, in
+# cli_usage_error's form, followed by the command's usage.
+range() {
+	c=$1 o=$2 lo=$3 hi=$4 below=$5 above=$6; shift 6
+	for v in $lo $hi; do
+		"$H" $c $o=$v "$@" >$T/r.out 2>$T/r.err </dev/null; st=$?
+		"$H" $c $o $v "$@" >$T/r2.out 2>$T/r2.err </dev/null; st2=$?
+		if [ $st != 2 ] && [ $st2 = $st ] && ! grep -q "^hloproof $c: " $T/r.err $T/r2.err; then ok
+		else bad "$c $o $v: exit $st/$st2: $(head -n 1 $T/r.err)"; fi
+	done
+	for v in $below $above x; do
+		"$H" $c $o $v "$@" >$T/r.out 2>$T/r.err </dev/null; st=$?
+		if [ $st = 2 ] && [ ! -s $T/r.out ] && [ "$(grep -c '^hloproof ' $T/r.err)" = 1 ] &&
+		   head -n 1 $T/r.err | grep -q "^hloproof $c: $o takes [a-z ]* from $lo\( ([^)]*)\)\? to $hi, not '$v'\$" &&
+		   sed -n 2p $T/r.err | grep -q "^usage: hloproof $c "; then ok
+		else bad "$c $o $v: exit $st: $(cat $T/r.err)"; fi
+	done
+}
+F1=$C/in_place.hlo
+TMS="--timeout-ms 0 86400000 -1 86400001" TBM="--time-budget-ms 0 604800000 -1 604800001"
+for c in check donation; do range $c $TMS $F1; done
+range explain $TMS $F1 c1
+range prove-removal $TMS $T/removable.hlo c.1
+range gate $TMS $GB $GB
+for c in parse buffers check; do range $c $TBM $F1; done
+range explain $TBM $F1 --all
+range prove-removal $TBM $T/removable.hlo c.1
+range check --jobs 0 256 -1 257 $F1
+range gate --jobs 0 256 -1 257 $GB $GB
+range gate --max-new-copy-bytes 0 9223372036854775807 -1 9223372036854775808 $GB $GH
+# the messages, exactly: the range, and what the smallest value means
+"$H" check --timeout-ms=86400001 $F1 2>$T/err >/dev/null
+if [ "$(head -n 1 $T/err)" = "hloproof check: --timeout-ms takes a number of milliseconds per solver query from 0 (the default, 2000) to 86400000, not '86400001'" ]; then ok; else bad "timeout message: $(head -n 1 $T/err)"; fi
+"$H" gate --jobs 257 $GB $GB 2>$T/err >/dev/null
+if [ "$(head -n 1 $T/err)" = "hloproof gate: --jobs takes a number of threads from 0 (one per CPU) to 256, not '257'" ]; then ok; else bad "jobs message: $(head -n 1 $T/err)"; fi
+# a leading + or blank, a fraction, an exponent, hex: not decimal numbers
+for v in +5 ' 5' 1.5 1e3 0x10 ''; do expect 2 "$H" check --timeout-ms "$v" $F1; done
+# usage errors of the parser: said once, then the usage
+for a in "--no-such-option:unknown option '--no-such-option'" "--s:option '--s' is ambiguous" \
+	 "--stats=1:option '--stats' takes no value" "-q:unknown option '-q'"; do
+	"$H" check "${a%%:*}" $F1 >/dev/null 2>$T/err; st=$?
+	if [ $st = 2 ] && [ "$(head -n 1 $T/err)" = "hloproof check: ${a#*:}" ] && [ "$(grep -c '^hloproof' $T/err)" = 1 ] &&
+	   sed -n 2p $T/err | grep -q '^usage: hloproof check '; then ok; else bad "check ${a%%:*}: exit $st: $(cat $T/err)"; fi
+done
+for c in check parse explain donation gate; do
+	"$H" $c --format >/dev/null 2>$T/err; st=$?
+	if [ $st = 2 ] && [ "$(head -n 1 $T/err)" = "hloproof $c: option '--format' needs a value" ] ||
+	   { [ $c = explain ] && [ "$(head -n 1 $T/err)" = "hloproof explain: unknown option '--format'" ]; }; then ok
+	else bad "$c --format: exit $st: $(head -n 1 $T/err)"; fi
+done
+# the analysis options in both spellings, in every command that has them
+expect_out 0 'family in-place' "$H" explain --smt-dump=$T/smt --cross-check --timeout-ms 500 $C/in_place.hlo c2
+expect_out 0 'proven safe' "$H" prove-removal --smt-dump $T/smt --timeout-ms=500 --schedule any $C/in_place.hlo c3
+expect 0 "$H" check --smt-dump=$T/smt --timeout-ms 500 $C/in_place.hlo
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -77,10 +77,4 @@ struct analysis *analysis_run(struct hlo_module *m, const struct analysis_option
 /* Frees what is not in the arena (Z3 context, caches). NULL is fine. */
 void analysis_free(struct analysis *an);
 
-/* Command-line options shared by the commands that run the deciders:
- * --timeout-ms N, --smt-dump DIR, --cross-check (also as --opt=value).
- * Looks at argv[*i]; returns 1 and advances *i past what it consumed, 0 when
- * argv[*i] is not one of them, -1 on a bad value (message printed). */
-int analysis_parse_option(struct analysis_options *o, int argc, char **argv, int *i);
-
 #endif

@@ -1,9 +1,11 @@
 /* cli.h - the command table and what commands share. */
 #ifndef HLOPROOF_CLI_H
 #define HLOPROOF_CLI_H
+#include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
 
+struct analysis_options;
 struct diag;
 struct lint_config;
 
@@ -27,13 +29,63 @@ struct command {
 
 extern const struct command commands[];
 
-/* Expand FILE... arguments: a directory contributes its *.hlo and *.txt files
- * (sorted, recursively); "-" is stdin. Returns a malloc'd NULL-terminated
- * array of malloc'd strings, or NULL after printing an error. */
-char **cli_expand_inputs(int argc, char **argv);
+/* The one input expansion of every command. FILE... arguments: "-" is stdin,
+ * a file is taken as given, a directory contributes (sorted, recursively) its
+ * *.hlo files and the *.txt files that start with HloModule; the other files
+ * of an XLA dump (*-buffer-assignment.txt, *-memory-usage-report.txt, ...)
+ * are skipped and counted in *skipped (may be NULL). Returns a malloc'd
+ * NULL-terminated array of malloc'd strings, or NULL after printing an error
+ * (also when no module is left). */
+char **cli_expand_inputs(int argc, char **argv, size_t *skipped);
+/* For the commands that take one module (print, explain, prove-removal,
+ * donation): ARG itself when it is not a directory; a directory's one module,
+ * copied into buf; NULL after an error (a usage error when the directory holds
+ * more than one module). */
+#define CLI_PATH_MAX 4096 /* Linux PATH_MAX: open() refuses longer paths */
+const char *cli_one_input(const char *cmd, const char *arg, char buf[CLI_PATH_MAX]);
 void cli_free_inputs(char **files);
 /* Print "hloproof CMD: usage: ..." to stderr and return EXIT_INPUT. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The one option parser (cmd_options.c). Every command loops over
+ * cli_getopt, getopt_long with `--opt=value` and `--opt value`, whose usage
+ * errors (unknown, ambiguous, a missing or unwanted value) are printed once by
+ * cli_usage_error; it then returns CLI_OPT_BAD and the command exits 2. */
+#define CLI_OPT_BAD (-2)
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+	       const struct option *longopts);
+
+/* A numeric option: its one range, said in its usage error and listed in
+ * docs/limits.md. min_means: what the smallest value means, or NULL. */
+struct cli_number {
+	const char *flag, *what;
+	long long min;
+	const char *min_means;
+	long long max;
+};
+extern const struct cli_number cli_timeout_ms, cli_time_budget_ms, cli_jobs,
+	cli_max_new_copy_bytes;
+/* ARG, a decimal number in n's range, into *out: 0, or EXIT_INPUT after
+ * "hloproof CMD: FLAG takes WHAT from MIN to MAX, not 'ARG'". */
+int cli_number(const char *cmd, const struct cli_number *n, const char *arg, long long *out);
+
+/* The analysis options of the commands that run the deciders, parsed in one
+ * place: their getopt_long entries (codes 't', 'S', 'X'), their values, and
+ * what they set in struct analysis_options. */
+#define CLI_TIMEOUT_OPTION {"timeout-ms", required_argument, 0, 't'}
+#define CLI_ANALYSIS_OPTIONS CLI_TIMEOUT_OPTION, {"smt-dump", required_argument, 0, 'S'}, \
+	{"cross-check", no_argument, 0, 'X'}
+struct cli_analysis {
+	long long timeout_ms; /* --timeout-ms; -1: not given; 0: the deciders' default */
+	const char *smt_dump; /* --smt-dump DIR: every SMT query written there */
+	int cross_check;      /* --cross-check: both deciders; disagreeing exits 3 */
+};
+void cli_analysis_init(struct cli_analysis *a);
+/* One cli_getopt result: 1 when it was an analysis option, 0 when not, -1
+ * after a usage error. */
+int cli_analysis_option(const char *cmd, int c, const char *arg, struct cli_analysis *a);
+/* The options given onto o (a timeout of 0 or not given keeps o's). */
+void cli_analysis_apply(const struct cli_analysis *a, struct analysis_options *o);
 
 /* The flags `check` and `gate` share (cmd_common.c), parsed and applied in
  * one place so that their meaning and messages cannot drift apart. */
@@ -41,11 +93,12 @@ struct cli_common {
 	const char *output;      /* -o, --output FILE; NULL: standard output */
 	const char *config;      /* --config FILE; NULL: .hloproof.xml above the directory */
 	const char *annotations; /* --annotations FILE.xml */
-	long timeout_ms;         /* --timeout-ms; -1: from the configuration */
+	struct cli_analysis an;  /* --timeout-ms (-1: from the configuration); check: --smt-dump, --cross-check */
 	int jobs;                /* --jobs: modules at once */
 };
 void cli_common_init(struct cli_common *co);
-/* One getopt_long result; the shared flags are 'o', 'c', 'A', 't' and 'j' in
+/* One cli_getopt result; the shared flags are 'o', 'c', 'A', 'j' and the
+ * analysis options ('t'; check also 'S', 'X') in
  * the command's option table. Returns 1 when it took c, 0 when c is another
  * flag, -1 after a usage error. */
 int cli_common_option(const char *cmd, int c, const char *arg, struct cli_common *co);

@@ -25,7 +25,7 @@ int cmd_buffers(int argc, char **argv)
 	const char *at_name = NULL;
 	int kind = -1; /* default: dependency (what CPU copy insertion used) */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = cli_getopt("buffers", argc, argv, "", opts)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "json"))
@@ -45,17 +45,18 @@ int cmd_buffers(int argc, char **argv)
 				return cli_usage_error("buffers", "unknown ordering '%s'", optarg);
 			break;
 		case 'T':
-			if (budget_parse_ms(optarg, &budget_ms) < 0)
-				return cli_usage_error("buffers", "--time-budget-ms wants milliseconds, not '%s'",
-						       optarg);
+			if (cli_number("buffers", &cli_time_budget_ms, optarg, &budget_ms))
+				return EXIT_INPUT;
 			break;
+		case CLI_OPT_BAD:
+			return EXIT_INPUT;
 		default:
 			return cli_usage_error("buffers", "bad option");
 		}
 	}
 	if (optind >= argc)
 		return cli_usage_error("buffers", "no input files");
-	char **files = cli_expand_inputs(argc - optind, argv + optind);
+	char **files = cli_expand_inputs(argc - optind, argv + optind, NULL);
 	if (!files)
 		return EXIT_INPUT;
 	struct budget budget;

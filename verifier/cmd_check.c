@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 struct check_opts {
-	struct cli_common co;     /* -o, --config, --annotations, --timeout-ms, --jobs */
+	struct cli_common co;     /* -o, --config, --annotations, --jobs, --timeout-ms, --smt-dump, --cross-check */
 	enum report_format format;
 	const char *baseline, *write_baseline;
 	const char *fail_on;
@@ -30,8 +30,6 @@ struct check_opts {
 	int n_toggles;
 	const char **toggle_rule; /* --enable / --disable in order */
 	int *toggle_on;
-	const char *smt_dump;     /* copy decider (issue 4): --smt-dump DIR */
-	int cross_check;          /* --cross-check: exit 3 when the deciders disagree */
 	int stats;                /* --stats: one "stats:" line per module on stderr */
 };
 
@@ -46,10 +44,8 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{"disable", required_argument, 0, 'd'},
 		{"baseline", required_argument, 0, 'b'},
 		{"write-baseline", required_argument, 0, 'w'},
-		{"timeout-ms", required_argument, 0, 't'},
 		{"strict-donation", no_argument, 0, 's'},
-		{"smt-dump", required_argument, 0, 'S'},
-		{"cross-check", no_argument, 0, 'X'},
+		CLI_ANALYSIS_OPTIONS,
 		{"annotations", required_argument, 0, 'A'},
 		{"jobs", required_argument, 0, 'j'},
 		{"time-budget-ms", required_argument, 0, 'T'},
@@ -58,7 +54,7 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 	};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:j:", opts, NULL)) != -1) {
+	while ((c = cli_getopt("check", argc, argv, "o:j:", opts)) != -1) {
 		int took = cli_common_option("check", c, optarg, &o->co);
 		if (took < 0)
 			return EXIT_INPUT;
@@ -89,19 +85,15 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		case 's':
 			o->strict_donation = 1;
 			break;
-		case 'S':
-			o->smt_dump = optarg;
-			break;
-		case 'X':
-			o->cross_check = 1;
-			break;
 		case 'Z':
 			o->stats = 1;
 			break;
 		case 'T':
-			if (budget_parse_ms(optarg, &o->budget_ms) < 0)
-				return cli_usage_error("check", "--time-budget-ms wants milliseconds, not '%s'", optarg);
+			if (cli_number("check", &cli_time_budget_ms, optarg, &o->budget_ms))
+				return EXIT_INPUT;
 			break;
+		case CLI_OPT_BAD:
+			return EXIT_INPUT;
 		default:
 			return cli_usage_error("check", "bad option");
 		}
@@ -273,8 +265,8 @@ static void check_one(void *arg, size_t i)
 	j->slot = &run->slots[i];
 	struct session_options so = {0};
 	session_options_for_rules(&so);
-	so.smt_dump_dir = run->o->smt_dump;
-	so.cross_check = run->o->cross_check;
+	so.smt_dump_dir = run->o->co.an.smt_dump;
+	so.cross_check = run->o->co.an.cross_check;
 	so.budget = run->budget;
 	so.annotations = run->ann;
 	struct session *s = session_open(m, run->cfg, &so);
@@ -347,7 +339,7 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	budget_init(&budget, o.budget_ms);
-	files = cli_expand_inputs(argc - optind, argv + optind);
+	files = cli_expand_inputs(argc - optind, argv + optind, NULL);
 	if (!files) {
 		status = EXIT_INPUT;
 		goto out;

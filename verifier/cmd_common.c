@@ -5,13 +5,12 @@
 #include "cli.h"
 #include "config.h"
 #include "jobs.h"
-#include <errno.h>
 #include <stdlib.h>
 
 void cli_common_init(struct cli_common *co)
 {
 	*co = (struct cli_common){0};
-	co->timeout_ms = -1;
+	cli_analysis_init(&co->an);
 	co->jobs = 1;
 }
 
@@ -27,26 +26,15 @@ int cli_common_option(const char *cmd, int c, const char *arg, struct cli_common
 	case 'A':
 		co->annotations = arg;
 		return 1;
-	case 't': {
-		char *end;
-		errno = 0;
-		long t = strtol(arg, &end, 10);
-		if (errno || *end || end == arg || t < 0) {
-			cli_usage_error(cmd, "--timeout-ms takes a number of milliseconds, not '%s'", arg);
+	case 'j': {
+		long long n;
+		if (cli_number(cmd, &cli_jobs, arg, &n))
 			return -1;
-		}
-		co->timeout_ms = t;
+		co->jobs = jobs_threads((int)n);
 		return 1;
 	}
-	case 'j':
-		if (jobs_parse(arg, &co->jobs) < 0) {
-			cli_usage_error(cmd, "--jobs takes a number of threads from 0 (one per CPU) to %d, not '%s'",
-					JOBS_MAX, arg);
-			return -1;
-		}
-		return 1;
 	}
-	return 0;
+	return cli_analysis_option(cmd, c, arg, &co->an);
 }
 
 int cli_fail_on_option(const char *cmd, const char *flag, const char *arg, const char **out)
@@ -70,8 +58,8 @@ int cli_load_config(struct lint_config *cfg, const struct cli_common *co, struct
 		if (rc < 0)
 			return -1;
 	}
-	if (co->timeout_ms >= 0)
-		cfg->timeout_ms = co->timeout_ms;
+	if (co->an.timeout_ms >= 0)
+		cfg->timeout_ms = co->an.timeout_ms;
 	return 0;
 }
 

@@ -273,14 +273,20 @@ int cmd_donation(int argc, char **argv)
 	static const struct option lopts[] = {
 		{"format", required_argument, 0, 'f'},
 		{"annotations", required_argument, 0, 'A'},
-		{"timeout-ms", required_argument, 0, 't'},
+		CLI_TIMEOUT_OPTION,
 		{"evidence", no_argument, 0, 'e'},
 		{0, 0, 0, 0},
 	};
 	struct opts o = {0};
-	int c;
+	struct cli_analysis an;
+	cli_analysis_init(&an);
+	int c, took;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+	while ((c = cli_getopt("donation", argc, argv, "", lopts)) != -1) {
+		if ((took = cli_analysis_option("donation", c, optarg, &an)) < 0)
+			return EXIT_INPUT;
+		if (took)
+			continue;
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "json"))
@@ -291,24 +297,24 @@ int cmd_donation(int argc, char **argv)
 		case 'A':
 			o.annotations = optarg;
 			break;
-		case 't': {
-			char *end;
-			long t = strtol(optarg, &end, 10);
-			if (*end || end == optarg || t < 0 || t > 86400000L)
-				return cli_usage_error("donation", "--timeout-ms takes a number of milliseconds, not '%s'", optarg);
-			o.timeout_ms = t;
-			break;
-		}
 		case 'e':
 			o.evidence = 1;
 			break;
+		case CLI_OPT_BAD:
+			return EXIT_INPUT;
 		default:
 			return cli_usage_error("donation", "bad option");
 		}
 	}
+	o.timeout_ms = an.timeout_ms; /* -1 or 0: the deciders' default */
 	int nfiles = argc - optind;
 	if (nfiles < 1 || nfiles > 2)
 		return cli_usage_error("donation", nfiles < 1 ? "no input file" : "too many input files");
+	char before[CLI_PATH_MAX], after[CLI_PATH_MAX];
+	const char *fb = cli_one_input("donation", argv[optind], before);
+	const char *fa = nfiles == 2 && fb ? cli_one_input("donation", argv[optind + 1], after) : NULL;
+	if (!fb || (nfiles == 2 && !fa))
+		return EXIT_INPUT;
 	struct annotations ann;
 	memset(&ann, 0, sizeof(ann));
 	if (o.annotations) {
@@ -319,8 +325,8 @@ int cmd_donation(int argc, char **argv)
 			return EXIT_INPUT;
 		}
 	}
-	int rc = nfiles == 1 ? one_module(argv[optind], &o, o.annotations ? &ann : NULL)
-			     : before_after(argv[optind], argv[optind + 1], &o,
+	int rc = nfiles == 1 ? one_module(fb, &o, o.annotations ? &ann : NULL)
+			     : before_after(fb, fa, &o,
 					    o.annotations ? &ann : NULL);
 	annotations_free(&ann);
 	return rc;

@@ -12,40 +12,69 @@
 
 int cmd_explain(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		CLI_ANALYSIS_OPTIONS,
+		{"time-budget-ms", required_argument, 0, 'T'},
+		{"all", no_argument, 0, 'a'},
+		{"hazards", no_argument, 0, 'H'},
+		{"summary", no_argument, 0, 's'},   /* for scripts (tests/conformance.sh) */
+		{"names", required_argument, 0, 'n'},
+		{"stats", no_argument, 0, 'Z'},
+		{0, 0, 0, 0},
+	};
 	struct analysis_options opt;
 	analysis_default_options(&opt);
+	struct cli_analysis ca;
+	cli_analysis_init(&ca);
 	const char *file = NULL, *name = NULL;
-	int all = 0, hazards = 0, summary = 0, stats = 0;
+	int all = 0, hazards = 0, summary = 0, stats = 0, ch, took;
 	const char *names = NULL;
-	for (int i = 1; i < argc;) {
-		int r = analysis_parse_option(&opt, argc, argv, &i);
-		if (r < 0)
-			return cli_usage_error("explain", "bad option value");
-		if (r > 0)
+	long long budget_ms;
+	optind = 1;
+	while ((ch = cli_getopt("explain", argc, argv, "", opts)) != -1) {
+		if ((took = cli_analysis_option("explain", ch, optarg, &ca)) < 0)
+			return EXIT_INPUT;
+		if (took)
 			continue;
-		if (!strcmp(argv[i], "--all")) {
+		switch (ch) {
+		case 'T':
+			if (cli_number("explain", &cli_time_budget_ms, optarg, &budget_ms))
+				return EXIT_INPUT;
+			budget_init(&opt.budget, budget_ms); /* the clock starts with the command */
+			break;
+		case 'a':
 			all = 1;
-		} else if (!strcmp(argv[i], "--hazards")) {
+			break;
+		case 'H':
 			hazards = 1;
-		} else if (!strcmp(argv[i], "--summary")) {
+			break;
+		case 's':
 			summary = 1;
-		} else if (!strcmp(argv[i], "--stats")) {
+			break;
+		case 'n':
+			names = optarg;
+			break;
+		case 'Z':
 			stats = 1;
-		} else if (!strncmp(argv[i], "--names=", 8)) {
-			names = argv[i] + 8;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_usage_error("explain", "unknown option '%s'", argv[i]);
-		} else if (!file) {
-			file = argv[i];
-		} else if (!name) {
-			name = argv[i];
-		} else {
-			return cli_usage_error("explain", "too many arguments");
+			break;
+		case CLI_OPT_BAD:
+			return EXIT_INPUT;
+		default:
+			return cli_usage_error("explain", "bad option");
 		}
-		i++;
 	}
+	cli_analysis_apply(&ca, &opt);
+	if (argc - optind > 2)
+		return cli_usage_error("explain", "too many arguments");
+	if (optind < argc)
+		file = argv[optind];
+	if (optind + 1 < argc)
+		name = argv[optind + 1];
 	if (!file || (!name && !all && !hazards && !summary))
 		return cli_usage_error("explain", "need FILE and COPY (or --all / --hazards)");
+	char filebuf[CLI_PATH_MAX];
+	if (!(file = cli_one_input("explain", file, filebuf)))
+		return EXIT_INPUT;
 	struct diag d;
 	diag_init(&d, stderr);
 	struct hlo_module *m = hlo_parse_file(file, &d);

@@ -39,7 +39,7 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 		{"max-new-copy-bytes", required_argument, 0, 'm'},
 		{"allow-lost-donations", no_argument, 0, 'a'},
 		{"fail-on-new", required_argument, 0, 'F'},
-		{"timeout-ms", required_argument, 0, 't'},
+		CLI_TIMEOUT_OPTION,
 		{"jobs", required_argument, 0, 'j'},
 		{"annotations", required_argument, 0, 'A'},
 		{"no-deciders", no_argument, 0, 'N'},
@@ -47,7 +47,7 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 	};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:j:", opts, NULL)) != -1) {
+	while ((c = cli_getopt("gate", argc, argv, "o:j:", opts)) != -1) {
 		int took = cli_common_option("gate", c, optarg, &o->co);
 		if (took < 0)
 			return EXIT_INPUT;
@@ -63,12 +63,10 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 				return cli_usage_error("gate", "unknown format '%s' (text or json)", optarg);
 			break;
 		case 'm': {
-			char *end;
-			errno = 0;
-			unsigned long long v = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-')
-				return cli_usage_error("gate", "--max-new-copy-bytes takes a number of bytes, not '%s'", optarg);
-			o->max_new_copy_bytes = v;
+			long long v;
+			if (cli_number("gate", &cli_max_new_copy_bytes, optarg, &v))
+				return EXIT_INPUT;
+			o->max_new_copy_bytes = (uint64_t)v;
 			break;
 		}
 		case 'a':
@@ -81,6 +79,8 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 			if (cli_fail_on_option("gate", "--fail-on-new", optarg, &o->fail_on_new))
 				return EXIT_INPUT;
 			break;
+		case CLI_OPT_BAD:
+			return EXIT_INPUT;
 		default:
 			return cli_usage_error("gate", "bad option");
 		}
@@ -98,78 +98,26 @@ static int is_dir(const char *p)
 	return strcmp(p, "-") && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int has_suffix(const char *s, const char *suf)
-{
-	size_t n = strlen(s), m = strlen(suf);
-	return n >= m && !strcmp(s + n - m, suf);
-}
-
-/* XLA dump directories hold other text files next to the modules (buffer
- * assignments, memory reports): a .txt file counts as a module only when its
- * first token, after whitespace and comments, is "HloModule". A .hlo file
- * always counts. Only the first 64 KiB are looked at. */
-static int looks_like_module(const char *path)
-{
-	if (!has_suffix(path, ".txt"))
-		return 1;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return 1; /* let the parser report it */
-	enum { SNIFF = 64 << 10 };
-	char *buf = malloc(SNIFF + 1);
-	if (!buf) {
-		fclose(f);
-		return 1;
-	}
-	size_t n = fread(buf, 1, SNIFF, f);
-	fclose(f);
-	buf[n] = 0;
-	const char *p = buf;
-	for (;;) {
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-			p++;
-		if (p[0] == '/' && p[1] == '/') {
-			p = strchr(p, '\n');
-			if (!p)
-				break;
-		} else if (p[0] == '/' && p[1] == '*') {
-			p = strstr(p + 2, "*/");
-			if (!p)
-				break;
-			p += 2;
-		} else {
-			break;
-		}
-	}
-	int yes = p && !strncmp(p, "HloModule", 9);
-	free(buf);
-	return yes;
-}
-
 struct side {
 	char **files;     /* as expanded */
 	int32_t n;        /* modules kept */
 	int32_t skipped;  /* non-module .txt files */
 };
 
-static int expand_side(const char *arg, int dir, struct side *s)
+/* A directory side skips the non-module .txt files of a dump (cli_expand_inputs). */
+static int expand_side(const char *arg, struct side *s)
 {
 	char *argv1[1] = {(char *)arg};
-	char **all = cli_expand_inputs(1, argv1);
+	size_t skipped = 0;
+	char **all = cli_expand_inputs(1, argv1, &skipped);
 	if (!all)
 		return -1;
 	int32_t n = 0;
-	for (int32_t i = 0; all[i]; i++) {
-		if (dir && !looks_like_module(all[i])) {
-			free(all[i]);
-			s->skipped++;
-			continue;
-		}
-		all[n++] = all[i];
-	}
-	all[n] = NULL;
+	while (all[n])
+		n++;
 	s->files = all;
 	s->n = n;
+	s->skipped = (int32_t)skipped;
 	return 0;
 }
 
@@ -257,8 +205,8 @@ int cmd_gate(int argc, char **argv)
 	}
 	if (cli_load_config(&cfg, &o.co, &d) < 0 ||
 	    (o.co.annotations && annotations_load(&ann, o.co.annotations, &d) < 0) ||
-	    expand_side(barg, bdir, &b) < 0 ||
-	    expand_side(harg, hdir, &h) < 0) {
+	    expand_side(barg, &b) < 0 ||
+	    expand_side(harg, &h) < 0) {
 		status = EXIT_INPUT;
 		goto out;
 	}

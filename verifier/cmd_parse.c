@@ -38,7 +38,7 @@ int cmd_parse(int argc, char **argv)
 	int json = 0, stats = 0, c;
 	long long budget_ms = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = cli_getopt("parse", argc, argv, "", opts)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "json"))
@@ -50,17 +50,18 @@ int cmd_parse(int argc, char **argv)
 			stats = 1;
 			break;
 		case 'T':
-			if (budget_parse_ms(optarg, &budget_ms) < 0)
-				return cli_usage_error("parse", "--time-budget-ms wants milliseconds, not '%s'",
-						       optarg);
+			if (cli_number("parse", &cli_time_budget_ms, optarg, &budget_ms))
+				return EXIT_INPUT;
 			break;
+		case CLI_OPT_BAD:
+			return EXIT_INPUT;
 		default:
 			return cli_usage_error("parse", "bad option");
 		}
 	}
 	if (optind >= argc)
 		return cli_usage_error("parse", "no input files");
-	char **files = cli_expand_inputs(argc - optind, argv + optind);
+	char **files = cli_expand_inputs(argc - optind, argv + optind, NULL);
 	if (!files)
 		return EXIT_INPUT;
 	struct budget budget;

@@ -15,14 +15,19 @@ int cmd_print(int argc, char **argv)
 	const char *output = NULL;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((c = cli_getopt("print", argc, argv, "o:", opts)) != -1) {
+		if (c == CLI_OPT_BAD)
+			return EXIT_INPUT;
 		if (c != 'o')
 			return cli_usage_error("print", "bad option");
 		output = optarg;
 	}
 	if (argc - optind != 1)
 		return cli_usage_error("print", "expects exactly one FILE");
-	const char *input = argv[optind];
+	char buf[CLI_PATH_MAX];
+	const char *input = cli_one_input("print", argv[optind], buf);
+	if (!input)
+		return EXIT_INPUT;
 	/* inputs are never written, not even by a canonicalising rewrite in place */
 	if (atomic_out_same_file(input, output))
 		return cli_usage_error("print", "output file '%s' is the input", output);

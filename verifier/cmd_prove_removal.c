@@ -10,34 +10,54 @@
 
 int cmd_prove_removal(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		CLI_ANALYSIS_OPTIONS,
+		{"time-budget-ms", required_argument, 0, 'T'},
+		{"schedule", required_argument, 0, 'h'},
+		{0, 0, 0, 0},
+	};
 	struct analysis_options opt;
 	analysis_default_options(&opt);
+	struct cli_analysis ca;
+	cli_analysis_init(&ca);
 	const char *file = NULL, *name = NULL, *sched = NULL;
-	for (int i = 1; i < argc;) {
-		int r = analysis_parse_option(&opt, argc, argv, &i);
-		if (r < 0)
-			return cli_usage_error("prove-removal", "bad option value");
-		if (r > 0)
+	int ch, took;
+	long long budget_ms;
+	optind = 1;
+	while ((ch = cli_getopt("prove-removal", argc, argv, "", opts)) != -1) {
+		if ((took = cli_analysis_option("prove-removal", ch, optarg, &ca)) < 0)
+			return EXIT_INPUT;
+		if (took)
 			continue;
-		if (!strncmp(argv[i], "--schedule=", 11)) {
-			sched = argv[i] + 11;
-		} else if (!strcmp(argv[i], "--schedule") && i + 1 < argc) {
-			sched = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_usage_error("prove-removal", "unknown option '%s'", argv[i]);
-		} else if (!file) {
-			file = argv[i];
-		} else if (!name) {
-			name = argv[i];
-		} else {
-			return cli_usage_error("prove-removal", "too many arguments");
+		switch (ch) {
+		case 'T':
+			if (cli_number("prove-removal", &cli_time_budget_ms, optarg, &budget_ms))
+				return EXIT_INPUT;
+			budget_init(&opt.budget, budget_ms);
+			break;
+		case 'h':
+			sched = optarg;
+			break;
+		case CLI_OPT_BAD:
+			return EXIT_INPUT;
+		default:
+			return cli_usage_error("prove-removal", "bad option");
 		}
-		i++;
 	}
+	cli_analysis_apply(&ca, &opt);
+	if (argc - optind > 2)
+		return cli_usage_error("prove-removal", "too many arguments");
+	if (optind < argc)
+		file = argv[optind];
+	if (optind + 1 < argc)
+		name = argv[optind + 1];
 	if (!file || !name)
 		return cli_usage_error("prove-removal", "need FILE and COPY");
 	if (sched && strcmp(sched, "given") && strcmp(sched, "any"))
 		return cli_usage_error("prove-removal", "--schedule is given or any, not '%s'", sched);
+	char filebuf[CLI_PATH_MAX];
+	if (!(file = cli_one_input("prove-removal", file, filebuf)))
+		return EXIT_INPUT;
 	struct diag d;
 	diag_init(&d, stderr);
 	struct hlo_module *m = hlo_parse_file(file, &d);

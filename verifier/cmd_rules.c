@@ -10,8 +10,12 @@ static const char *sev_name(enum severity s)
 
 int cmd_rules(int argc, char **argv)
 {
-	if (argc > 1)
-		return cli_usage_error("rules", "takes no arguments, not '%s'", argv[1]);
+	static const struct option none[] = {{0, 0, 0, 0}};
+	optind = 1;
+	if (cli_getopt("rules", argc, argv, "", none) != -1)
+		return EXIT_INPUT; /* an option: cli_getopt said which */
+	if (optind < argc)
+		return cli_usage_error("rules", "takes no arguments, not '%s'", argv[optind]);
 	for (const struct rule *const *r = rule_registry; *r; r++)
 		printf("%s  %-28s %-8s %s\n", (*r)->id, (*r)->slug, sev_name((*r)->severity),
 		       (*r)->summary);

@@ -1,6 +1,5 @@
 /* jobs.c - a tiny work queue over pthreads (jobs.h). */
 #include "jobs.h"
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -97,17 +96,10 @@ size_t *jobs_order_by_size(const char *const *files, size_t n)
 	return order;
 }
 
-int jobs_parse(const char *s, int *out)
+int jobs_threads(int n)
 {
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > JOBS_MAX)
-		return -1;
-	if (v == 0) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		v = cpus < 1 ? 1 : cpus > JOBS_MAX ? JOBS_MAX : cpus;
-	}
-	*out = (int)v;
-	return 0;
+	if (n > 0)
+		return n > JOBS_MAX ? JOBS_MAX : n;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return cpus < 1 ? 1 : cpus > JOBS_MAX ? JOBS_MAX : (int)cpus;
 }

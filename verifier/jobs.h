@@ -22,8 +22,8 @@ void jobs_run(int threads, size_t n, const size_t *order, void (*fn)(void *arg, 
  * threads idle while it runs. malloc'd; NULL when out of memory. */
 size_t *jobs_order_by_size(const char *const *files, size_t n);
 
-/* Parse a --jobs value: 1..JOBS_MAX, or 0 for the number of online CPUs.
- * Returns 0 and sets *out, or -1 when s is not such a number. */
-int jobs_parse(const char *s, int *out);
+/* The threads a --jobs value asks for (the CLI checks its range, 0..JOBS_MAX):
+ * n itself, or for 0 the number of online CPUs (at most JOBS_MAX). */
+int jobs_threads(int n);
 
 #endif

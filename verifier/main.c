@@ -48,6 +48,13 @@ const struct command commands[] = {
 	{0, 0, 0, 0, 0},
 };
 
+/* What a FILE argument may be (cli_expand_inputs, cli_one_input). */
+static const char inputs_note[] =
+	"FILE may be - (standard input) or a directory: its *.hlo files and the *.txt files\n"
+	"that start with HloModule, sorted, recursively; the other files of an XLA dump\n"
+	"(*-buffer-assignment.txt, *-memory-usage-report.txt) are skipped. print, donation,\n"
+	"explain and prove-removal take one module: a directory that holds exactly one.\n";
+
 /* Every command with its summary and its whole usage (every option). */
 static void usage(FILE *out)
 {
@@ -62,8 +69,8 @@ static void usage(FILE *out)
 		}
 		fputc('\n', out);
 	}
-	fprintf(out, "\nFILE may be - (standard input) or a directory (its *.hlo and *.txt files).\n"
-		     "per command: hloproof COMMAND --help\n"
+	fprintf(out, "\n%s", inputs_note);
+	fprintf(out, "per command: hloproof COMMAND --help\n"
 		     "exit status: 0 clean, 1 findings (check, donation), a regression (gate) or a refuted\n"
 		     "removal (prove-removal), 2 bad input or usage, 3 internal error (prove-removal:\n"
 		     "also unknown; parse, buffers, check: results left unknown by --time-budget-ms)\n");
@@ -91,6 +98,8 @@ int main(int argc, char **argv)
 				break;
 			if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 				printf("usage: hloproof %s\n%s\n", c->usage, c->summary);
+				if (strcmp(c->name, "rules"))
+					printf("\n%s", inputs_note);
 				return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_CLEAN : EXIT_INTERNAL;
 			}
 		}
@@ -169,7 +178,48 @@ static int has_suffix(const char *s, const char *suf)
 	return n >= m && !strcmp(s + n - m, suf);
 }
 
-static int walk_dir(const char *dir, struct strvec *out, int depth)
+/* XLA dump directories hold other text files next to the modules (buffer
+ * assignments, memory reports): a .txt file counts as a module only when its
+ * first token, after whitespace and comments, is "HloModule". Only the first
+ * 64 KiB are looked at; a file that cannot be read counts, so that the parser
+ * reports it. */
+static int txt_is_module(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 1;
+	enum { SNIFF = 64 << 10 };
+	char *buf = malloc(SNIFF + 1);
+	if (!buf) {
+		fclose(f);
+		return 1;
+	}
+	size_t n = fread(buf, 1, SNIFF, f);
+	fclose(f);
+	buf[n] = 0;
+	const char *p = buf;
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (p[0] == '/' && p[1] == '/') {
+			p = strchr(p, '\n');
+			if (!p)
+				break;
+		} else if (p[0] == '/' && p[1] == '*') {
+			p = strstr(p + 2, "*/");
+			if (!p)
+				break;
+			p += 2;
+		} else {
+			break;
+		}
+	}
+	int yes = p && !strncmp(p, "HloModule", 9);
+	free(buf);
+	return yes;
+}
+
+static int walk_dir(const char *dir, struct strvec *out, size_t *skipped, int depth)
 {
 	if (depth > 32) { /* bounds symlink loops too; said, not silently dropped */
 		fprintf(stderr, "%s: warning: more than 32 directory levels below the argument: "
@@ -201,12 +251,13 @@ static int walk_dir(const char *dir, struct strvec *out, int depth)
 		snprintf(p, len, "%.*s/%s", (int)dl, dir, names.v[i]);
 		struct stat st;
 		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-			if (walk_dir(p, out, depth + 1) < 0)
+			if (walk_dir(p, out, skipped, depth + 1) < 0)
 				rc = -1;
 			free(p);
-		} else if (has_suffix(p, ".hlo") || has_suffix(p, ".txt")) {
+		} else if (has_suffix(p, ".hlo") || (has_suffix(p, ".txt") && txt_is_module(p))) {
 			sv_push(out, p);
 		} else {
+			*skipped += has_suffix(p, ".txt");
 			free(p);
 		}
 		free(names.v[i]);
@@ -215,26 +266,56 @@ static int walk_dir(const char *dir, struct strvec *out, int depth)
 	return rc;
 }
 
-char **cli_expand_inputs(int argc, char **argv)
+char **cli_expand_inputs(int argc, char **argv, size_t *skipped)
 {
 	struct strvec out = {0};
+	size_t skip = 0;
 	int rc = 0;
 	for (int i = 0; i < argc; i++) {
 		struct stat st;
 		if (strcmp(argv[i], "-") && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-			if (walk_dir(argv[i], &out, 0) < 0)
+			if (walk_dir(argv[i], &out, &skip, 0) < 0)
 				rc = -1;
 		} else {
 			sv_push(&out, strdup(argv[i]));
 		}
 	}
+	if (skipped)
+		*skipped = skip;
 	if (rc < 0 || !out.n) {
-		if (!out.n && rc == 0)
+		if (!out.n && rc == 0 && skip)
+			fprintf(stderr, "hloproof: error: no input files (%zu .txt file%s that do%s not "
+					"start with HloModule skipped)\n", skip, skip == 1 ? "" : "s",
+				skip == 1 ? "es" : "");
+		else if (!out.n && rc == 0)
 			fprintf(stderr, "hloproof: error: no input files\n");
 		cli_free_inputs(out.v);
 		return NULL;
 	}
 	return out.v;
+}
+
+const char *cli_one_input(const char *cmd, const char *arg, char buf[CLI_PATH_MAX])
+{
+	struct stat st;
+	if (!strcmp(arg, "-") || stat(arg, &st) != 0 || !S_ISDIR(st.st_mode))
+		return arg; /* a file, or what the parser will report as missing */
+	char *argv1[1] = {(char *)arg};
+	char **all = cli_expand_inputs(1, argv1, NULL);
+	if (!all)
+		return NULL;
+	size_t n = 0;
+	while (all[n])
+		n++;
+	const char *one = NULL;
+	if (n != 1)
+		cli_usage_error(cmd, "directory '%s' holds %zu modules; %s takes one", arg, n, cmd);
+	else if (strlen(all[0]) >= CLI_PATH_MAX)
+		fprintf(stderr, "%s: error: cannot open: %s\n", all[0], strerror(ENAMETOOLONG));
+	else
+		one = strcpy(buf, all[0]);
+	cli_free_inputs(all);
+	return one;
 }
 
 void cli_free_inputs(char **files)

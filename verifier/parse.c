@@ -1458,7 +1458,6 @@ static int parse_metadata(struct parser *S, struct hlo_instruction *in)
 		if (S->tok.kind != TOK_ATTR)
 			return expected(S, "a metadata field");
 		struct token key = S->tok;
-		struct srcpos vp = lex_here(&S->lx);
 		const char *vs, *ve;
 		if (lex_raw_value(&S->lx, &vs, &ve) < 0) {
 			c->failed = 1;
@@ -1473,7 +1472,7 @@ static int parse_metadata(struct parser *S, struct hlo_instruction *in)
 			int64_t v = 0;
 			for (const char *q = vs; q < ve; q++) {
 				if (*q < '0' || *q > '9' || v > INT32_MAX / 10)
-					return perr(S, vp, "bad source_line '%.*s'", (int)n, vs);
+					return perr(S, pos_in_text(c, vs), "bad source_line '%.*s'", (int)n, vs);
 				v = v * 10 + (*q - '0');
 			}
 			in->source_line = (int32_t)v;

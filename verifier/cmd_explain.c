@@ -2,6 +2,7 @@
  * verdicts and the full evidence of one copy (--all: every copy; --hazards:
  * the hazards of the module as it stands). */
 #include "cli.h"
+#include "unmodelled.h"
 #include "copies.h"
 #include "hazard.h"
 #include "smt.h"
@@ -118,7 +119,11 @@ int cmd_explain(int argc, char **argv)
 	struct analysis *an = analysis_run(m, &opt, &d);
 	if (!an) {
 		hlo_module_free(m);
-		return EXIT_INPUT;
+		/* a construct the analysis does not model: unknown, not bad input */
+		if (strncmp(d.first, UNMODELLED_PREFIX, strlen(UNMODELLED_PREFIX)))
+			return EXIT_INPUT;
+		printf("unknown: %s\n", d.first);
+		return EXIT_INTERNAL;
 	}
 	if (c) {
 		struct copy_report r;

@@ -2,6 +2,7 @@
  * exit 0 when removing the copy is proven safe, 1 when refuted (the witness
  * is printed), 3 when unknown. */
 #include "cli.h"
+#include "unmodelled.h"
 #include "copies.h"
 #include <stdio.h>
 #include <string.h>
@@ -57,7 +58,11 @@ int cmd_prove_removal(int argc, char **argv)
 	struct analysis *an = analysis_run(m, &opt, &d);
 	if (!an) {
 		hlo_module_free(m);
-		return EXIT_INPUT;
+		/* a construct the analysis does not model: unknown, not bad input */
+		if (strncmp(d.first, UNMODELLED_PREFIX, strlen(UNMODELLED_PREFIX)))
+			return EXIT_INPUT;
+		printf("%s: unknown: %s\n", name, d.first);
+		return EXIT_INTERNAL;
 	}
 	struct copy_report r;
 	int status;

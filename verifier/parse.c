@@ -1989,7 +1989,9 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 		return -1;
 	if ((op == OP_ASYNC_UPDATE || op == OP_ASYNC_DONE) && inherit_calls(P, in, oppos) < 0)
 		return -1;
-	if ((op == OP_ASYNC_START || op == OP_ASYNC_UPDATE) && c->refs.n)
+	/* what -update/-done inherit; the sugar's to_apply / calls are the
+	 * wrapped op's own (hlo_async_sugar_embeds), not inherited */
+	if ((op == OP_ASYNC_START || op == OP_ASYNC_UPDATE) && c->refs.n && !hlo_async_sugar_embeds(in))
 		*(struct async_refs *)vec_push(&c->async) =
 			(struct async_refs){in->gid, (uint32_t)c->fixups.n, (uint32_t)c->refs.n};
 	if (finish_refs(P, in) < 0)

@@ -1295,9 +1295,12 @@ static int may_use_operand_value(int nested, int32_t first, const struct hlo_ins
 	case OP_COPY:
 		return !nested;
 	case OP_ASYNC_DONE:
-		/* the sugar has no wrapped computation whose root reads the
-		 * operands until the done: the done reads them (late binding) */
-		return !nested || first == 1 || hlo_async_sugar_embeds(user);
+		/* late binding (issue 19, XLA docs/async_ops.md): the operands
+		 * the start holds at {0,...} are read until the done, and the
+		 * sugar has no wrapped root to stand for it; XLA's rule here
+		 * (!nested || first == 1) would end their reads at the start.
+		 * The contexts {2,...} are not read. */
+		return !nested || first <= 1;
 	case OP_DOMAIN:
 	case OP_TUPLE:
 		return 0;

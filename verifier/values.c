@@ -1295,12 +1295,11 @@ static int may_use_operand_value(int nested, int32_t first, const struct hlo_ins
 	case OP_COPY:
 		return !nested;
 	case OP_ASYNC_DONE:
-		/* late binding (issue 19, XLA docs/async_ops.md): the operands
-		 * the start holds at {0,...} are read until the done, and the
-		 * sugar has no wrapped root to stand for it; XLA's rule here
-		 * (!nested || first == 1) would end their reads at the start.
-		 * The contexts {2,...} are not read. */
-		return !nested || first <= 1;
+		/* XLA: a wrapped computation's root reads the operands (at the
+		 * start, for the ordering); the sugar has none, so its done
+		 * reads the operands the start holds at {0,...} (late binding,
+		 * issue 19). The contexts {2,...} are not read. */
+		return !nested || first == 1 || (first == 0 && hlo_async_sugar_embeds(user));
 	case OP_DOMAIN:
 	case OP_TUPLE:
 		return 0;

@@ -166,7 +166,7 @@ tail -n +2 "$PO" | while IFS="$tab" read -r what case pnote; do
 			rc=$?
 			says=$(sed -n '/"copies": \[/,/"donations": /p' "$T/json" |
 				sed -n 's/^ *"\(name\|family\|given\|any\|evidence\)": "\{0,1\}\(.*\)$/\2/p' |
-				sed 's/",\{0,1\}$//; s/\\n.*//' | paste -d'\t' - - - - - |
+				sed 's/",\{0,1\}$//; s/^null,$/null/; s/\\n.*//' | paste -d'\t' - - - - - |
 				awk -F '\t' -v rc="$rc" '$4 == "unknown" { u = $5; n++; next }
 					{ printf "%s%s: %s, given %s, any %s", sep, $1, $2, $3, $4; sep = "; " }
 					END { if (n) printf "%sexit %s: %d copy unknown: %s", sep, rc, n, u }')

@@ -276,6 +276,7 @@ for f in $P/*.hlo; do
 		c=$(sed -n 's/^ *\(ROOT \)\{0,1\}\([a-z0-9_.]*\) = [^ ]* copy(.*/\2/p' "$f" | head -n 1)
 		expect_out 3 "^$c: unknown: $ere" "$H" prove-removal "$f" "$c"
 		expect_out 3 "^unknown: $ere" "$H" explain --all "$f"
+		expect_out 3 "^$f: unknown: $ere" "$H" buffers "$f"
 	else
 		sed -n 's|^// expect: \([^ ]*\) family=\([^ ]*\) given=\([^ ]*\) any=\([^ ]*\)$|\1 \2 \3 \4|p' "$f" |
 			sort > $T/want

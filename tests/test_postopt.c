@@ -178,7 +178,7 @@ static void test_unmodelled(void **state)
 	(void)state;
 	want_unmodelled("ENTRY e {\n  p = s32[2] parameter(0)\n"
 			"  ROOT b = (s32[], b(s32[2])) custom-call(p), custom_call_target=\"X\"\n}\n",
-			3, 8, "buffer shapes b(...): b is (s32[], s32[2])");
+			3, 8, "buffer shapes b(...): b is (s32[], b(s32[2]))");
 	want_unmodelled("ENTRY e {\n  p = s32[2] parameter(0)\n"
 			"  ROOT b = s32[2] custom-call(p), custom_call_target=\"unpin\"\n}\n",
 			3, 8, "the unpin custom call (b)");

@@ -2,6 +2,7 @@
  * with its values, their live ranges and the buffer's flags. */
 #include "budget.h"
 #include "cli.h"
+#include "unmodelled.h"
 #include "liveness.h"
 #include <getopt.h>
 #include <jansson.h>
@@ -355,6 +356,22 @@ int cmd_buffers(int argc, char **argv)
 		struct hlo_module *m = hlo_parse_file(*f, &d);
 		if (!m) {
 			status = EXIT_INPUT;
+			continue;
+		}
+		/* a construct the analysis does not model: unknown, not bad input */
+		struct diag ud;
+		diag_init(&ud, NULL);
+		if (unmodelled_report(m, &ud) < 0) {
+			unknown++;
+			if (json) {
+				if (n_out++)
+					fputc(',', stdout);
+				dump_json(stdout, json_pack("{s:s, s:s, s:s}", "file", *f, "status", "unknown",
+							    "reason", ud.first));
+			} else {
+				printf("%s: unknown: %s\n", *f, ud.first);
+			}
+			hlo_module_free(m);
 			continue;
 		}
 		struct bctx bc = {0};

@@ -55,14 +55,18 @@ int cmd_prove_removal(int argc, char **argv)
 		hlo_module_free(m);
 		return EXIT_INPUT;
 	}
+	/* a construct the analysis does not model: unknown, not bad input */
+	struct diag ud;
+	diag_init(&ud, NULL);
+	if (unmodelled_report(m, &ud) < 0) {
+		printf("%s: unknown: %s\n", name, ud.first);
+		hlo_module_free(m);
+		return EXIT_INTERNAL;
+	}
 	struct analysis *an = analysis_run(m, &opt, &d);
 	if (!an) {
 		hlo_module_free(m);
-		/* a construct the analysis does not model: unknown, not bad input */
-		if (strncmp(d.first, UNMODELLED_PREFIX, strlen(UNMODELLED_PREFIX)))
-			return EXIT_INPUT;
-		printf("%s: unknown: %s\n", name, d.first);
-		return EXIT_INTERNAL;
+		return EXIT_INPUT;
 	}
 	struct copy_report r;
 	int status;

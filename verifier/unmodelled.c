@@ -65,10 +65,7 @@ static int check_instruction(const struct hlo_instruction *i, struct diag *d)
 	if (has_buffer_shape(i->shape, 0)) {
 		char s[128];
 		shape_to_string(i->shape, s, sizeof(s));
-		/* shape_to_string leaves the b(...) out */
-		int top = (i->shape->flags & SHAPE_BUFFER) != 0;
-		error_at(d, i->pos, UNMODELLED_PREFIX "buffer shapes b(...): %s is %s%s%s", i->name,
-			 top ? "b(" : "", s, top ? ")" : "");
+		error_at(d, i->pos, UNMODELLED_PREFIX "buffer shapes b(...): %s is %s", i->name, s);
 		return -1;
 	}
 	if (i->opcode != OP_ASYNC_START || !hlo_async_sugar_embeds(i))

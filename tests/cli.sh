@@ -252,6 +252,38 @@ expect 2 "$H" prove-removal --schedule=given $C/in_place.hlo c1
 expect 2 "$H" prove-removal --schedule=sometimes $C/in_place.hlo c1
 expect_out 3 'unknown: .*not flattened' "$H" prove-removal corpus/unknown/not_flattened.hlo cc
 expect 2 "$H" prove-removal $C/in_place.hlo x
+# --- after-optimization constructs (issue 19): corpus/postopt -----------------
+# Each case's copies[] in the JSON of `check` is its "// expect:" lines; a case
+# whose first line is "// expect-unknown: LINE:COL: reason" exits 3 with every
+# copy unknown for that reason and a note saying so; never "no copy verdicts".
+P=corpus/postopt
+for f in $P/*.hlo; do
+	"$H" check --format=json "$f" >$T/out 2>$T/err </dev/null; st=$?
+	if grep -q 'no copy verdicts' $T/out $T/err; then bad "check $f: no copy verdicts"; continue; fi
+	sed -n '/"copies": \[/,/"donations": /p' $T/out |
+		sed -n 's/^ *"\(name\|family\|given\|any\)": "\{0,1\}\([^",]*\)"\{0,1\},\{0,1\}$/\2/p' |
+		paste -d' ' - - - - | sort > $T/got
+	if head -n 1 "$f" | grep -q '^// expect-unknown: '; then
+		loc=$(head -n 1 "$f" | sed 's|^// expect-unknown: \([0-9]*:[0-9]*\): .*|\1|')
+		msg=$(head -n 1 "$f" | sed 's|^// expect-unknown: [0-9]*:[0-9]*: ||')
+		if [ $st = 3 ] && [ -s $T/got ] && ! grep -qv ' unknown$' $T/got &&
+		   grep -qF "\"evidence\": \"$msg" $T/out &&
+		   grep -qF "\"message\": \"copy verdicts unknown: $msg" $T/out; then ok
+		else bad "check $f: exit $st, want 3 and every copy unknown: $msg"; cat $T/got; fi
+		"$H" check "$f" >$T/out 2>$T/err </dev/null
+		if grep -qF "$f:$loc: note: copy verdicts unknown: $msg" $T/out; then ok; else bad "check $f: no note at $loc"; head -3 $T/out; fi
+		ere=$(printf '%s' "$msg" | sed 's/[][\\.*^$()+?{}|]/\\&/g')
+		c=$(sed -n 's/^ *\(ROOT \)\{0,1\}\([a-z0-9_.]*\) = [^ ]* copy(.*/\2/p' "$f" | head -n 1)
+		expect_out 3 "^$c: unknown: $ere" "$H" prove-removal "$f" "$c"
+		expect_out 3 "^unknown: $ere" "$H" explain --all "$f"
+		expect_out 3 "^$f: unknown: $ere" "$H" buffers "$f"
+	else
+		sed -n 's|^// expect: \([^ ]*\) family=\([^ ]*\) given=\([^ ]*\) any=\([^ ]*\)$|\1 \2 \3 \4|p' "$f" |
+			sort > $T/want
+		if [ $st -le 1 ] && [ -s $T/want ] && cmp -s $T/want $T/got; then ok
+		else bad "check $f: exit $st, copies:"; diff $T/want $T/got | head -5; fi
+	fi
+done
 mkdir -p $T/smt && rm -f $T/smt/*.smt2
 # the graph decides smt_unsat; --cross-check asks Z3 too, and its queries are dumped
 expect 0 "$H" explain --cross-check --smt-dump $T/smt $C/smt_unsat.hlo c1

@@ -134,6 +134,48 @@ tail -n +2 "$EXP" | while IFS="$tab" read -r file pipeline expected notes; do
 		"$(md "$got")" "$res" "$(md "$why")" >> "$T/table.md"
 done
 
+# Post-optimization constructs (issue 19): one row per line of
+# tests/postopt-constructs.tsv (construct, corpus case, note; append rows
+# there), with what hloproof says on the case, taken from its output: the
+# parse error of a corpus/bad case, else the copies of `check --format=json`
+# (or every copy unknown with the reason, exit 3).
+PO=tests/postopt-constructs.tsv
+{
+	echo
+	echo "## Post-optimization constructs"
+	echo
+	echo "Constructs of after-optimization dumps (\`*.after_optimizations.txt\`), each"
+	echo "with the corpus case that tests it and what hloproof says on that case"
+	echo "(generated from \`$PO\`; rows are appended there)."
+	echo
+	echo "| construct | corpus case | what hloproof says | note |"
+	echo "|---|---|---|---|"
+} > "$T/postopt.md"
+tail -n +2 "$PO" | while IFS="$tab" read -r what case pnote; do
+	[ -n "$what" ] || continue
+	if [ ! -f "$case" ]; then
+		echo "conformance: $PO: no case $case" >&2
+		echo missing >> "$T/count"; says="MISSING CASE"
+	else
+		case $case in
+		corpus/bad/*)
+			"$H" parse "$case" > /dev/null 2> "$T/err"
+			says="exit $?: $(head -n 1 "$T/err" | sed "s|^$case:||")" ;;
+		*)
+			"$H" check --format=json "$case" > "$T/json" 2> "$T/err"
+			rc=$?
+			says=$(sed -n '/"copies": \[/,/"donations": /p' "$T/json" |
+				sed -n 's/^ *"\(name\|family\|given\|any\|evidence\)": "\{0,1\}\(.*\)$/\2/p' |
+				sed 's/",\{0,1\}$//; s/^null,$/null/; s/\\n.*//' | paste -d'\t' - - - - - |
+				awk -F '\t' -v rc="$rc" '$4 == "unknown" { u = $5; n++; next }
+					{ printf "%s%s: %s, given %s, any %s", sep, $1, $2, $3, $4; sep = "; " }
+					END { if (n) printf "%sexit %s: %d copy unknown: %s", sep, rc, n, u }')
+			[ -n "$says" ] || says="exit $rc: no copies" ;;
+		esac
+	fi
+	printf '| %s | `%s` | %s | %s |\n' "$(md "$what")" "$case" "$(md "$says")" "$(md "$pnote")" >> "$T/postopt.md"
+done
+
 count() { c=$(grep -c "$1" "$T/count" 2>/dev/null); echo "${c:-0}"; }
 agree=$(count '^agree$')
 disagree=$(count '^disagree$')
@@ -144,6 +186,7 @@ rows=$((agree + disagree))
 	echo "**Summary:** $rows tests: $agree agree, $disagree disagree (each explained)."
 	echo
 	sed -n '13,$p' "$T/table.md"
+	cat "$T/postopt.md"
 } > "$OUT"
 echo "conformance: $rows tests: $agree agree, $disagree disagree; $missing missing explanations; wrote $OUT"
 [ "$missing" = 0 ]

@@ -186,6 +186,51 @@ static void test_lex_errors(void **state)
 	assert_string_equal(l.d.first, "stray byte 0x01 in input");
 }
 
+/* A byte >= 0x80 is a token of its own: one whole valid UTF-8 sequence,
+ * or the byte alone; messages name the byte and the code point. */
+static void describe_other(const char *text, uint32_t len, const char *want_desc)
+{
+	struct lexed l;
+	start(&l, text);
+	struct token t = want(&l, TOK_OTHER, NULL);
+	assert_int_equal(t.len, len);
+	assert_int_equal(t.col, 1);
+	char buf[80];
+	tok_describe(&t, buf, sizeof(buf));
+	assert_string_equal(buf, want_desc);
+	assert_int_equal(l.d.errors, 0);
+}
+
+static void test_non_ascii(void **state)
+{
+	describe_other("\xc2\xa0" "p", 2, "byte 0xC2 (U+00A0 no-break space)");
+	describe_other("\xe2\x80\x8b" "p", 3, "byte 0xE2 (U+200B zero-width space)");
+	describe_other("\xef\xbb\xbfHloModule", 3, "byte 0xEF (U+FEFF byte order mark)");
+	describe_other("\xe2\x80\x9c" "x\xe2\x80\x9d", 3, "byte 0xE2 (U+201C left double quotation mark)");
+	describe_other("\xc3\xa9" "t\xc3\xa9", 2, "byte 0xC3 (U+00E9)");
+	describe_other("\xf0\x9f\x98\x80", 4, "byte 0xF0 (U+1F600)");
+	/* not UTF-8: the first byte alone */
+	describe_other("\xff", 1, "byte 0xFF");
+	describe_other("\xc2 x", 1, "byte 0xC2");           /* a lead byte without its continuation */
+	describe_other("\xc0\x80", 1, "byte 0xC0");        /* overlong NUL */
+	describe_other("\xed\xa0\x80", 1, "byte 0xED");    /* a UTF-16 surrogate */
+	describe_other("\xf4\x90\x80\x80", 1, "byte 0xF4"); /* past U+10FFFF */
+	describe_other("\x80" "abc", 1, "byte 0x80");          /* a continuation byte alone */
+	describe_other("\xe2\x80", 1, "byte 0xE2");        /* cut short by the end */
+
+	/* what follows a sequence is lexed from the byte after it */
+	struct lexed l;
+	start(&l, "a\xc2\xa0" "b \xc0\x80" "c");
+	want(&l, TOK_IDENT, "a");
+	want(&l, TOK_OTHER, "\xc2\xa0");
+	struct token t = want(&l, TOK_IDENT, "b");
+	assert_int_equal(t.col, 4);
+	want(&l, TOK_OTHER, "\xc0");
+	want(&l, TOK_OTHER, "\x80");
+	want(&l, TOK_IDENT, "c");
+	want(&l, TOK_EOF, NULL);
+}
+
 static void raw_ok(const char *text, const char *value, char after)
 {
 	struct lexed l;
@@ -207,6 +252,11 @@ static void test_raw_values(void **state)
 	raw_ok("{\"a\":{\"b\":[1,2]},\"c\":\"}\"} x", "{\"a\":{\"b\":[1,2]},\"c\":\"}\"}", ' ');
 	raw_ok("\"\\000\\001\\\"\"", "\"\\000\\001\\\"\"", 0);
 	raw_ok("{{0,1},/*index=5*/{2,3}})", "{{0,1},/*index=5*/{2,3}}", ')');
+	/* spaces, line breaks and comments after the '=' are skipped, as
+	 * XLA's lexer does (issue 19) */
+	raw_ok(" {1}, x", "{1}", ',');
+	raw_ok("\n\t  {1}}", "{1}", '}');
+	raw_ok(" /* c */ // d\n  kLoop\n", "kLoop", '\n');
 
 	struct lexed l;
 	const char *vs, *ve;
@@ -222,6 +272,14 @@ static void test_raw_values(void **state)
 	start(&l, ", x");
 	assert_int_equal(lex_raw_value(&l.lx, &vs, &ve), -1);
 	assert_string_equal(l.d.first, "expected attribute value");
+	start(&l, "  \n  , x");
+	assert_int_equal(lex_raw_value(&l.lx, &vs, &ve), -1);
+	assert_string_equal(l.d.first, "expected attribute value");
+	assert_int_equal(l.d.first_pos.line, 2);
+	assert_int_equal(l.d.first_pos.col, 3);
+	start(&l, " /* open");
+	assert_int_equal(lex_raw_value(&l.lx, &vs, &ve), -1);
+	assert_string_equal(l.d.first, "unterminated comment");
 
 	char deep[200];
 	memset(deep, '{', 100);
@@ -283,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_comments_and_positions),
 		cmocka_unit_test(test_strings_and_lines),
 		cmocka_unit_test(test_lex_errors),
+		cmocka_unit_test(test_non_ascii),
 		cmocka_unit_test(test_raw_values),
 		cmocka_unit_test(test_raw_until),
 		cmocka_unit_test(test_skip_to_tracks_lines),

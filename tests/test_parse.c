@@ -225,6 +225,57 @@ static void test_header(void **state)
 	hlo_module_free(m);
 }
 
+/* XLA lexes attribute values as tokens: spaces, line breaks and comments
+ * after the '=' are skipped (issue 19). */
+static void test_whitespace_after_equal(void **state)
+{
+	struct hlo_module *m = parse_text(
+		"HloModule w, is_scheduled= true, input_output_alias= { {2}: (1, {}, must-alias) },\n"
+		"  buffer_donor=\n  { (0, {}) }\n"
+		"add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n"
+		"ENTRY e {\n"
+		"  p = f32[4,3] parameter(0)\n"
+		"  q = f32[4,3] parameter(1)\n"
+		"  t = f32[3,4] transpose(p), dimensions= {1,0}\n"
+		"  z = f32[] constant(0)\n"
+		"  r = f32[3] reduce(t, z), dimensions=\n      {1}, to_apply=\t%add, "
+		"metadata={op_name= \"jit(f)/r\" source_line=\n 7}\n"
+		"  s = f32[2,3] slice(t), slice= /* rows */ {[0:2], [0:3]}\n"
+		"  ROOT o = (f32[3], f32[2,3], f32[4,3]) tuple(r, s, q), sharding= {replicated}\n"
+		"}\n");
+	assert_true(m->is_scheduled);
+	assert_int_equal(m->n_aliases, 1);
+	assert_int_equal(m->aliases[0].kind, ALIAS_MUST);
+	assert_int_equal(m->aliases[0].param, 1);
+	assert_int_equal(m->aliases[0].output.idx[0], 2);
+	assert_int_equal(m->n_donors, 1);
+	assert_int_equal(m->donors[0].param, 0);
+	assert_string_equal(m->header_attrs[1].value, "{ {2}: (1, {}, must-alias) }");
+	struct hlo_instruction *t = I(m, "t"), *r = I(m, "r"), *s = I(m, "s");
+	assert_int_equal(t->n_dimensions, 2);
+	assert_int_equal(t->dimensions[0], 1);
+	assert_string_equal(attr(t, "dimensions"), "{1,0}");
+	assert_int_equal(r->n_dimensions, 1);
+	assert_int_equal(r->dimensions[0], 1);
+	assert_ptr_equal(r->to_apply, hlo_find_computation(m, "add"));
+	assert_string_equal(r->op_name, "jit(f)/r");
+	assert_int_equal(r->source_line, 7);
+	assert_int_equal(s->ext->n_slice, 2);
+	assert_int_equal(s->ext->slice[0].limit, 2);
+	assert_string_equal(attr(I(m, "o"), "sharding"), "{replicated}");
+	hlo_module_free(m);
+	/* nothing after the '=' is still an error, where the value should be;
+	 * a space before the '=' is not an attribute (as in XLA) */
+	want_error("ENTRY e {\n  p = f32[2] parameter(0)\n  ROOT n = f32[2] negate(p), sharding=  \n}\n",
+		   4, 1, "expected attribute value");
+	want_error("ENTRY e {\n  p = f32[2] parameter(0)\n  ROOT n = f32[2] negate(p), sharding= , x=1\n}\n",
+		   3, 40, "expected attribute value");
+	want_error("ENTRY e {\n  p = f32[2] parameter(0)\n  ROOT n = f32[2] negate(p), sharding ={replicated}\n}\n",
+		   3, 30, "expected an attribute name but found 'sharding'");
+	want_error("ENTRY e {\n  ROOT c = f32[] constant(1), metadata={op_name=\"a\" source_line=  x1}\n}\n",
+		   2, 67, "bad source_line 'x1'");
+}
+
 static void test_no_header_no_root_no_entry(void **state)
 {
 	struct hlo_module *m = parse_text(
@@ -846,6 +897,7 @@ int main(void)
 		cmocka_unit_test(test_shapes_are_shared),
 		cmocka_unit_test(test_index_only_for_get_tuple_element),
 		cmocka_unit_test(test_header),
+		cmocka_unit_test(test_whitespace_after_equal),
 		cmocka_unit_test(test_no_header_no_root_no_entry),
 		cmocka_unit_test(test_operands_users_and_scoping),
 		cmocka_unit_test(test_names_with_and_without_percent),

@@ -3,6 +3,7 @@
  * from a session, the writing is report_buffers.c's. */
 #include "budget.h"
 #include "cli.h"
+#include "unmodelled.h"
 #include "liveness.h"
 #include "report_buffers.h"
 #include "session.h"
@@ -71,7 +72,7 @@ int cmd_buffers(int argc, char **argv)
 			if (json) {
 				if (n_out++)
 					fputc(',', stdout);
-				report_buffers_unknown_json(stdout, *f);
+				report_buffers_unknown_json(stdout, *f, BUDGET_EXHAUSTED_REASON);
 			} else {
 				printf("%s: unknown: %s\n", *f, BUDGET_EXHAUSTED_REASON);
 			}
@@ -82,6 +83,21 @@ int cmd_buffers(int argc, char **argv)
 		struct hlo_module *m = hlo_parse_file(*f, &d);
 		if (!m) {
 			status = EXIT_INPUT;
+			continue;
+		}
+		/* a construct the analysis does not model: unknown, not bad input */
+		struct diag ud;
+		diag_init(&ud, NULL);
+		if (unmodelled_report(m, &ud) < 0) {
+			unknown++;
+			if (json) {
+				if (n_out++)
+					fputc(',', stdout);
+				report_buffers_unknown_json(stdout, *f, ud.first);
+			} else {
+				printf("%s: unknown: %s\n", *f, ud.first);
+			}
+			hlo_module_free(m);
 			continue;
 		}
 		struct buffers_view bc = {0};

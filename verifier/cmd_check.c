@@ -168,9 +168,11 @@ struct check_run {
 	struct module_report *slots;
 };
 
-/* Every copy of a module the budget left unanalysed: listed, verdict unknown
- * (the family is not computed either: "unexplained", with the reason). */
-static struct copy_summaries *copy_summaries_unknown(const struct hlo_module *m, struct arena *a)
+/* Every copy of a module the budget left unanalysed, or that the analysis
+ * could not take: listed, verdict unknown (the family is not computed either:
+ * "unexplained", with the reason). */
+static struct copy_summaries *copy_summaries_unknown(const struct hlo_module *m, struct arena *a,
+						     const char *reason)
 {
 	int32_t n = 0;
 	for (int32_t c = 0; c < m->n_comps; c++)
@@ -190,7 +192,7 @@ static struct copy_summaries *copy_summaries_unknown(const struct hlo_module *m,
 			o->family = FAMILY_UNEXPLAINED;
 			o->given = m->is_scheduled ? VERDICT_UNKNOWN : VERDICT_NONE;
 			o->any = VERDICT_UNKNOWN;
-			o->evidence = BUDGET_EXHAUSTED_REASON;
+			o->evidence = arena_strdup(a, reason);
 			o->bytes = in->shape ? in->shape->bytes : 0;
 		}
 	return s;
@@ -276,11 +278,19 @@ static void check_one(void *arg, size_t i)
 	const struct copy_verdicts *cv = session_copy_verdicts(s);
 	const char *why = NULL;
 	int expired = !cv && session_why(s, &why) == SESSION_TIME_BUDGET;
-	if (!cv && !expired)
-		fprintf(pd.out, "%s: warning: no copy verdicts: %s\n", j->file,
-			why ? why : "the module cannot be analysed");
+	/* not analysable (a construct it does not model, unmodelled.h): every
+	 * copy unknown with the reason, a note saying so, exit 3 */
+	const char *failed = cv || expired ? NULL : why ? why : "the module cannot be analysed";
 	struct module_report *mr = j->slot;
 	findings_init(&mr->findings, m);
+	const struct rule *hp102 = rule_lookup("removable-copy");
+	if (failed && hp102 && config_rule_enabled(run->cfg, hp102)) {
+		char *msg = NULL;
+		if (asprintf(&msg, "copy verdicts unknown: %s", failed) >= 0)
+			findings_add(&mr->findings, hp102, SEV_NOTE, NULL, session_why_pos(s), "analysis",
+				     msg);
+		free(msg);
+	}
 	/* the donations next (they outlive the module in the report), then the rules */
 	const struct donation_list *dl = session_donations(s);
 	mr->donation_verdicts = dl ? donation_summaries_make(dl->items, dl->n) : NULL;
@@ -289,8 +299,10 @@ static void check_one(void *arg, size_t i)
 			j->file);
 		j->internal = 1;
 	}
-	mr->copies = expired ? copy_summaries_unknown(m, &mr->findings.arena)
-			     : copy_summaries_build(cv, &mr->findings.arena);
+	mr->copies = expired ? copy_summaries_unknown(m, &mr->findings.arena, BUDGET_EXHAUSTED_REASON)
+		     : failed ? copy_summaries_unknown(m, &mr->findings.arena, failed)
+			      : copy_summaries_build(cv, &mr->findings.arena);
+	j->not_checked |= failed != NULL;
 	for (int32_t k = 0; k < mr->findings.n; k++)
 		if (!strcmp(mr->findings.items[k].message, LINT_NOT_CHECKED))
 			j->not_checked = 1;

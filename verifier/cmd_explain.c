@@ -2,6 +2,7 @@
  * verdicts and the full evidence of one copy (--all: every copy; --hazards:
  * the hazards of the module as it stands). */
 #include "cli.h"
+#include "unmodelled.h"
 #include "copies.h"
 #include "hazard.h"
 #include "report.h"
@@ -95,6 +96,14 @@ int cmd_explain(int argc, char **argv)
 			hlo_module_free(m);
 			return EXIT_INPUT;
 		}
+	}
+	/* a construct the analysis does not model: unknown, not bad input */
+	struct diag ud;
+	diag_init(&ud, NULL);
+	if (unmodelled_report(m, &ud) < 0) {
+		printf("unknown: %s\n", ud.first);
+		hlo_module_free(m);
+		return EXIT_INTERNAL;
 	}
 	struct session_options so = {0};
 	session_options_from_parsed(&so, &opt);

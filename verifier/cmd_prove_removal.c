@@ -2,6 +2,7 @@
  * exit 0 when removing the copy is proven safe, 1 when refuted (the witness
  * is printed), 3 when unknown. */
 #include "cli.h"
+#include "unmodelled.h"
 #include "copies.h"
 #include "report.h"
 #include "session.h"
@@ -75,6 +76,14 @@ int cmd_prove_removal(int argc, char **argv)
 		fprintf(stderr, "%s: error: %s\n", file, c ? "not a copy" : "no such instruction");
 		hlo_module_free(m);
 		return EXIT_INPUT;
+	}
+	/* a construct the analysis does not model: unknown, not bad input */
+	struct diag ud;
+	diag_init(&ud, NULL);
+	if (unmodelled_report(m, &ud) < 0) {
+		printf("%s: unknown: %s\n", name, ud.first);
+		hlo_module_free(m);
+		return EXIT_INTERNAL;
 	}
 	struct session_options so = {0};
 	session_options_from_parsed(&so, &opt);

@@ -103,6 +103,27 @@ enum call_context hlo_instruction_call_context(enum opcode op)
 	}
 }
 
+int hlo_async_sugar_embeds(const struct hlo_instruction *in)
+{
+	/* -update and -done: back along operand 0 to the start; operands are
+	 * defined earlier, so the walk ends */
+	while (in && (in->opcode == OP_ASYNC_UPDATE || in->opcode == OP_ASYNC_DONE))
+		in = in->n_operands > 0 ? in->operands[0] : NULL;
+	return in && in->opcode == OP_ASYNC_START && in->async_wrapped_opcode &&
+	       in->async_wrapped_opcode != OP_CALL;
+}
+
+enum call_context hlo_call_context(const struct hlo_instruction *in)
+{
+	if (hlo_async_sugar_embeds(in)) {
+		const struct hlo_instruction *s = in;
+		while (s->opcode != OP_ASYNC_START)
+			s = s->operands[0];
+		return hlo_instruction_call_context((enum opcode)s->async_wrapped_opcode);
+	}
+	return hlo_instruction_call_context((enum opcode)in->opcode);
+}
+
 const struct hlo_instr_ext hlo_no_ext;
 const char hlo_metadata_from_fields[] = "{metadata from its fields}";
 
@@ -179,7 +200,7 @@ void hlo_build_call_graph(struct hlo_module *m, struct hlo_instruction *const *c
 		}
 		for (size_t i = 0; i < n; i++) {
 			struct hlo_instruction *in = callers[i];
-			enum call_context ctx = hlo_instruction_call_context(in->opcode);
+			enum call_context ctx = hlo_call_context(in);
 			for (int32_t k = 0; k < in->n_called; k++) {
 				struct hlo_computation *callee = in->called[k];
 				if (!callee || stamp[callee->index] == in->gid + 1)
@@ -223,7 +244,7 @@ void hlo_build_call_graph(struct hlo_module *m, struct hlo_instruction *const *c
 			struct hlo_computation *comp = work[head++];
 			for (int32_t i = first[comp->index]; i < first[comp->index + 1]; i++) {
 				struct hlo_instruction *in = callers[i];
-				enum call_context ctx = hlo_instruction_call_context(in->opcode);
+				enum call_context ctx = hlo_call_context(in);
 				if (ctx == CALL_NONE)
 					continue;
 				enum call_context add = ctx == CALL_EMBEDDED ? CALL_EMBEDDED : comp->context;

@@ -241,6 +241,19 @@ static inline const char *hlo_opcode_text(const struct hlo_instruction *in)
 	return in->ext->opcode_text ? in->ext->opcode_text : opcode_name((enum opcode)in->opcode);
 }
 
+/* The async sugar X-start / X-update / X-done of an opcode X other than
+ * call (reduce-scatter-start, all-to-all-start, fusion-start): its to_apply,
+ * calls, called_computations are X's own (the reducer, the fused
+ * computation), called as X calls them, not an async wrapped computation.
+ * XLA's parser builds the wrapped computation {parameters; ROOT X} around
+ * it; here the start stands for that computation, its operands read until
+ * the done (late binding). The chain's async-start decides for -update and
+ * -done; call-start's to_apply is the wrapped computation, as before. */
+int hlo_async_sugar_embeds(const struct hlo_instruction *in);
+/* How `in` calls its computations (the context of every callsite): by its
+ * opcode, or by X's for the sugar above. */
+enum call_context hlo_call_context(const struct hlo_instruction *in);
+
 /* Lookups. */
 struct hlo_computation *hlo_find_computation(const struct hlo_module *m, const char *name);
 struct hlo_instruction *hlo_find_instruction(const struct hlo_computation *c, const char *name);

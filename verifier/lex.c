@@ -153,6 +153,60 @@ static const unsigned char punct_tok[256] = {
 	['='] = TOK_EQUAL, ['?'] = TOK_QUESTION, ['*'] = TOK_STAR,
 };
 
+/* The length of the valid UTF-8 sequence at p (before e) and its code
+ * point, or 0: overlong forms, surrogates and values past U+10FFFF are
+ * not valid (RFC 3629). */
+static int utf8_decode(const char *p, const char *e, uint32_t *cp)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	unsigned c = u[0];
+	int n;
+	uint32_t v, min;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, v = c & 0x1f, min = 0x80;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, v = c & 0x0f, min = 0x800;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, v = c & 0x07, min = 0x10000;
+	else
+		return 0;
+	if (e - p < n)
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (u[i] & 0x3f);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return n;
+}
+
+/* Names of the code points that slip into HLO text pasted from a web page
+ * or a document, where they look like a space or an ASCII character. */
+static const char *code_point_name(uint32_t cp)
+{
+	static const struct {
+		uint32_t cp;
+		const char *name;
+	} names[] = {
+		{0x00a0, "no-break space"}, {0x00ad, "soft hyphen"},
+		{0x2002, "en space"}, {0x2003, "em space"}, {0x2009, "thin space"},
+		{0x200b, "zero-width space"}, {0x200c, "zero-width non-joiner"},
+		{0x200d, "zero-width joiner"}, {0x2013, "en dash"}, {0x2014, "em dash"},
+		{0x2018, "left single quotation mark"}, {0x2019, "right single quotation mark"},
+		{0x201c, "left double quotation mark"}, {0x201d, "right double quotation mark"},
+		{0x2028, "line separator"}, {0x2029, "paragraph separator"},
+		{0x202f, "narrow no-break space"}, {0x2060, "word joiner"}, {0x2212, "minus sign"},
+		{0x3000, "ideographic space"}, {0xfeff, "byte order mark"},
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].cp == cp)
+			return names[i].name;
+	return NULL;
+}
+
 /* The tokens lex_next leaves to this: numbers, strings, '->', '<=', other
  * bytes and errors. s is the token's first byte; t->line/col are set. */
 static __attribute__((noinline)) enum tok lex_rare(struct lexer *lx, struct token *t, const char *s)
@@ -222,9 +276,13 @@ static __attribute__((noinline)) enum tok lex_rare(struct lexer *lx, struct toke
 				return t->kind = TOK_ERROR;
 			}
 			k = TOK_OTHER;
-			/* one whole UTF-8 sequence, so messages quote it intact */
-			while (c >= 0x80 && p < e && ((unsigned char)*p & 0xc0) == 0x80)
-				p++;
+			/* one whole UTF-8 sequence, so a message names its code
+			 * point; an invalid one is its first byte alone */
+			if (c >= 0x80) {
+				uint32_t cp;
+				int n = utf8_decode(s, e, &cp);
+				p = s + (n ? n : 1);
+			}
 			break;
 		}
 	}
@@ -394,6 +452,10 @@ static int raw_scan(struct lexer *lx, int stop_at_top, char close, const char **
 
 int lex_raw_value(struct lexer *lx, const char **vs, const char **ve)
 {
+	/* XLA lexes an attribute value as tokens, so spaces, line breaks and
+	 * comments after the '=' are skipped ("dimensions= {1}") */
+	if (skip_space(lx) < 0)
+		return -1;
 	return raw_scan(lx, 1, 0, vs, ve);
 }
 
@@ -429,6 +491,19 @@ void tok_describe(const struct token *t, char *buf, size_t cap)
 {
 	if (t->kind == TOK_EOF) {
 		snprintf(buf, cap, "end of input");
+		return;
+	}
+	unsigned char c0 = t->len ? (unsigned char)t->p[0] : 0;
+	if (t->kind == TOK_OTHER && c0 >= 0x80) {
+		/* quoted, a no-break space or a BOM would read as ' ' or '' */
+		uint32_t cp;
+		const char *name;
+		if (!utf8_decode(t->p, t->p + t->len, &cp))
+			snprintf(buf, cap, "byte 0x%02X", c0);
+		else if ((name = code_point_name(cp)))
+			snprintf(buf, cap, "byte 0x%02X (U+%04X %s)", c0, (unsigned)cp, name);
+		else
+			snprintf(buf, cap, "byte 0x%02X (U+%04X)", c0, (unsigned)cp);
 		return;
 	}
 	const char *pre = t->kind == TOK_NAME ? "%" : "";

@@ -52,7 +52,8 @@ enum tok lex_next(struct lexer *lx, struct token *t);
 /* Position of the next unread byte. */
 struct srcpos lex_here(const struct lexer *lx);
 struct srcpos tok_pos(const struct lexer *lx, const struct token *t);
-/* Take a raw attribute value starting at the next unread byte: a run of
+/* Take a raw attribute value starting after any whitespace and comments
+ * at the next unread byte, as XLA's lexer skips them after '=': a run of
  * characters and balanced (), [], {} groups (strings and comments skipped
  * whole) that ends before ',' or whitespace or a closing bracket at depth 0.
  * Returns 0 with [*vs, *ve) the value, or -1 after reporting an error. */

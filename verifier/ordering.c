@@ -296,7 +296,8 @@ struct ordering *ordering_build_ex(const struct hlo_module *m, enum order_kind k
 		struct comp_info *ci = &o->ci[c];
 		for (int32_t i = 0; i < cc->n_callers; i++) {
 			const struct hlo_instruction *in = cc->callers[i].instr;
-			if (in->opcode == OP_FUSION)
+			if (in->opcode == OP_FUSION ||
+			    (hlo_async_sugar_embeds(in) && in->async_wrapped_opcode == OP_FUSION))
 				ci->fusion = 1;
 			if (is_async_op(in))
 				ci->async = 1;
@@ -475,6 +476,9 @@ int ordering_is_nested_in(const struct ordering *o, const struct hlo_instruction
 
 const struct hlo_computation *ordering_async_wrapped(const struct hlo_instruction *instr)
 {
+	/* the sugar's calls= is the fused computation, to_apply the reducer */
+	if (hlo_async_sugar_embeds(instr))
+		return NULL;
 	/* -update and -done may be printed without calls=: follow operand 0
 	 * back to the async-start of the chain */
 	for (int32_t i = 0; instr && is_async_op(instr) && i <= instr->parent->n_instrs; i++) {

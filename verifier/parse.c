@@ -1458,7 +1458,6 @@ static int parse_metadata(struct parser *S, struct hlo_instruction *in)
 		if (S->tok.kind != TOK_ATTR)
 			return expected(S, "a metadata field");
 		struct token key = S->tok;
-		struct srcpos vp = lex_here(&S->lx);
 		const char *vs, *ve;
 		if (lex_raw_value(&S->lx, &vs, &ve) < 0) {
 			c->failed = 1;
@@ -1473,7 +1472,7 @@ static int parse_metadata(struct parser *S, struct hlo_instruction *in)
 			int64_t v = 0;
 			for (const char *q = vs; q < ve; q++) {
 				if (*q < '0' || *q > '9' || v > INT32_MAX / 10)
-					return perr(S, vp, "bad source_line '%.*s'", (int)n, vs);
+					return perr(S, pos_in_text(c, vs), "bad source_line '%.*s'", (int)n, vs);
 				v = v * 10 + (*q - '0');
 			}
 			in->source_line = (int32_t)v;
@@ -1990,7 +1989,9 @@ static int parse_instruction(struct parser *P, struct hlo_computation *comp)
 		return -1;
 	if ((op == OP_ASYNC_UPDATE || op == OP_ASYNC_DONE) && inherit_calls(P, in, oppos) < 0)
 		return -1;
-	if ((op == OP_ASYNC_START || op == OP_ASYNC_UPDATE) && c->refs.n)
+	/* what -update/-done inherit; the sugar's to_apply / calls are the
+	 * wrapped op's own (hlo_async_sugar_embeds), not inherited */
+	if ((op == OP_ASYNC_START || op == OP_ASYNC_UPDATE) && c->refs.n && !hlo_async_sugar_embeds(in))
 		*(struct async_refs *)vec_push(&c->async) =
 			(struct async_refs){in->gid, (uint32_t)c->fixups.n, (uint32_t)c->refs.n};
 	if (finish_refs(P, in) < 0)

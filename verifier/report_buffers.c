@@ -269,8 +269,8 @@ void report_buffers_text(FILE *out, struct buffers_view *c, const struct hlo_ins
 	free(sel);
 }
 
-void report_buffers_unknown_json(FILE *out, const char *file)
+void report_buffers_unknown_json(FILE *out, const char *file, const char *reason)
 {
 	dump_json(out, json_pack("{s:s, s:s, s:s}", "file", file, "status", "unknown",
-				 "reason", BUDGET_EXHAUSTED_REASON));
+				 "reason", reason));
 }

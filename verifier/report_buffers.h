@@ -28,7 +28,8 @@ void buffers_view_number(struct buffers_view *c);
 void report_buffers_json(FILE *out, struct buffers_view *c, const struct hlo_instruction *at);
 void report_buffers_text(FILE *out, struct buffers_view *c, const struct hlo_instruction *at,
 			 const char *ordering_name);
-/* A file the budget left unread: {"file", "status": "unknown", "reason"}. */
-void report_buffers_unknown_json(FILE *out, const char *file);
+/* A file left unanalysed (the budget ran out, a construct the analysis
+ * does not model): {"file", "status": "unknown", "reason"}. */
+void report_buffers_unknown_json(FILE *out, const char *file, const char *reason);
 
 #endif

@@ -117,6 +117,11 @@ static void *unavailable(struct session *s, enum session_status why, const char 
 	return NULL;
 }
 
+struct srcpos session_why_pos(const struct session *s)
+{
+	return s->ad.first_pos;
+}
+
 /* The analysis error's text, or NULL when analysis_run reported none. */
 static const char *analysis_error(const struct session *s)
 {

@@ -84,6 +84,9 @@ const struct session_options *session_options(const struct session *s);
 /* The reason the last getter returned NULL (SESSION_OK when none did);
  * *message (may be NULL) gets its text, or NULL when there is none. */
 enum session_status session_why(const struct session *s, const char **message);
+/* Where the analysis's first error was reported (the construct it does not
+ * model, say); a zero line when it reported none. */
+struct srcpos session_why_pos(const struct session *s);
 
 /* Dataflow, in-place pairs, buffers and the orderings (analysis.h). */
 struct analysis *session_analysis(struct session *s);

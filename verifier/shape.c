@@ -200,6 +200,14 @@ static void sb_put_i64(struct sbuf *b, long long v)
 
 static void shape_print(struct sbuf *b, const struct shape *s)
 {
+	if (s->flags & SHAPE_BUFFER) {
+		struct shape in = *s;
+		in.flags &= (uint16_t)~SHAPE_BUFFER;
+		sb_puts(b, "b(", 2);
+		shape_print(b, &in);
+		sb_puts(b, ")", 1);
+		return;
+	}
 	if (shape_is_tuple(s)) {
 		sb_puts(b, "(", 1);
 		for (int32_t i = 0; i < s->n_elems; i++) {

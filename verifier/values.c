@@ -5,6 +5,7 @@
  * with a priority worklist to a fixpoint (phis at while and conditional
  * joins), optimize the phi graph, then gather positions and uses. */
 #include "values.h"
+#include "unmodelled.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +221,9 @@ int opcode_is_async(enum opcode op)
 
 struct hlo_computation *async_wrapped_computation(const struct hlo_instruction *i)
 {
+	/* the sugar's calls= is the fused computation, to_apply the reducer */
+	if (hlo_async_sugar_embeds(i))
+		return NULL;
 	/* bounded by the number of instructions in the chain */
 	for (int32_t guard = 0; i && guard < HLO_MAX_INSTRUCTIONS; guard++) {
 		if (i->ext->calls)
@@ -1291,7 +1295,11 @@ static int may_use_operand_value(int nested, int32_t first, const struct hlo_ins
 	case OP_COPY:
 		return !nested;
 	case OP_ASYNC_DONE:
-		return !nested || first == 1;
+		/* XLA: a wrapped computation's root reads the operands (at the
+		 * start, for the ordering); the sugar has none, so its done
+		 * reads the operands the start holds at {0,...} (late binding,
+		 * issue 19). The contexts {2,...} are not read. */
+		return !nested || first == 1 || (first == 0 && hlo_async_sugar_embeds(user));
 	case OP_DOMAIN:
 	case OP_TUPLE:
 		return 0;
@@ -1510,6 +1518,8 @@ int dataflow_value_is_root_of(const struct hlo_value *v, const struct hlo_comput
 
 struct dataflow *dataflow_run(struct hlo_module *m, struct arena *a, struct diag *d)
 {
+	if (unmodelled_report(m, d) < 0)
+		return NULL; /* a guess otherwise: every copy is unknown */
 	struct dataflow *df = arena_alloc(a, sizeof(*df));
 	df->module = m;
 	df->arena = a;

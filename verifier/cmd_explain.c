@@ -19,9 +19,23 @@ void explain_print_copy(FILE *out, const struct copy_report *r);
 void explain_print_copy(FILE *out, const struct copy_report *r)
 {
 	const struct hlo_instruction *c = r->copy;
-	fprintf(out, "%s (%s:%d, computation %s): family %s\n", c->name,
+	const struct copy_site *st = &r->site;
+	char label[512];
+	if (st->kind == COPY_KIND_FUSED && st->output >= 0)
+		snprintf(label, sizeof(label), "%s{%d}", c->name, st->output);
+	else
+		snprintf(label, sizeof(label), "%s", c->name);
+	fprintf(out, "%s (%s:%d, computation %s): family %s\n", label,
 		c->pos.file ? c->pos.file : "?", c->pos.line, c->parent->name,
 		copy_family_name(r->family));
+	if (st->kind == COPY_KIND_FUSED)
+		fprintf(out, "  kind: fused (%s%s%sfusion %s, fused computation %s, copy %s of parameter %d)\n",
+			st->output >= 0 ? "output " : "", st->output >= 0 ? label + strlen(c->name) : "",
+			st->output >= 0 ? " of " : "", c->name,
+			c->ext->calls ? c->ext->calls->name : "?", st->inner ? st->inner->name : "?", st->operand);
+	else if (st->kind == COPY_KIND_ASYNC)
+		fprintf(out, "  kind: async (copy-start %s, copy-done %s)\n", c->name,
+			st->done ? st->done->name : "none");
 	fprintf(out, "  why: %s\n", r->family_evidence ? r->family_evidence : "");
 	fprintf(out, "  bytes: %llu\n", (unsigned long long)r->bytes);
 	fprintf(out, "  verdict.given: %s\n", verdict_or_null(r->given));
@@ -101,26 +115,41 @@ int cmd_explain(int argc, char **argv)
 		return EXIT_INPUT;
 	int status = EXIT_CLEAN;
 	const struct hlo_instruction *c = NULL;
+	/* the copy sites the name denotes (copysite.h): a fused copy's fusion,
+	 * its inner copy, a copy-start or copy-done, "fusion{i}" */
+	struct copy_site sites[64];
+	int32_t n_sites = 0;
 	if (name) {
+		n_sites = copy_sites_named(m, &m->arena, name, sites, 64);
 		c = hlo_find_instruction_any(m, name);
-		if (!c) {
+		if (!c && n_sites == 0) {
 			fprintf(stderr, "%s: error: no instruction named '%s'\n", file, name);
 			hlo_module_free(m);
 			return EXIT_INPUT;
 		}
-		if (c->opcode != OP_COPY) {
+		if (n_sites == 0 && c->opcode != OP_COPY) {
 			fprintf(stderr, "%s:%d:%d: error: %s is a %s, not a copy\n", file, c->pos.line,
 				c->pos.col, c->name, opcode_name((enum opcode)c->opcode));
 			hlo_module_free(m);
 			return EXIT_INPUT;
 		}
+		if (n_sites > 64)
+			n_sites = 64;
 	}
 	struct analysis *an = analysis_run(m, &opt, &d);
 	if (!an) {
 		hlo_module_free(m);
 		return EXIT_INPUT;
 	}
-	if (c) {
+	if (name && n_sites > 0) {
+		for (int32_t i = 0; i < n_sites; i++) {
+			struct copy_report r;
+			if (copy_analyse_site(an, &sites[i], &r) < 0)
+				status = EXIT_INTERNAL;
+			else
+				explain_print_copy(stdout, &r);
+		}
+	} else if (c) {
 		struct copy_report r;
 		if (copy_analyse_one(an, c, &r) < 0)
 			status = EXIT_INTERNAL;
@@ -154,7 +183,7 @@ int cmd_explain(int argc, char **argv)
 		struct copy_report *rs;
 		int32_t n = copies_analyse(an, &rs);
 		for (int32_t i = 0; i < n; i++)
-			printf("copy %s %s %s %s %s\n", rs[i].copy->name, rs[i].copy->parent->name,
+			printf("copy %s %s %s %s %s\n", copy_site_label(&rs[i].site, &m->arena), rs[i].copy->parent->name,
 			       copy_family_name(rs[i].family), verdict_or_null(rs[i].given),
 			       verdict_or_null(rs[i].any));
 		/* --names=a,b: the defining instruction of each name's top-level value */

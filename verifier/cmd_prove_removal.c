@@ -48,8 +48,18 @@ int cmd_prove_removal(int argc, char **argv)
 		hlo_module_free(m);
 		return EXIT_INPUT;
 	}
+	/* a copy, a fused copy (its fusion or inner copy, "fusion{i}" for one
+	 * output), a copy-start or copy-done (copysite.h) */
+	struct copy_site site[2];
+	int32_t n_sites = copy_sites_named(m, &m->arena, name, site, 2);
 	const struct hlo_instruction *c = hlo_find_instruction_any(m, name);
-	if (!c || c->opcode != OP_COPY) {
+	if (n_sites > 1) {
+		fprintf(stderr, "%s: error: %s names %d copies (the outputs of a multi-output fusion): "
+			"name one as %s{N}\n", file, name, n_sites, site[0].at->name);
+		hlo_module_free(m);
+		return EXIT_INPUT;
+	}
+	if (n_sites == 0 && (!c || c->opcode != OP_COPY)) {
 		fprintf(stderr, "%s: error: %s\n", file, c ? "not a copy" : "no such instruction");
 		hlo_module_free(m);
 		return EXIT_INPUT;
@@ -61,23 +71,24 @@ int cmd_prove_removal(int argc, char **argv)
 	}
 	struct copy_report r;
 	int status;
-	if (copy_analyse_one(an, c, &r) < 0) {
+	if ((n_sites == 1 ? copy_analyse_site(an, &site[0], &r) : copy_analyse_one(an, c, &r)) < 0) {
 		status = EXIT_INTERNAL;
 	} else {
+		const char *label = copy_site_label(&r.site, &m->arena);
 		enum verdict v = use_given ? r.given : r.any;
 		const char *sname = use_given ? "the given schedule" : "every schedule";
 		switch (v) {
 		case VERDICT_REMOVABLE:
-			printf("%s: removal proven safe under %s (family %s, %llu bytes saved)\n", c->name,
+			printf("%s: removal proven safe under %s (family %s, %llu bytes saved)\n", label,
 			       sname, copy_family_name(r.family), (unsigned long long)r.bytes);
 			status = EXIT_CLEAN;
 			break;
 		case VERDICT_UNKNOWN:
-			printf("%s: unknown: %s\n", c->name, r.unknown_reason ? r.unknown_reason : "?");
+			printf("%s: unknown: %s\n", label, r.unknown_reason ? r.unknown_reason : "?");
 			status = EXIT_INTERNAL;
 			break;
 		default:
-			printf("%s: removal refuted under %s: %s\n", c->name, sname, verdict_name(v));
+			printf("%s: removal refuted under %s: %s\n", label, sname, verdict_name(v));
 			for (int32_t i = 0; !use_given && i < r.n_edges; i++)
 				printf("  safe with the control edge %s -> %s%s\n", r.edges_from[i]->name,
 				       r.edges_to[i]->name, r.n_edges > 1 ? " (all listed edges together)" : "");

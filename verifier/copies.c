@@ -358,7 +358,8 @@ static enum copy_family site_family_of(struct analysis *an, const struct copy_si
 			if (pr[k].operand != rslot[i])
 				continue;
 			int by_alias = u->ext->n_out_aliases > 0;
-			if (u->opcode == OP_CUSTOM_CALL && u->ext->custom_call_target)
+			if (u->opcode == OP_CUSTOM_CALL && u->ext->custom_call_target &&
+			    st->kind != COPY_KIND_PLAIN) /* plain copies keep their earlier words */
 				sb_printf(&b, "the custom call %s (%s) writes operand %d in place%s", u->name,
 					  u->ext->custom_call_target, pr[k].operand,
 					  by_alias ? " (output_to_operand_aliasing)" : "");

@@ -139,11 +139,15 @@ agree=$(count '^agree$')
 disagree=$(count '^disagree$')
 missing=$(count '^missing$')
 rows=$((agree + disagree))
+# the hand-written sections after the table (from "## Post-optimization
+# constructs" on) are kept
+[ -f "$OUT" ] && sed -n '/^## Post-optimization constructs/,$p' "$OUT" > "$T/kept.md"
 {
 	sed -n '1,12p' "$T/table.md"
 	echo "**Summary:** $rows tests: $agree agree, $disagree disagree (each explained)."
 	echo
 	sed -n '13,$p' "$T/table.md"
+	if [ -s "$T/kept.md" ]; then echo; cat "$T/kept.md"; fi
 } > "$OUT"
 echo "conformance: $rows tests: $agree agree, $disagree disagree; $missing missing explanations; wrote $OUT"
 [ "$missing" = 0 ]

@@ -8,7 +8,8 @@
  * get-tuple-elements, sometimes a while loop (state updated in place,
  * swizzled, read after update) and a two-branch conditional, copies placed
  * at random (useless, protecting an in-place update, at the root, layout
- * copies of 2-D values), occasional control-predecessors, and
+ * copies of 2-D values; a quarter of them wrapped-copy fusions, some
+ * copy-start / copy-done pairs), occasional control-predecessors, and
  * is_scheduled=true on about half (the text order is then the schedule). */
 #ifndef HLOPROOF_TESTS_GEN_SMALL_H
 #define HLOPROOF_TESTS_GEN_SMALL_H

@@ -865,8 +865,8 @@ int copy_analyse_site(struct analysis *an, const struct copy_site *st, struct co
 		return 0;
 	}
 	if (st->kind != COPY_KIND_PLAIN && !same_dims(site_source(st)->shape, st->to)) {
-		set_unknown(an, out, "the copy also changes the dimensions (a bitcast around it); its users "
-				     "cannot read the operand as it is");
+		set_unknown(an, out, "the copy is tuple-shaped or also changes the dimensions (a bitcast "
+				     "around it); its users cannot read the operand as it is");
 		return 0;
 	}
 	if (!site_fits_merge(st)) {

@@ -276,5 +276,21 @@ expect_out 0 'warning: .*XLA will insert a copy \(family in-place, 32 bytes\); e
 expect_out 0 '"any": "schedule-dependent"' "$H" check --format=json $C/in_place.hlo
 expect_out 0 'note: copy c .*control edge r -> d' "$H" check $R/schedule-dependent-copy/fires_unordered_read.hlo
 
+# --- fused and asynchronous copies (issue 19): explain and prove-removal find
+# them by the fusion, its inner copy, fusion{i}, the copy-start or copy-done
+JAX=${HLOPROOF_SHARED:-../shared}/corpus/real/jaxdecomp_pfft3d_ifft_gpu16.hlo
+expect_out 0 '^wrapped_copy \(.*:22, computation main.23_spmd\): family in-place$' "$H" explain $JAX copy.3
+expect_out 0 'the custom call custom-call.3.0 \(pfft3d\) writes operand 0 in place \(output_to_operand_aliasing\); the operand is entry parameter 0, param.1 \(argument x\), which is not donated \(no input_output_alias\), so XLA copies it; the fix is to donate x$' "$H" explain --all $JAX
+expect_out 0 '"kind": "fused"' "$H" check --format=json $JAX
+expect_out 1 '^wrapped_copy: removal refuted under the given schedule: necessary$' "$H" prove-removal $JAX wrapped_copy
+expect_out 0 '^  kind: fused \(output \{1\} of fusion copy_fusion, fused computation horizontally_fused_computation, copy copy.2 of parameter 1\)$' "$H" explain $C/fused_horizontal.hlo 'copy_fusion{1}'
+expect_out 0 '^copy_fusion\{1\}: removal proven safe under the given schedule' "$H" prove-removal $C/fused_horizontal.hlo 'copy_fusion{1}'
+expect_out 1 '^copy_fusion\{1\}: removal refuted under every schedule: schedule-dependent$' "$H" prove-removal --schedule=any $C/fused_horizontal.hlo 'copy_fusion{1}'
+expect 2 "$H" prove-removal $C/fused_horizontal.hlo copy_fusion
+expect_out 0 '^  kind: async \(copy-start cs2, copy-done cd2\)$' "$H" explain $C/async_same_space.hlo cd2
+expect_out 0 '^cs2: removal proven safe under the given schedule \(family in-place, 256 bytes saved\)$' "$H" prove-removal $C/async_same_space.hlo cd2
+expect_out 3 '^reshape_copy: unknown: the copy is tuple-shaped or also changes the dimensions' "$H" prove-removal $C/fused_reshape.hlo reshape_copy
+expect_out 0 'note: copy copy_fusion\{1\} \(in-place, 128 bytes\) is needed only in some schedules; with the control edge copy_fusion -> d1' "$H" check $C/fused_horizontal.hlo
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

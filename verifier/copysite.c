@@ -229,12 +229,17 @@ int32_t copy_sites_named(const struct hlo_module *m, struct arena *a, const char
 	return found;
 }
 
+const char *copy_site_name(const struct copy_site *s, char *buf, size_t cap)
+{
+	if (s->kind == COPY_KIND_FUSED && s->output >= 0)
+		snprintf(buf, cap, "%s{%d}", s->at->name, s->output);
+	else
+		snprintf(buf, cap, "%s", s->at->name);
+	return buf;
+}
+
 const char *copy_site_label(const struct copy_site *s, struct arena *a)
 {
 	char b[1024];
-	if (s->kind == COPY_KIND_FUSED && s->output >= 0)
-		snprintf(b, sizeof(b), "%s{%d}", s->at->name, s->output);
-	else
-		snprintf(b, sizeof(b), "%s", s->at->name);
-	return arena_strdup(a, b);
+	return arena_strdup(a, copy_site_name(s, b, sizeof(b)));
 }

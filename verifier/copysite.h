@@ -42,8 +42,9 @@ int32_t copy_sites(const struct hlo_module *m, struct arena *a, struct copy_site
 int32_t copy_sites_named(const struct hlo_module *m, struct arena *a, const char *name,
 			 struct copy_site *out, int32_t cap);
 
-/* The site's display name: "c", "f", "f{1}", "cs/cd" (arena). */
+/* The site's display name: "c", "f", "f{1}" (arena; or into buf). */
 const char *copy_site_label(const struct copy_site *s, struct arena *a);
+const char *copy_site_name(const struct copy_site *s, char *buf, size_t cap);
 
 /* 0 equal, 1 only the memory space differs, 2 the layout differs. */
 int copy_layout_diff(const struct shape *from, const struct shape *to);

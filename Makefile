@@ -94,6 +94,7 @@ $(BUILD)/tests/test_agreement: $(AGREE_SRC) $(AGREE_SRC:.c=.h)
 # suites again built with AddressSanitizer and UndefinedBehaviorSanitizer.
 # tests/limits.sh, tests/outputs.sh: bounds, time budget, atomic results (issue 8);
 # tests/metamorphic.sh: analyses invariant under renaming, reordering, reprinting.
+# tests/copy_count.sh: every copy of the corpora, counted from the text, is in copies[].
 ROBUST_ENV = HLOPROOF_SHARED=$(SHARED) HLOGEN=$(BUILD)/hlogen
 test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@sh tests/layering.sh
@@ -103,6 +104,7 @@ test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@$(ROBUST_ENV) HLOPROOF=$(BUILD)/hloproof sh tests/outputs.sh
 	@$(ROBUST_ENV) HLOPROOF=$(BUILD)/hloproof MUTATE=$(BUILD)/tests/mutate sh tests/metamorphic.sh
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/gate.sh
+	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/copy_count.sh
 
 asan-test: deps $(BUILD)/hlogen
 	@$(MAKE) --no-print-directory BUILD=build-asan \

@@ -28,9 +28,10 @@ static int check(struct rule_ctx *ctx)
 		const struct copy_report *r = &cl->items[i];
 		if (r->any != VERDICT_REMOVABLE || (r->given != VERDICT_NONE && r->given != VERDICT_REMOVABLE))
 			continue;
+		char nm[512]; /* "f{1}" for one output of a multi-output fusion */
 		struct finding *f = finding_add(ctx, r->copy,
 						"copy %s is removable under every schedule: %llu bytes saved (%s copy)",
-						r->copy->name, (unsigned long long)r->bytes,
+						copy_site_name(&r->site, nm, sizeof(nm)), (unsigned long long)r->bytes,
 						copy_family_name(r->family));
 		if (f)
 			add_evidence(ctx->findings, f, r->evidence);

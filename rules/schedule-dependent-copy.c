@@ -21,9 +21,10 @@ static int check(struct rule_ctx *ctx)
 		for (int32_t k = 0; k < r->n_edges && o < sizeof(edges); k++)
 			o += (size_t)snprintf(edges + o, sizeof(edges) - o, "%s%s -> %s", k ? ", " : "",
 					      r->edges_from[k]->name, r->edges_to[k]->name);
+		char nm[512]; /* "f{1}" for one output of a multi-output fusion */
 		struct finding *f = finding_add(
 			ctx, r->copy, "copy %s (%s, %llu bytes) is needed only in some schedules; with the control edge%s %s it can be removed",
-			r->copy->name, copy_family_name(r->family), (unsigned long long)r->bytes,
+			copy_site_name(&r->site, nm, sizeof(nm)), copy_family_name(r->family), (unsigned long long)r->bytes,
 			r->n_edges > 1 ? "s" : "", edges);
 		if (!f)
 			continue;

@@ -113,18 +113,39 @@ static int parse_repair(const char *ev, char from[][128], char to[][128], int ca
 	return n;
 }
 
+/* The decider's site for (copy, output), or NULL (copysite.h). */
+static const struct copy_site *decider_site(struct analysis *an, const struct hlo_instruction *copy,
+					    int32_t output)
+{
+	struct copy_site *sites;
+	int32_t n = copy_sites(an->m, &an->m->arena, &sites);
+	for (int32_t i = 0; i < n; i++)
+		if (sites[i].at == copy && sites[i].output == output)
+			return &sites[i];
+	return NULL;
+}
+
 static void check_copy(struct ctx *c, struct analysis *an, struct hlo_module *m,
-		       const struct hlo_instruction *copy, const struct oracle_limits *lim,
+		       const struct hlo_instruction *copy, int32_t output, const struct oracle_limits *lim,
 		       struct agree_stats *st)
 {
 	double t0 = now();
 	struct copy_report rep;
 	memset(&rep, 0, sizeof(rep));
-	int rc = copy_analyse_one(an, copy, &rep);
+	/* a copy, fused copy or copy-start / copy-done pair as the oracle reads
+	 * it; the decider must list the same one */
+	const struct copy_site *site = decider_site(an, copy, output);
+	if (!site) {
+		fail_head(c, "copy %s (output %d): the oracle reads a copy, the decider lists none",
+			  copy->name, (int)output);
+		fail_module(c);
+		return;
+	}
+	int rc = copy_analyse_site(an, site, &rep);
 	double t1 = now();
 	st->decider_copies_s += t1 - t0;
 	struct oracle_copy_result cr;
-	oracle_copy(m, copy, lim, &cr);
+	oracle_copy_output(m, copy, output, lim, &cr);
 	double t2 = now();
 	st->decider_s += t1 - t0;
 	st->oracle_s += t2 - t1;
@@ -165,7 +186,7 @@ static void check_copy(struct ctx *c, struct analysis *an, struct hlo_module *m,
 		else if (rep.edge_from && rep.edge_to)
 			fp[ne] = rep.edge_from->name, tp[ne++] = rep.edge_to->name;
 		t1 = now();
-		int ok = ne ? oracle_copy_edges_ok(m, copy, lim, fp, tp, ne) : 0;
+		int ok = ne ? oracle_copy_output_edges_ok(m, copy, output, lim, fp, tp, ne) : 0;
 		st->oracle_s += now() - t1;
 		if (ok == 1 && ne > 1)
 			st->multi_edge_repairs++;
@@ -501,13 +522,30 @@ int agree_module(const char *text, const char *label, unsigned flags, struct agr
 		check_buffer(&c, an, o, &r, b, "buffer", st);
 	}
 	check_donations(&c, an, m, o, &r, &lim, st);
+	int32_t n_oracle_copies = 0;
 	for (int32_t k = 0; k < m->n_comps; k++) {
 		const struct hlo_computation *comp = m->comps[k];
 		if (comp->context & CALL_EMBEDDED)
 			continue;
-		for (int32_t i = 0; i < comp->n_instrs; i++)
-			if (comp->instrs[i]->opcode == OP_COPY)
-				check_copy(&c, an, m, comp->instrs[i], &lim, st);
+		for (int32_t i = 0; i < comp->n_instrs; i++) {
+			int32_t outs[64];
+			int n = oracle_copy_outputs(comp->instrs[i], outs, 64);
+			for (int j = 0; j < n && j < 64; j++) {
+				n_oracle_copies++;
+				if (comp->instrs[i]->opcode != OP_COPY)
+					st->fused_async++;
+				check_copy(&c, an, m, comp->instrs[i], outs[j], &lim, st);
+			}
+		}
+	}
+	{
+		struct copy_site *sites;
+		int32_t nd = copy_sites(an->m, &an->m->arena, &sites);
+		if (nd != n_oracle_copies) {
+			fail_head(&c, "the decider lists %d copies, the oracle reads %d", (int)nd,
+				  (int)n_oracle_copies);
+			fail_module(&c);
+		}
 	}
 	if (an->cross_check_failed) {
 		fail_head(&c, "the graph decider and the SMT decider disagreed (cross_check)");

@@ -13,6 +13,7 @@ struct agree_stats {
 	int64_t disagreed;      /* modules with at least one disagreement */
 	int64_t skipped;        /* the oracle had no answer (over its limits) */
 	int64_t copies, buffers, donations;   /* questions compared (donations: alias entries) */
+	int64_t fused_async;    /* of the copies read, fused copies and copy-start / copy-done pairs */
 	int64_t donors;         /* buffer_donor leaves honored by the prediction, compared */
 	int64_t donors_not_honored; /* buffer_donor leaves predicted not honored (not compared) */
 	int64_t unknown;        /* decider answers `unknown` (each is a failure here) */

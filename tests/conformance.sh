@@ -164,12 +164,25 @@ tail -n +2 "$PO" | while IFS="$tab" read -r what case pnote; do
 		*)
 			"$H" check --format=json "$case" > "$T/json" 2> "$T/err"
 			rc=$?
-			says=$(sed -n '/"copies": \[/,/"donations": /p' "$T/json" |
-				sed -n 's/^ *"\(name\|family\|given\|any\|evidence\)": "\{0,1\}\(.*\)$/\2/p' |
-				sed 's/",\{0,1\}$//; s/^null,$/null/; s/\\n.*//' | paste -d'\t' - - - - - |
-				awk -F '\t' -v rc="$rc" '$4 == "unknown" { u = $5; n++; next }
-					{ printf "%s%s: %s, given %s, any %s", sep, $1, $2, $3, $4; sep = "; " }
-					END { if (n) printf "%sexit %s: %d copy unknown: %s", sep, rc, n, u }')
+			says=$(python3 - "$T/json" "$rc" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+out, unknown = [], []
+for m in d.get("modules", []):
+    for c in m.get("copies", []):
+        v = c.get("verdict", {})
+        name = c["name"] + ("{%d}" % c["output"] if c.get("output") is not None else "")
+        if v.get("any") == "unknown":
+            ev = c.get("evidence") or ""
+            unknown.append((ev if isinstance(ev, str) else " ".join(ev)).split("\n")[0])
+            continue
+        kind = "" if c.get("kind", "copy") == "copy" else c["kind"] + ", "
+        out.append("%s: %s%s, given %s, any %s" % (name, kind, c["family"], v.get("given"), v.get("any")))
+if unknown:
+    out.append("exit %s: %d copy unknown: %s" % (sys.argv[2], len(unknown), unknown[0]))
+print("; ".join(out).replace("None", "null"))
+PY
+)
 			[ -n "$says" ] || says="exit $rc: no copies" ;;
 		esac
 	fi

@@ -78,6 +78,41 @@ has "^$G/base.hlo:4:[0-9]+: donation gained: parameter 0 \{\}"
 "$H" gate - $G/head.hlo < $G/base.hlo > $T/stdin.out 2>&1; st=$?
 if [ $st = 1 ] && grep -q "copy added: buf.old" $T/stdin.out; then ok; else bad "gate - HEAD: exit $st"; fi
 
+# --- fused and asynchronous copies count like copies (issue 19)
+expect 1 "$H" gate $G/fused_base.hlo $G/fused_head.hlo
+has "^$G/fused_head.hlo:19:3: copy added: wrapped_copy.1 = fusion\(x\) in main, a fused copy, 4294967296 bytes, family in-place, removal verdict given=necessary any=necessary$"
+has "copies: 1 added \(4294967296 bytes\), 0 removed \(0 bytes\), 1 unchanged;"
+has "HEAD regresses: 4294967296 bytes of new copies"
+hasnt "copy added: wrapped_copy = "
+expect 1 "$H" gate --no-deciders $G/fused_base.hlo $G/fused_head.hlo
+has "^$G/fused_head.hlo:19:3: copy added: wrapped_copy.1 = fusion\(x\) in main, a fused copy, 4294967296 bytes, family not decided"
+expect 1 "$H" gate --format=json $G/fused_base.hlo $G/fused_head.hlo
+has '"name": "wrapped_copy.1"'
+has '"kind": "fused"'
+has '"copy_bytes_added": 4294967296'
+expect 0 "$H" gate $G/fused_head.hlo $G/fused_base.hlo
+has "^$G/fused_head.hlo:19:3: copy removed: wrapped_copy.1 = fusion\(x\) in main, a fused copy, 4294967296 bytes, family in-place"
+has "copies: 0 added \(0 bytes\), 1 removed \(4294967296 bytes\), 1 unchanged;"
+expect 1 "$H" gate $G/fused_base.hlo $G/async_head.hlo
+has "^$G/async_head.hlo:15:3: copy added: offload = copy-start\(n\) / offload.done in main, an asynchronous copy, 4294967296 bytes, family memory-space, removal verdict given=necessary any=necessary$"
+has "^$G/async_head.hlo:17:3: copy added: reload = copy-start\(offload.done\) / reload.done in main, an asynchronous copy, 4294967296 bytes, family memory-space"
+has "copies: 2 added \(8589934592 bytes\), 0 removed \(0 bytes\), 1 unchanged;"
+expect 1 "$H" gate --no-deciders --format=json $G/fused_base.hlo $G/async_head.hlo
+has '"kind": "async"'
+has '"copy_done": "reload.done"'
+has '"family": "memory-space"'
+# the real jaxdecomp dump with a second wrapped copy of x in HEAD
+JAX=${HLOPROOF_SHARED:-../shared}/corpus/real/jaxdecomp_pfft3d_ifft_gpu16.hlo
+if [ -f "$JAX" ]; then
+	sed 's/^  %wrapped_copy = \(.*\)$/  %wrapped_copy = \1\n  %wrapped_copy.2 = \1/' "$JAX" |
+		sed 's/^\(  %custom-call.3.0 = .*custom-call(c64\[512,512,2048\]{2,1,0} \)%wrapped_copy,/\1%wrapped_copy.2,/' > $T/jax_head.hlo
+	expect 1 "$H" gate "$JAX" $T/jax_head.hlo
+	has "jax_head.hlo:23:3: copy added: wrapped_copy.2 = fusion\(param.1\) in main.23_spmd, a fused copy, 4294967296 bytes, family in-place, removal verdict given=necessary any=necessary$"
+	has "copies: 1 added \(4294967296 bytes\), 0 removed \(0 bytes\), 1 unchanged;"
+else
+	bad "no $JAX"
+fi
+
 # --- donors: XLA's matching decides which donation is honored (7.3)
 cat > $T/donor_base.hlo <<'HLO'
 HloModule donate, buffer_donor={ (0, {}), (1, {}) }, entry_computation_layout={(f32[16]{0}, f32[8]{0})->f32[16]{0}}

@@ -12,19 +12,20 @@
 
 /* Bitcast views of an f32[2,4]{1,0} m: T_V42T transposes (v[a,b] is
  * m[b,a]), T_M42 reshapes (element 2a+b); T_C41, T_Q22, T_R12 are the
- * boxes their slices read and their DUS write */
+ * boxes their slices read and their DUS write. T_ASYNC: a copy-start's
+ * (destination, source, context) tuple, never picked */
 enum gty {
 	T_F8, T_F4, T_M24, T_M24T, T_R14, T_S, T_P, T_TUPLE,
-	T_V42T, T_C41, T_Q22, T_M42, T_R12, T_NTY
+	T_V42T, T_C41, T_Q22, T_M42, T_R12, T_ASYNC, T_NTY
 };
 
 static const char *const shape_txt[T_NTY] = {
 	"f32[8]", "f32[4]", "f32[2,4]{1,0}", "f32[2,4]{0,1}", "f32[1,4]{1,0}", "s32[]", "pred[]", "",
-	"f32[4,2]{0,1}", "f32[4,1]{0,1}", "f32[2,2]{0,1}", "f32[4,2]{1,0}", "f32[1,2]{1,0}",
+	"f32[4,2]{0,1}", "f32[4,1]{0,1}", "f32[2,2]{0,1}", "f32[4,2]{1,0}", "f32[1,2]{1,0}", "",
 };
 
 #define G_MAX_INS 64
-#define G_MAX_COMPS 6
+#define G_MAX_COMPS 10
 
 struct rng {
 	uint64_t s;
@@ -226,12 +227,44 @@ static int dus_m24(struct gen *g, struct gcomp *c, int base)
 		   nm(c, base), nm(c, u), nm(c, i0), nm(c, i1));
 }
 
+/* A fused copy: a fusion whose computation copies its parameter (GPU's
+ * wrapped_copy; with another layout, a TPU relayout fusion). */
+static int fused_copy_of(struct gen *g, struct gcomp *c, int x, int ty)
+{
+	int from = c->ins[x].ty;
+	struct gcomp *fc = new_comp(g, "wrapped_copy_computation");
+	snprintf(fc->sig, sizeof(fc->sig), "(fp: %s) -> %s", shape_txt[from], shape_txt[ty]);
+	int p = add(g, fc, from, "fp", "%s parameter(0)", shape_txt[from]);
+	fc->ins[p].is_param = 1;
+	use(fc, p);
+	fc->root = add(g, fc, ty, "fcp", "%s copy(%%%s)", shape_txt[ty], nm(fc, p));
+	return add(g, c, ty, "wrapped_copy", "%s fusion(%%%s), kind=kLoop, calls=%%%s", shape_txt[ty],
+		   nm(c, x), fc->name);
+}
+
+/* An asynchronous copy: copy-start / copy-done in one memory space. */
+static int async_copy_of(struct gen *g, struct gcomp *c, int x)
+{
+	const char *st = shape_txt[c->ins[x].ty];
+	int cs = add(g, c, T_ASYNC, "cs", "(%s, %s, u32[]) copy-start(%%%s)", st, st, nm(c, x));
+	use(c, cs);
+	return add(g, c, c->ins[x].ty, "cd", "%s copy-done(%%%s)", st, nm(c, cs));
+}
+
 static int copy_of(struct gen *g, struct gcomp *c, int x)
 {
 	int ty = c->ins[x].ty;
 	use(c, x);
-	if (ty == T_M24 && chance(&g->r, 40))
+	int kind = rnd(&g->r, 100); /* < 25: fused, < 40: asynchronous, else a copy */
+	if (ty == T_M24 && chance(&g->r, 40)) {
+		if (kind < 25)
+			return fused_copy_of(g, c, x, T_M24T);
 		return add(g, c, T_M24T, "lcp", "f32[2,4]{0,1} copy(%%%s)", nm(c, x));
+	}
+	if (kind < 25)
+		return fused_copy_of(g, c, x, ty);
+	if (kind < 40)
+		return async_copy_of(g, c, x);
 	return add(g, c, ty, "cp", "%s copy(%%%s)", shape_txt[ty], nm(c, x));
 }
 

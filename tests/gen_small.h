@@ -8,8 +8,9 @@
  * get-tuple-elements, sometimes a while loop (state updated in place,
  * swizzled, read after update) and a two-branch conditional, copies placed
  * at random (useless, protecting an in-place update, at the root, layout
- * copies of 2-D values), bitcast views of buffers that a DUS writes and
- * slices read (f32[8] as f32[2,4]{1,0}, f32[2,4]{1,0} as f32[4,2]{1,0}
+ * copies of 2-D values; a quarter of them wrapped-copy fusions, some
+ * copy-start / copy-done pairs), bitcast views of buffers that a DUS writes
+ * and slices read (f32[8] as f32[2,4]{1,0}, f32[2,4]{1,0} as f32[4,2]{1,0}
  * and as the transposed f32[4,2]{0,1}, a kLoop DUS fusion on bitcast(x)),
  * occasional control-predecessors, and is_scheduled=true on about half
  * (the text order is then the schedule). */

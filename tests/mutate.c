@@ -340,7 +340,7 @@ static int is_name_key(const char *k)
 		"name", "file", "instruction", "computation", "id", "fingerprint", "message",
 		"evidence", "line", "column", "col", "startLine", "startColumn", "endLine",
 		"endColumn", "uri", "text", "reason", "module", "copy", "operand", "user",
-		"witness", "proof", "edge", "from", "to", "at", "path",
+		"witness", "proof", "edge", "from", "to", "at", "path", "copy_done",
 	};
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!strcmp(k, keys[i]))

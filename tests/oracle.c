@@ -1954,17 +1954,97 @@ static int instr_name(const char *line, size_t n, const char **name, size_t *nl,
 	return i > st ? 0 : -1;
 }
 
-char *oracle_remove_copy_text(const struct hlo_module *m, const struct hlo_instruction *copy)
+/* What removing a copy deletes (verdicts.md, "What counts as a copy"), read
+ * here from the IR without copysite.c: a copy; a fusion whose fused root
+ * (output >= 0: root tuple element `output`) is a copy of a parameter
+ * through bitcasts, deleted with its get-tuple-elements for one output; a
+ * copy-start with its one copy-done. Every deleted name reads as src. */
+#define REMOVAL_MAX_DROP 16
+struct removal {
+	const char *drop[REMOVAL_MAX_DROP];
+	int ndrop;
+	const struct hlo_instruction *src;
+	const struct shape *to;
+};
+
+static const struct hlo_instruction *no_bitcasts(const struct hlo_instruction *x)
 {
-	if (copy->opcode != OP_COPY || copy->n_operands != 1)
-		return NULL;
+	for (int g = 0; g < 64 && x->opcode == OP_BITCAST && x->n_operands == 1; g++)
+		x = x->operands[0];
+	return x;
+}
+
+static int removal_of(const struct hlo_instruction *copy, int32_t output, struct removal *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (copy->opcode == OP_COPY && copy->n_operands == 1 && output < 0) {
+		r->drop[r->ndrop++] = copy->name;
+		r->src = copy->operands[0];
+		r->to = copy->shape;
+		return 0;
+	}
+	if (copy->opcode == OP_COPY_START && copy->n_operands == 1 && output < 0) {
+		if (copy->n_users != 1 || copy->users[0]->opcode != OP_COPY_DONE)
+			return -1;
+		r->drop[r->ndrop++] = copy->name;
+		r->drop[r->ndrop++] = copy->users[0]->name;
+		r->src = copy->operands[0];
+		r->to = copy->users[0]->shape;
+		return 0;
+	}
+	if (copy->opcode != OP_FUSION || !copy->ext->calls || !copy->ext->calls->root)
+		return -1;
+	const struct hlo_instruction *e = copy->ext->calls->root;
+	if (output >= 0) {
+		if (e->opcode != OP_TUPLE || output >= e->n_operands || !shape_is_tuple(copy->shape) ||
+		    output >= copy->shape->n_elems)
+			return -1;
+		e = e->operands[output];
+	}
+	const struct hlo_instruction *c = no_bitcasts(e);
+	if (c->opcode != OP_COPY || c->n_operands != 1)
+		return -1;
+	const struct hlo_instruction *p = no_bitcasts(c->operands[0]);
+	if (p->opcode != OP_PARAMETER || p->parameter_number < 0 || p->parameter_number >= copy->n_operands)
+		return -1;
+	r->src = copy->operands[p->parameter_number];
+	if (output < 0) {
+		r->drop[r->ndrop++] = copy->name;
+		r->to = copy->shape;
+		return 0;
+	}
+	r->to = &copy->shape->elems[output];
+	for (int32_t i = 0; i < copy->n_users; i++) {
+		const struct hlo_instruction *g = copy->users[i];
+		if (g->opcode != OP_GET_TUPLE_ELEMENT || copy->is_root)
+			return -1;
+		if (g->tuple_index != output)
+			continue;
+		if (r->ndrop == REMOVAL_MAX_DROP)
+			return -1;
+		r->drop[r->ndrop++] = g->name;
+	}
+	return 0;
+}
+
+static int dropped(const struct removal *r, const char *nm, size_t nml)
+{
+	for (int i = 0; i < r->ndrop; i++)
+		if (strlen(r->drop[i]) == nml && !strncmp(r->drop[i], nm, nml))
+			return 1;
+	return 0;
+}
+
+static char *remove_text(const struct hlo_module *m, const struct hlo_instruction *copy,
+			 const struct removal *rm)
+{
 	char *txt = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&txt, &len);
 	hlo_print_module(f, m);
 	fclose(f);
-	const char *cn = copy->name, *sn = copy->operands[0]->name, *comp = copy->parent->name;
-	size_t cl = strlen(cn), sl = strlen(sn), compl = strlen(comp);
+	const char *sn = rm->src->name, *comp = copy->parent->name;
+	size_t sl = strlen(sn), compl = strlen(comp);
 	struct sbuf out = {0};
 	int in_comp = 0, was_root = 0, removed = 0, bad = 0;
 	size_t root_fix = (size_t)-1; /* offset in out of the source's line */
@@ -1989,16 +2069,28 @@ char *oracle_remove_copy_text(const struct hlo_module *m, const struct hlo_instr
 				bad = 1;
 				break;
 			}
-			if (nml == cl && !strncmp(nm, cn, cl)) {
-				was_root = is_root;
+			if (dropped(rm, nm, nml)) {
+				was_root |= is_root;
 				removed++;
 			} else {
 				if (nml == sl && !strncmp(nm, sn, sl))
 					root_fix = out.n;
-				if (rewrite_line(line, n, cn, sn, &out) < 0) {
-					bad = 1;
+				/* each deleted name, one after the other, reads as src */
+				struct sbuf cur = {0};
+				sb_add(&cur, line, n);
+				for (int d = 0; d < rm->ndrop && !bad; d++) {
+					struct sbuf next = {0};
+					if (rewrite_line(cur.s, cur.n, rm->drop[d], sn, &next) < 0)
+						bad = 1;
+					free(cur.s);
+					cur = next;
+				}
+				if (bad) {
+					free(cur.s);
 					break;
 				}
+				sb_add(&out, cur.s, cur.n);
+				free(cur.s);
 				if (nlp)
 					sb_str(&out, "\n");
 			}
@@ -2008,7 +2100,7 @@ char *oracle_remove_copy_text(const struct hlo_module *m, const struct hlo_instr
 		p += adv;
 	}
 	free(txt);
-	if (bad || removed != 1 || (was_root && root_fix == (size_t)-1)) {
+	if (bad || removed != rm->ndrop || (was_root && root_fix == (size_t)-1)) {
 		free(out.s);
 		return NULL;
 	}
@@ -2025,6 +2117,45 @@ char *oracle_remove_copy_text(const struct hlo_module *m, const struct hlo_instr
 		out = fixed;
 	}
 	return out.s;
+}
+
+int oracle_copy_outputs(const struct hlo_instruction *x, int32_t *outputs, int cap)
+{
+	struct removal rm;
+	int n = 0;
+	if (removal_of(x, -1, &rm) == 0 || (x->opcode == OP_COPY_START && x->n_operands == 1)) {
+		if (cap > 0)
+			outputs[0] = -1;
+		return 1;
+	}
+	if (x->opcode != OP_FUSION || !x->ext->calls || !x->ext->calls->root ||
+	    x->ext->calls->root->opcode != OP_TUPLE)
+		return 0;
+	for (int32_t i = 0; i < x->ext->calls->root->n_operands; i++) {
+		/* a copy output, even one removal_of refuses (a fusion used whole) */
+		const struct hlo_instruction *c = no_bitcasts(x->ext->calls->root->operands[i]);
+		if (c->opcode != OP_COPY || c->n_operands != 1 ||
+		    no_bitcasts(c->operands[0])->opcode != OP_PARAMETER)
+			continue;
+		if (n < cap)
+			outputs[n] = i;
+		n++;
+	}
+	return n;
+}
+
+char *oracle_remove_copy_text(const struct hlo_module *m, const struct hlo_instruction *copy)
+{
+	return oracle_remove_copy_output_text(m, copy, -1);
+}
+
+char *oracle_remove_copy_output_text(const struct hlo_module *m, const struct hlo_instruction *copy,
+				     int32_t output)
+{
+	struct removal rm;
+	if (removal_of(copy, output, &rm) < 0)
+		return NULL;
+	return remove_text(m, copy, &rm);
 }
 
 static int layout_differs(const struct shape *a, const struct shape *b)
@@ -2055,9 +2186,9 @@ static int layout_differs(const struct shape *a, const struct shape *b)
 
 /* Parse the rewritten text and mark the merged buffer(s). */
 static struct hlo_module *rewritten_module(struct hlo_module *m, const struct hlo_instruction *copy,
-					   char **text, char *why, size_t wcap)
+					   int32_t output, char **text, char *why, size_t wcap)
 {
-	*text = oracle_remove_copy_text(m, copy);
+	*text = oracle_remove_copy_output_text(m, copy, output);
 	if (!*text) {
 		snprintf(why, wcap, "could not edit the printed text of %s", copy->name);
 		return NULL;
@@ -2071,10 +2202,11 @@ static struct hlo_module *rewritten_module(struct hlo_module *m, const struct hl
 	return m2;
 }
 
-static uint8_t *merged_want(struct oracle *o, const struct hlo_instruction *copy)
+static uint8_t *merged_want(struct oracle *o, const struct hlo_instruction *copy,
+			    const struct hlo_instruction *src)
 {
 	const struct hlo_computation *c2 = hlo_find_computation(o->m, copy->parent->name);
-	const struct hlo_instruction *s2 = c2 ? hlo_find_instruction(c2, copy->operands[0]->name) : NULL;
+	const struct hlo_instruction *s2 = c2 ? hlo_find_instruction(c2, src->name) : NULL;
 	if (!s2)
 		return NULL;
 	const struct value_set *vs = dataflow_set(o->df, s2, 0);
@@ -2090,32 +2222,39 @@ static uint8_t *merged_want(struct oracle *o, const struct hlo_instruction *copy
 int oracle_copy(struct hlo_module *m, const struct hlo_instruction *copy,
 		const struct oracle_limits *lim, struct oracle_copy_result *out)
 {
+	return oracle_copy_output(m, copy, -1, lim, out);
+}
+
+int oracle_copy_output(struct hlo_module *m, const struct hlo_instruction *copy, int32_t output,
+		       const struct oracle_limits *lim, struct oracle_copy_result *out)
+{
 	memset(out, 0, sizeof(*out));
 	out->given = VERDICT_NONE;
 	out->any = VERDICT_UNKNOWN;
-	if (copy->opcode != OP_COPY || copy->n_operands != 1) {
+	struct removal rm;
+	if (removal_of(copy, output, &rm) < 0) {
 		out->status = ORACLE_BAD_INPUT;
 		snprintf(out->why, sizeof(out->why), "%s is not a copy", copy->name);
 		return 0;
 	}
-	if (layout_differs(copy->shape, copy->operands[0]->shape)) {
+	if (layout_differs(rm.to, rm.src->shape)) {
 		out->layout = 1;
 		out->given = m->is_scheduled ? VERDICT_NECESSARY : VERDICT_NONE;
 		out->any = VERDICT_NECESSARY;
 		return 0;
 	}
-	struct hlo_module *m2 = rewritten_module(m, copy, &out->rewritten, out->why, sizeof(out->why));
+	struct hlo_module *m2 = rewritten_module(m, copy, output, &out->rewritten, out->why, sizeof(out->why));
 	if (!m2) {
 		out->status = ORACLE_BAD_INPUT;
 		return 0;
 	}
 	struct oracle *o = oracle_new(m2, lim, out->why, sizeof(out->why));
-	uint8_t *want = o ? merged_want(o, copy) : NULL;
+	uint8_t *want = o ? merged_want(o, copy, rm.src) : NULL;
 	if (!want) {
 		out->status = ORACLE_BAD_INPUT;
 		if (o)
 			snprintf(out->why, sizeof(out->why), "no value at %s after the rewrite",
-				 copy->operands[0]->name);
+				 rm.src->name);
 		oracle_free(o);
 		hlo_module_free(m2);
 		return 0;
@@ -2165,18 +2304,26 @@ int oracle_copy_edges_ok(struct hlo_module *m, const struct hlo_instruction *cop
 			 const struct oracle_limits *lim, const char *const *from, const char *const *to,
 			 int32_t n)
 {
-	if (n < 1)
+	return oracle_copy_output_edges_ok(m, copy, -1, lim, from, to, n);
+}
+
+int oracle_copy_output_edges_ok(struct hlo_module *m, const struct hlo_instruction *copy,
+				int32_t output, const struct oracle_limits *lim,
+				const char *const *from, const char *const *to, int32_t n)
+{
+	struct removal rm;
+	if (n < 1 || removal_of(copy, output, &rm) < 0)
 		return 0;
 	for (int32_t k = 0; k < n; k++)
-		if (!strcmp(from[k], copy->name) || !strcmp(to[k], copy->name))
-			return 0; /* an edge on the removed copy means nothing */
+		if (dropped(&rm, from[k], strlen(from[k])) || dropped(&rm, to[k], strlen(to[k])))
+			return 0; /* an edge on a removed instruction means nothing */
 	char *text = NULL, why[256];
-	struct hlo_module *m2 = rewritten_module(m, copy, &text, why, sizeof(why));
+	struct hlo_module *m2 = rewritten_module(m, copy, output, &text, why, sizeof(why));
 	free(text);
 	if (!m2)
 		return 0;
 	struct oracle *o = oracle_new(m2, lim, why, sizeof(why));
-	uint8_t *want = o ? merged_want(o, copy) : NULL;
+	uint8_t *want = o ? merged_want(o, copy, rm.src) : NULL;
 	int rc = 0;
 	const struct hlo_instruction **f = xcalloc((size_t)n, sizeof(*f)), **t = xcalloc((size_t)n, sizeof(*t));
 	const struct hlo_computation *c2 = hlo_find_computation(m2, copy->parent->name);

@@ -10,7 +10,11 @@
  *
  * A copy removal is evaluated on a rewritten module: the module is printed,
  * the copy's line is deleted and its uses renamed in the text, and the text
- * is parsed and analysed again.
+ * is parsed and analysed again. A fused copy (a fusion whose root copies a
+ * parameter) goes the same way, its uses reading the fusion operand (one
+ * output of a multi-output fusion: its get-tuple-elements' lines go); a
+ * copy-start / copy-done pair loses both lines, the copy-done's uses reading
+ * the copy-start's operand.
  *
  * Semantic choices where docs/hazards.md leaves room (see the report in
  * tests/README-oracle or the header comment of oracle.c):
@@ -144,9 +148,15 @@ struct oracle_copy_result {
 	char *witness, *clean; /* malloc'd, may be NULL */
 };
 
-/* Verdicts of removing `copy` (an instruction of m). Returns 0. */
+/* Verdicts of removing `copy` (an instruction of m): a copy, a fusion whose
+ * fused root copies a parameter (through bitcasts), a copy-start (with its
+ * copy-done). Returns 0. */
 int oracle_copy(struct hlo_module *m, const struct hlo_instruction *copy,
 		const struct oracle_limits *lim, struct oracle_copy_result *out);
+/* The same for output `output` of a multi-output fusion (-1: as oracle_copy):
+ * its get-tuple-elements are deleted and their users read the operand. */
+int oracle_copy_output(struct hlo_module *m, const struct hlo_instruction *copy, int32_t output,
+		       const struct oracle_limits *lim, struct oracle_copy_result *out);
 void oracle_copy_result_free(struct oracle_copy_result *r);
 /* Is the module with `copy` removed hazard-free on the merged buffer in
  * every schedule that has `from` (an instruction name in the copy's
@@ -157,10 +167,19 @@ int oracle_copy_edge_ok(struct hlo_module *m, const struct hlo_instruction *copy
 int oracle_copy_edges_ok(struct hlo_module *m, const struct hlo_instruction *copy,
 			 const struct oracle_limits *lim, const char *const *from, const char *const *to,
 			 int32_t n);
+int oracle_copy_output_edges_ok(struct hlo_module *m, const struct hlo_instruction *copy,
+				int32_t output, const struct oracle_limits *lim,
+				const char *const *from, const char *const *to, int32_t n);
 
 /* The text of m with `copy` removed (its uses read its operand; its control
  * edges dropped). malloc'd; NULL when the printed text cannot be edited. */
+/* The copies instruction x is, as the oracle reads them: 1 with outputs[0]
+ * = -1 for a copy, a copy-start, a fusion whose root copies a parameter;
+ * the outputs that copy a parameter of a multi-output fusion; 0 otherwise. */
+int oracle_copy_outputs(const struct hlo_instruction *x, int32_t *outputs, int cap);
 char *oracle_remove_copy_text(const struct hlo_module *m, const struct hlo_instruction *copy);
+char *oracle_remove_copy_output_text(const struct hlo_module *m, const struct hlo_instruction *copy,
+				     int32_t output);
 
 /* A buffer_donor leaf (param, idx) honored as may-alias output `out`: the
  * module text with the donor entry turned into an input_output_alias entry

@@ -125,6 +125,7 @@ static void test_agreement_generated(void **state)
 	printf("agreement: %lld passed, %lld failed (%d known, listed in tests/agree-known.tsv; %d new; "
 	       "%d known rows agree now)\n",
 	       (long long)st.agreed, (long long)st.disagreed, t.known_hit, t.new_fail, t.stale);
+	printf("  %lld fused and asynchronous copies among the copies\n", (long long)st.fused_async);
 	printf("  %lld copies, %lld buffers, %lld alias donations, %lld honored donors compared (%lld donors predicted not honored); %lld unknown; %lld repairs "
 	       "re-checked (%lld needing several edges); %lld skipped; triples %lld/%lld matched; "
 	       "oracle %.2f s, deciders %.2f s (copies %.2f, buffers %.2f, module hazards %.2f)\n",
@@ -141,6 +142,7 @@ static void test_agreement_generated(void **state)
 	assert_int_equal(t.new_fail, 0);
 	assert_int_equal(t.stale, 0);
 	assert_true(st.copies > 2000);
+	assert_true(st.fused_async > 600); /* wrapped copies and copy-start / copy-done pairs */
 }
 
 static void corpus_dir(const char *dir, const char *prefix, struct known_list *kl,

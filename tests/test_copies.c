@@ -464,15 +464,22 @@ static void test_corpus_expectations(void **state)
 		int lines = 0;
 		for (char *line = text; line && !strncmp(line, "// expect: ", 11);
 		     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-			char name[128], fam[64], given[64], any[64];
-			if (sscanf(line + 11, "%127s family=%63s given=%63s any=%63s", name, fam, given,
-				   any) != 4)
+			/* NAME family=F given=G any=A [kind=K]: NAME is a copy, a fused
+			 * copy's fusion ("fusion{i}" for one output), a copy-start;
+			 * kind (copy, fused, async) defaults to copy */
+			char name[128], fam[64], given[64], any[64], kind[64] = "copy";
+			int nf = sscanf(line + 11, "%127s family=%63s given=%63s any=%63s kind=%63s", name,
+					fam, given, any, kind);
+			if (nf != 4 && nf != 5)
 				fail_msg("%s: bad expect line", *f);
 			struct copy_report r;
-			const struct hlo_instruction *c = hlo_find_instruction_any(m, name);
-			if (!c)
-				fail_msg("%s: no copy %s", *f, name);
-			assert_int_equal(copy_analyse_one(an, c, &r), 0);
+			struct copy_site site[2];
+			if (copy_sites_named(m, &m->arena, name, site, 2) != 1)
+				fail_msg("%s: no single copy %s", *f, name);
+			assert_int_equal(copy_analyse_site(an, &site[0], &r), 0);
+			if (strcmp(copy_kind_name(r.site.kind), kind))
+				fail_msg("%s: %s: want kind=%s, got kind=%s", *f, name, kind,
+					 copy_kind_name(r.site.kind));
 			if (r.family != family_from(fam) || r.given != verdict_from(given) ||
 			    r.any != verdict_from(any))
 				fail_msg("%s: %s: want family=%s given=%s any=%s, got family=%s given=%s any=%s\n%s",
@@ -573,17 +580,25 @@ static int check_merged_on_file(const char *path, int *n_copies)
 		return 0;
 	}
 	int checked = 0;
-	for (int32_t k = 0; k < m->n_comps && checked < 200; k++) {
-		const struct hlo_computation *comp = m->comps[k];
-		for (int32_t i = 0; i < comp->n_instrs && checked < 200; i++) {
-			const struct hlo_instruction *c = comp->instrs[i];
-			if (c->opcode != OP_COPY)
-				continue;
+	/* plain copies and single-output fused copies with one operand: the
+	 * sites the merged-buffer model decides (copies.c, site_fits_merge) */
+	struct copy_site *sites;
+	int32_t n_sites = copy_sites(m, &m->arena, &sites);
+	for (int32_t si = 0; si < n_sites && checked < 200; si++) {
+		const struct copy_site *st = &sites[si];
+		const struct hlo_instruction *c = st->at;
+		const struct hlo_computation *comp = c->parent;
+		if (st->kind == COPY_KIND_ASYNC || (st->kind == COPY_KIND_FUSED && (!st->result || c->n_operands != 1)))
+			continue;
+		{
 			int32_t *mine;
 			int32_t n = copy_merged_buffer(an, c, &mine);
 			if (n < 0)
 				continue;
-			struct hlo_module *m2 = rewrite_without(path, c->name, comp->name);
+			struct hlo_module *m2 = st->kind == COPY_KIND_PLAIN
+							? rewrite_without(path, c->name, comp->name)
+							: hlo_module_without_site(m, st, &d);
+			assert_non_null(m2);
 			struct diag d2;
 			diag_init(&d2, stderr);
 			struct arena a;

@@ -47,7 +47,8 @@ static const char *const copies_base =
 	"  ROOT r = (f32[4]{0}, f32[4]{0}, f32[2,3]{0,1}) tuple(k, f, t.9)\n"
 	"}\n";
 
-/* IR facts: fusion bodies are skipped; shapes give the layout family; bytes. */
+/* IR facts: fusion bodies are skipped, a fusion that only copies its
+ * parameter is a fused copy; shapes give the layout family; bytes. */
 static void test_copies_collected(void **state)
 {
 	(void)state;
@@ -57,7 +58,7 @@ static void test_copies_collected(void **state)
 	ir_only = 0;
 	assert_false(g.decided_copies);
 	assert_string_equal(g.name, "m");
-	assert_int_equal(g.n_copies, 4); /* c.1 in the called body, copy.7, copy.8, t.9 */
+	assert_int_equal(g.n_copies, 5); /* c.1 in the called body, copy.7, copy.8, t.9, fused f */
 	assert_string_equal(g.copies[0].name, "c.1");
 	assert_string_equal(g.copies[0].computation, "body.3");
 	assert_null(g.copies[0].family);
@@ -70,6 +71,12 @@ static void test_copies_collected(void **state)
 	assert_int_equal(g.copies[1].key, g.copies[2].key); /* copy.7 and copy.8 look alike */
 	assert_true(g.copies[0].key != g.copies[1].key);
 	assert_null(g.copies[3].verdict);
+	assert_string_equal(g.copies[3].kind, "copy");
+	assert_string_equal(g.copies[4].name, "f");
+	assert_string_equal(g.copies[4].kind, "fused");
+	assert_string_equal(g.copies[4].operand, "copy.8");
+	assert_int_equal(g.copies[4].bytes, 16);
+	assert_null(g.copies[4].family);
 	gate_module_free(&g);
 }
 
@@ -131,13 +138,14 @@ static void test_copies_compared(void **state)
 	assert_string_equal(d.added[1]->name, "t.90");
 	assert_string_not_equal(d.added[1]->family, "layout"); /* same layout as b now */
 	assert_int_equal(d.added_bytes, 16 + 24);
-	assert_int_equal(d.n_removed, 1);
+	assert_int_equal(d.n_removed, 2); /* t.9 and the fused copy f */
 	assert_string_equal(d.removed[0]->name, "t.9");
-	assert_int_equal(d.removed_bytes, 24);
+	assert_string_equal(d.removed[1]->name, "f");
+	assert_int_equal(d.removed_bytes, 24 + 16);
 	gate_diff_free(&d);
 	/* and the other way round */
 	assert_int_equal(gate_compare(&h, &b, &d), 0);
-	assert_int_equal(d.n_added, 1);
+	assert_int_equal(d.n_added, 2);
 	assert_int_equal(d.n_removed, 2);
 	gate_diff_free(&d);
 	gate_module_free(&b);

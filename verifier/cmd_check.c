@@ -174,27 +174,25 @@ struct check_run {
 static struct copy_summaries *copy_summaries_unknown(const struct hlo_module *m, struct arena *a,
 						     const char *reason)
 {
-	int32_t n = 0;
-	for (int32_t c = 0; c < m->n_comps; c++)
-		for (int32_t i = 0; i < m->comps[c]->n_instrs; i++)
-			n += m->comps[c]->instrs[i]->opcode == OP_COPY;
+	struct copy_site *sites;
+	int32_t n = copy_sites(m, a, &sites);
 	struct copy_summaries *s = arena_alloc(a, sizeof(*s));
 	s->v = arena_array(a, (size_t)n + 1, sizeof(*s->v));
-	for (int32_t c = 0; c < m->n_comps; c++)
-		for (int32_t i = 0; i < m->comps[c]->n_instrs; i++) {
-			const struct hlo_instruction *in = m->comps[c]->instrs[i];
-			if (in->opcode != OP_COPY)
-				continue;
-			struct copy_summary *o = &s->v[s->n++];
-			o->name = arena_strdup(a, in->name);
-			o->computation = arena_strdup(a, m->comps[c]->name);
-			o->line = in->pos.line;
-			o->family = FAMILY_UNEXPLAINED;
-			o->given = m->is_scheduled ? VERDICT_UNKNOWN : VERDICT_NONE;
-			o->any = VERDICT_UNKNOWN;
-			o->evidence = arena_strdup(a, reason);
-			o->bytes = in->shape ? in->shape->bytes : 0;
-		}
+	for (int32_t i = 0; i < n; i++) {
+		const struct hlo_instruction *in = sites[i].at;
+		struct copy_summary *o = &s->v[s->n++];
+		o->name = arena_strdup(a, in->name);
+		o->computation = arena_strdup(a, in->parent->name);
+		o->kind = sites[i].kind;
+		o->output = sites[i].output;
+		o->done = sites[i].done ? arena_strdup(a, sites[i].done->name) : NULL;
+		o->line = in->pos.line;
+		o->family = FAMILY_UNEXPLAINED;
+		o->given = m->is_scheduled ? VERDICT_UNKNOWN : VERDICT_NONE;
+		o->any = VERDICT_UNKNOWN;
+		o->evidence = arena_strdup(a, reason);
+		o->bytes = sites[i].to ? sites[i].to->bytes : 0;
+	}
 	return s;
 }
 
@@ -303,6 +301,10 @@ static void check_one(void *arg, size_t i)
 		     : failed ? copy_summaries_unknown(m, &mr->findings.arena, failed)
 			      : copy_summaries_build(cv, &mr->findings.arena);
 	j->not_checked |= failed != NULL;
+	/* a copy left unknown is not a clean result either (docs/limits.md) */
+	for (int32_t k = 0; mr->copies && k < mr->copies->n; k++)
+		if (mr->copies->v[k].any == VERDICT_UNKNOWN || mr->copies->v[k].given == VERDICT_UNKNOWN)
+			j->not_checked = 1;
 	for (int32_t k = 0; k < mr->findings.n; k++)
 		if (!strcmp(mr->findings.items[k].message, LINT_NOT_CHECKED))
 			j->not_checked = 1;

@@ -83,19 +83,26 @@ int cmd_explain(int argc, char **argv)
 		return EXIT_INPUT;
 	int status = EXIT_CLEAN;
 	const struct hlo_instruction *c = NULL;
+	/* the copy sites the name denotes (copysite.h): a fused copy's fusion,
+	 * its inner copy, a copy-start or copy-done, "fusion{i}" */
+	struct copy_site sites[64];
+	int32_t n_sites = 0;
 	if (name) {
+		n_sites = copy_sites_named(m, &m->arena, name, sites, 64);
 		c = hlo_find_instruction_any(m, name);
-		if (!c) {
+		if (!c && n_sites == 0) {
 			fprintf(stderr, "%s: error: no instruction named '%s'\n", file, name);
 			hlo_module_free(m);
 			return EXIT_INPUT;
 		}
-		if (c->opcode != OP_COPY) {
+		if (n_sites == 0 && c->opcode != OP_COPY) {
 			fprintf(stderr, "%s:%d:%d: error: %s is a %s, not a copy\n", file, c->pos.line,
 				c->pos.col, c->name, opcode_name((enum opcode)c->opcode));
 			hlo_module_free(m);
 			return EXIT_INPUT;
 		}
+		if (n_sites > 64)
+			n_sites = 64;
 	}
 	/* a construct the analysis does not model: unknown, not bad input */
 	struct diag ud;
@@ -115,7 +122,15 @@ int cmd_explain(int argc, char **argv)
 		hlo_module_free(m);
 		return EXIT_INPUT;
 	}
-	if (c) {
+	if (name && n_sites > 0) {
+		for (int32_t i = 0; i < n_sites; i++) {
+			struct copy_report r;
+			if (session_copy_site(s, &sites[i], &r) < 0)
+				status = EXIT_INTERNAL;
+			else
+				report_explain_copy(stdout, &r);
+		}
+	} else if (c) {
 		struct copy_report r;
 		if (session_copy_one(s, c, &r) < 0)
 			status = EXIT_INTERNAL;

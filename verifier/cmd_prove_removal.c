@@ -71,8 +71,18 @@ int cmd_prove_removal(int argc, char **argv)
 		hlo_module_free(m);
 		return EXIT_INPUT;
 	}
+	/* a copy, a fused copy (its fusion or inner copy, "fusion{i}" for one
+	 * output), a copy-start or copy-done (copysite.h) */
+	struct copy_site site[2];
+	int32_t n_sites = copy_sites_named(m, &m->arena, name, site, 2);
 	const struct hlo_instruction *c = hlo_find_instruction_any(m, name);
-	if (!c || c->opcode != OP_COPY) {
+	if (n_sites > 1) {
+		fprintf(stderr, "%s: error: %s names %d copies (the outputs of a multi-output fusion): "
+			"name one as %s{N}\n", file, name, n_sites, site[0].at->name);
+		hlo_module_free(m);
+		return EXIT_INPUT;
+	}
+	if (n_sites == 0 && (!c || c->opcode != OP_COPY)) {
 		fprintf(stderr, "%s: error: %s\n", file, c ? "not a copy" : "no such instruction");
 		hlo_module_free(m);
 		return EXIT_INPUT;
@@ -97,7 +107,7 @@ int cmd_prove_removal(int argc, char **argv)
 	}
 	struct copy_report r;
 	int status;
-	if (session_copy_one(s, c, &r) < 0) {
+	if ((n_sites == 1 ? session_copy_site(s, &site[0], &r) : session_copy_one(s, c, &r)) < 0) {
 		status = EXIT_INTERNAL;
 	} else {
 		enum verdict v = use_given ? r.given : r.any;

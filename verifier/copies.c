@@ -15,59 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- layouts ---- */
-
-/* The layout text after ':' without the S(n) memory space. */
-static void layout_ext_without_space(const struct layout *l, char *buf, size_t cap)
-{
-	buf[0] = 0;
-	if (!l->ext)
-		return;
-	size_t n = 0;
-	for (const char *p = l->ext; *p && n + 1 < cap;) {
-		if (p[0] == 'S' && p[1] == '(') {
-			const char *q = strchr(p, ')');
-			if (q) {
-				p = q + 1;
-				continue;
-			}
-		}
-		buf[n++] = *p++;
-	}
-	buf[n] = 0;
-}
-
-/* 0 equal, 1 only the memory space differs, 2 layout differs. */
-static int layout_diff(const struct shape *a, const struct shape *b)
-{
-	if (shape_is_tuple(a) || shape_is_tuple(b)) {
-		if (!shape_is_tuple(a) || !shape_is_tuple(b) || a->n_elems != b->n_elems)
-			return 2;
-		int worst = 0;
-		for (int32_t i = 0; i < a->n_elems; i++) {
-			int d = layout_diff(&a->elems[i], &b->elems[i]);
-			if (d > worst)
-				worst = d;
-		}
-		return worst;
-	}
-	if (!shape_is_array(a) || !shape_is_array(b))
-		return a->type == b->type ? 0 : 2;
-	if (a->type != b->type || a->rank != b->rank)
-		return 2;
-	for (int i = 0; i < a->rank; i++)
-		if (shape_minor_to_major(a, i) != shape_minor_to_major(b, i))
-			return 2;
-	if (a->layout.element_size_bits != b->layout.element_size_bits)
-		return 2;
-	char ea[256], eb[256];
-	layout_ext_without_space(&a->layout, ea, sizeof(ea));
-	layout_ext_without_space(&b->layout, eb, sizeof(eb));
-	if (strcmp(ea, eb))
-		return 2;
-	return a->layout.memory_space != b->layout.memory_space ? 1 : 0;
-}
-
 static const char *shape_str(const struct shape *s, char *buf, size_t cap)
 {
 	shape_to_string(s, buf, cap);
@@ -132,21 +79,80 @@ static const struct hlo_instruction *skip_forwarding(const struct hlo_instructio
 	return x;
 }
 
-static enum copy_family layout_family(struct analysis *an, const struct hlo_instruction *c,
-				      int d, struct sbuf *b)
+/* The copied instruction of a site (the operand its users read once the
+ * copy is gone). */
+static const struct hlo_instruction *site_source(const struct copy_site *st)
 {
-	const struct hlo_instruction *s = c->operands[0];
+	return st->at->operands[st->operand];
+}
+
+/* The value the copy defines: the copy's or the fusion's (at the output),
+ * the copy-start's destination {0}. -1 when there is none. */
+static int32_t site_value(const struct dataflow *df, const struct copy_site *st)
+{
+	int32_t sub = 0;
+	if (st->kind == COPY_KIND_ASYNC || (st->kind == COPY_KIND_FUSED && st->output >= 0)) {
+		int32_t ix = st->kind == COPY_KIND_ASYNC ? 0 : st->output;
+		sub = dataflow_sub(df, st->at, &ix, 1);
+		if (sub < 0)
+			return -1;
+	}
+	return dataflow_value_defined_at(df, st->at, sub);
+}
+
+/* The instructions reading the copy's result directly, with the operand
+ * slot: users of the copy (fusion, copy-done), or of the fusion output's
+ * get-tuple-elements. Returns the count (at most cap). */
+static int32_t site_readers(const struct copy_site *st, const struct hlo_instruction **u,
+			    int32_t *slot, int32_t cap)
+{
+	const struct hlo_instruction *from[64];
+	int32_t nf = 0, n = 0;
+	if (st->result) {
+		from[nf++] = st->result;
+	} else {
+		for (int32_t i = 0; i < st->at->n_users && nf < 64; i++) {
+			const struct hlo_instruction *g = st->at->users[i];
+			if (g->opcode == OP_GET_TUPLE_ELEMENT && g->tuple_index == st->output)
+				from[nf++] = g;
+		}
+	}
+	for (int32_t f = 0; f < nf; f++)
+		for (int32_t i = 0; i < from[f]->n_users; i++) {
+			const struct hlo_instruction *x = from[f]->users[i];
+			for (int32_t k = 0; k < x->n_operands; k++)
+				if (x->operands[k] == from[f] && n < cap) {
+					u[n] = x;
+					slot[n] = k;
+					n++;
+				}
+		}
+	return n;
+}
+
+#define READERS_MAX 256
+
+static enum copy_family layout_family(struct analysis *an, const struct copy_site *st,
+				      const char *cname, int d, struct sbuf *b)
+{
+	const struct hlo_instruction *s = site_source(st);
+	const struct shape *cshape = st->to;
 	char sa[512], sb2[512];
 	if (d == 1) {
 		sb_printf(b, "only the memory space changes: %s %s -> %s %s", s->name,
-			  shape_str(s->shape, sa, sizeof(sa)), c->name, shape_str(c->shape, sb2, sizeof(sb2)));
-		if (s->shape->layout.memory_space == 5 || c->shape->layout.memory_space == 5)
+			  shape_str(s->shape, sa, sizeof(sa)), cname, shape_str(cshape, sb2, sizeof(sb2)));
+		if (s->shape->layout.memory_space == 5 || cshape->layout.memory_space == 5)
 			sb_printf(b, " (host memory: offload/prefetch)");
+		else if (st->kind == COPY_KIND_ASYNC)
+			sb_printf(b, " (an asynchronous copy between memory spaces: a prefetch or eviction)");
 		return FAMILY_MEMORY_SPACE;
 	}
+	if (st->kind == COPY_KIND_FUSED)
+		sb_printf(b, "layout change in fused computation %s (%s relays out its parameter); ",
+			  st->at->ext->calls->name, st->inner->name);
 	sb_printf(b, "layout change: producer %s (%s) gives %s, %s gives %s", s->name,
-		  opcode_name((enum opcode)s->opcode), shape_str(s->shape, sa, sizeof(sa)), c->name,
-		  shape_str(c->shape, sb2, sizeof(sb2)));
+		  opcode_name((enum opcode)s->opcode), shape_str(s->shape, sa, sizeof(sa)), cname,
+		  shape_str(st->kind == COPY_KIND_FUSED ? st->inner->shape : cshape, sb2, sizeof(sb2)));
 	/* who demands the producer's layout */
 	const struct hlo_instruction *src = skip_forwarding(s);
 	if (src->opcode == OP_PARAMETER && src->parent->is_entry && an->m->has_entry_layout)
@@ -160,11 +166,13 @@ static enum copy_family layout_family(struct analysis *an, const struct hlo_inst
 										 : opcode_name((enum opcode)src->opcode));
 	/* who demands the copy's layout */
 	int named = 0;
-	for (int32_t i = 0; i < c->n_users; i++) {
-		const struct hlo_instruction *u = c->users[i];
-		for (int32_t k = 0; k < u->n_operands; k++) {
-			if (u->operands[k] != c)
-				continue;
+	const struct hlo_instruction *rd[READERS_MAX];
+	int32_t rslot[READERS_MAX];
+	int32_t nrd = site_readers(st, rd, rslot, READERS_MAX);
+	for (int32_t i = 0; i < nrd; i++) {
+		const struct hlo_instruction *u = rd[i];
+		{
+			int32_t k = rslot[i];
 			if (k < u->ext->n_operand_layout_constraints && u->ext->operand_layout_constraints &&
 			    u->ext->operand_layout_constraints[k]) {
 				sb_printf(b, "; consumer %s demands %s for operand %d (operand_layout_constraints)",
@@ -181,24 +189,41 @@ static enum copy_family layout_family(struct analysis *an, const struct hlo_inst
 		}
 	}
 	const struct dataflow *df = an->df;
-	int32_t vc = dataflow_value_defined_at(df, c, 0);
+	int32_t vc = site_value(df, st);
 	if (vc >= 0 && df->values[vc].live_out) {
 		sb_printf(b, "; the copy is an entry output%s", an->m->entry_layout_result
 					? " whose layout the entry_computation_layout fixes" : "");
 		named = 1;
 	}
 	if (!named) {
-		for (int32_t i = 0; i < c->n_users && i < 3; i++)
-			sb_printf(b, "%s consumer %s (%s)", i ? "," : ";", c->users[i]->name,
-				  opcode_name((enum opcode)c->users[i]->opcode));
-		if (c->n_users == 0 && !c->is_root)
-			sb_printf(b, "; no consumer (dead copy)");
+		const struct hlo_instruction *c = st->result;
+		if (c) {
+			for (int32_t i = 0; i < c->n_users && i < 3; i++)
+				sb_printf(b, "%s consumer %s (%s)", i ? "," : ";", c->users[i]->name,
+					  opcode_name((enum opcode)c->users[i]->opcode));
+			if (c->n_users == 0 && !c->is_root)
+				sb_printf(b, "; no consumer (dead copy)");
+		} else {
+			for (int32_t i = 0; i < nrd && i < 3; i++)
+				sb_printf(b, "%s consumer %s (%s)", i ? "," : ";", rd[i]->name,
+					  opcode_name((enum opcode)rd[i]->opcode));
+		}
 	}
 	return FAMILY_LAYOUT;
 }
 
-enum copy_family copy_family_of(struct analysis *an, const struct hlo_instruction *c,
-				char **evidence)
+/* An entry parameter's name with its argument name from metadata, when
+ * the frontend recorded one (jax: op_name="x"). */
+static void param_words(const struct hlo_instruction *p, char *buf, size_t cap)
+{
+	if (p->op_name && *p->op_name && !strchr(p->op_name, '/') && strcmp(p->op_name, p->name))
+		snprintf(buf, cap, "%s (argument %s)", p->name, p->op_name);
+	else
+		snprintf(buf, cap, "%s", p->name);
+}
+
+static enum copy_family site_family_of(struct analysis *an, const struct copy_site *st,
+				       char **evidence)
 {
 	const struct dataflow *df = an->df;
 	struct arena *A = &an->m->arena;
@@ -206,14 +231,26 @@ enum copy_family copy_family_of(struct analysis *an, const struct hlo_instructio
 	struct sbuf b;
 	sb_borrow(&b, b_buf, sizeof(b_buf));
 	enum copy_family f = FAMILY_UNEXPLAINED;
-	const struct hlo_instruction *s = c->operands[0];
-	char ix[128];
-	int d = (s->shape && c->shape) ? layout_diff(s->shape, c->shape) : 0;
+	const struct hlo_instruction *c = st->at;
+	const struct hlo_instruction *s = site_source(st);
+	char ix[128], cname[600];
+	if (st->kind == COPY_KIND_ASYNC)
+		snprintf(cname, sizeof(cname), "%s/%s", c->name, st->done ? st->done->name : "?");
+	else if (st->output >= 0)
+		snprintf(cname, sizeof(cname), "%s{%d}", c->name, st->output);
+	else
+		snprintf(cname, sizeof(cname), "%s", c->name);
+	if (st->kind == COPY_KIND_FUSED)
+		sb_printf(&b, "fusion %s copies its operand %s (fused computation %s: %s); ", cname,
+			  s->name, c->ext->calls->name, st->inner->name);
+	else if (st->kind == COPY_KIND_ASYNC)
+		sb_printf(&b, "asynchronous copy %s of %s; ", cname, s->name);
+	int d = st->layout_diff;
 	if (d) {
-		f = layout_family(an, c, d, &b);
+		f = layout_family(an, st, cname, d, &b);
 		goto done;
 	}
-	int32_t vc = dataflow_value_defined_at(df, c, 0);
+	int32_t vc = site_value(df, st);
 	const struct hlo_value *cv = vc >= 0 ? &df->values[vc] : NULL;
 	const struct hlo_instruction *w = NULL, *cond = NULL;
 	/* loop-carry: feeds a while init, sits at a body root, or copies a body parameter slot */
@@ -310,24 +347,50 @@ enum copy_family copy_family_of(struct analysis *an, const struct hlo_instructio
 		goto done;
 	}
 	/* in-place */
-	for (int32_t i = 0; i < c->n_users; i++) {
-		const struct hlo_instruction *u = c->users[i];
+	const struct hlo_instruction *rd[READERS_MAX];
+	int32_t rslot[READERS_MAX];
+	int32_t nrd = site_readers(st, rd, rslot, READERS_MAX);
+	for (int32_t i = 0; i < nrd; i++) {
+		const struct hlo_instruction *u = rd[i];
 		const struct inplace_pair *pr;
 		int32_t np = inplace_pairs(an->ip, u, &pr);
 		for (int32_t k = 0; k < np; k++) {
-			if (u->operands[pr[k].operand] != c)
+			if (pr[k].operand != rslot[i])
 				continue;
-			sb_printf(&b, "%s (%s) updates operand %d in place", u->name,
-				  opcode_name((enum opcode)u->opcode), pr[k].operand);
+			int by_alias = u->ext->n_out_aliases > 0;
+			if (u->opcode == OP_CUSTOM_CALL && u->ext->custom_call_target &&
+			    st->kind != COPY_KIND_PLAIN) /* plain copies keep their earlier words */
+				sb_printf(&b, "the custom call %s (%s) writes operand %d in place%s", u->name,
+					  u->ext->custom_call_target, pr[k].operand,
+					  by_alias ? " (output_to_operand_aliasing)" : "");
+			else
+				sb_printf(&b, "%s (%s) updates operand %d in place%s", u->name,
+					  opcode_name((enum opcode)u->opcode), pr[k].operand,
+					  by_alias && st->kind != COPY_KIND_PLAIN ? " (output_to_operand_aliasing)" : "");
 			const struct hlo_instruction *other = NULL;
 			if (sv >= 0)
 				for (int32_t q = 0; q < df->values[sv].n_uses && !other; q++)
-					if (df->values[sv].uses[q].instr != c)
+					if (df->values[sv].uses[q].instr != c &&
+					    (!st->done || df->values[sv].uses[q].instr != st->done))
 						other = df->values[sv].uses[q].instr;
-			if (other)
+			const struct hlo_value *v = sv >= 0 ? &df->values[sv] : NULL;
+			if (other) {
 				sb_printf(&b, "; %s is still read by %s", s->name, other->name);
-			else if (sv >= 0 && df->values[sv].live_out)
+			} else if (v && v->live_out) {
 				sb_printf(&b, "; %s is still an entry output", s->name);
+			} else if (st->kind != COPY_KIND_PLAIN && v && v->def->opcode == OP_PARAMETER &&
+				   v->def->parent->is_entry) {
+				char pw[300];
+				param_words(v->def, pw, sizeof(pw));
+				sb_printf(&b, "; the operand is entry parameter %lld, %s, which is not donated "
+					  "(no input_output_alias), so XLA copies it; the fix is to donate %s",
+					  (long long)v->def->parameter_number, pw,
+					  v->def->op_name && *v->def->op_name && !strchr(v->def->op_name, '/')
+						  ? v->def->op_name : v->def->name);
+			} else if (st->kind != COPY_KIND_PLAIN && v && v->def->opcode == OP_CONSTANT) {
+				sb_printf(&b, "; the operand is constant %s (read-only), so XLA copies it",
+					  v->def->name);
+			}
 			f = FAMILY_IN_PLACE;
 			goto done;
 		}
@@ -343,6 +406,26 @@ done:
 	else
 		sb_free(&b);
 	return f;
+}
+
+/* The site of a plain copy instruction. */
+static void plain_site(const struct hlo_instruction *c, struct copy_site *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->kind = COPY_KIND_PLAIN;
+	st->at = st->result = c;
+	st->output = -1;
+	st->to = c->shape;
+	st->layout_diff = (c->operands[0]->shape && c->shape)
+				  ? copy_layout_diff(c->operands[0]->shape, c->shape) : 0;
+}
+
+enum copy_family copy_family_of(struct analysis *an, const struct hlo_instruction *c,
+				char **evidence)
+{
+	struct copy_site st;
+	plain_site(c, &st);
+	return site_family_of(an, &st, evidence);
 }
 
 /* ---- merged buffer ---- */
@@ -506,15 +589,15 @@ out:
 }
 
 /* The union, sigma and the members of the rewritten buffer. */
-static int merge(struct analysis *an, const struct hlo_instruction *copy, struct merged *M,
+static int merge(struct analysis *an, const struct copy_site *st, struct merged *M,
 		 int32_t **members, int32_t *n_members, int32_t **abs_from, int32_t **abs_to,
 		 int32_t *n_abs)
 {
 	const struct dataflow *df = an->df;
 	const struct buffers *B = an->bufs;
 	memset(M, 0, sizeof(*M));
-	int32_t s = dataflow_unique_value(df, copy->operands[0], 0);
-	int32_t c = dataflow_value_defined_at(df, copy, 0);
+	int32_t s = dataflow_unique_value(df, site_source(st), 0);
+	int32_t c = site_value(df, st);
 	if (s < 0 || c < 0)
 		return -1;
 	M->copy_value = c;
@@ -595,7 +678,12 @@ int32_t copy_merged_buffer(struct analysis *an, const struct hlo_instruction *co
 	struct merged M;
 	int32_t *mem = NULL, *af = NULL, *at = NULL, nm = 0, na = 0;
 	*values = NULL;
-	int rc = merge(an, copy, &M, &mem, &nm, &af, &at, &na);
+	struct copy_site st;
+	if (copy->opcode == OP_COPY && copy->n_operands == 1)
+		plain_site(copy, &st);
+	else if (copy_sites_named(an->m, &an->m->arena, copy->name, &st, 1) < 1)
+		return -1;
+	int rc = merge(an, &st, &M, &mem, &nm, &af, &at, &na);
 	if (rc == 0 && phis_may_stay(an->df, M.source_value, M.copy_value))
 		rc = -1; /* the model does not hold there: decide_by_rewrite */
 	merged_free(&M);
@@ -622,16 +710,7 @@ static enum verdict removal_verdict(enum verdict buffer)
 	}
 }
 
-static int in_embedded_computation(const struct hlo_instruction *x)
-{
-	const struct hlo_computation *k = x->parent;
-	for (int32_t g = 0; !k->is_entry && k->n_callers > 0 && g <= k->module->n_comps; g++) {
-		if (k->callers[0].context == CALL_EMBEDDED)
-			return 1;
-		k = k->callers[0].instr->parent;
-	}
-	return 0;
-}
+#define in_embedded_computation copy_in_embedded_computation
 
 /* Re-analysing a module per copy costs a parse and an analysis: bounded. */
 #define REWRITE_MAX_INSTRUCTIONS 50000
@@ -647,9 +726,10 @@ static const struct hlo_instruction *same_instr(const struct hlo_module *m,
 
 /* The removal verdict from the rewritten module's own buffer of s.
  * Returns 0 with out filled, -1 when the rewrite is refused (out untouched). */
-static int decide_by_rewrite(struct analysis *an, const struct hlo_instruction *copy,
-			     struct copy_report *out)
+static int decide_by_rewrite(struct analysis *an, const struct copy_site *st, const char *cause,
+			     const char *note, struct copy_report *out)
 {
+	const struct hlo_instruction *copy = st->at;
 	struct arena *A = &an->m->arena;
 	int64_t n_instrs = 0;
 	for (int32_t k = 0; k < an->m->n_comps; k++)
@@ -659,15 +739,18 @@ static int decide_by_rewrite(struct analysis *an, const struct hlo_instruction *
 	struct analysis *aw = NULL;
 	struct diag d;
 	diag_init(&d, NULL);
-	if (n_instrs > REWRITE_MAX_INSTRUCTIONS)
-		why = "a loop phi group would no longer collapse after the removal, and the module is "
-		      "too large to analyse again per copy";
-	else if (!(w = hlo_module_without_copy(an->m, copy, &d)))
-		why = "a loop phi group would no longer collapse after the removal, and the rewritten "
-		      "module could not be built";
-	else if (!(aw = analysis_run(w, &an->opt, &d)))
-		why = "a loop phi group would no longer collapse after the removal, and the rewritten "
-		      "module could not be analysed";
+	char whyb[1024];
+	if (n_instrs > REWRITE_MAX_INSTRUCTIONS) {
+		snprintf(whyb, sizeof(whyb), "%s, and the module is too large to analyse again per copy", cause);
+		why = arena_strdup(A, whyb);
+	} else if (!(w = hlo_module_without_site(an->m, st, &d))) {
+		snprintf(whyb, sizeof(whyb), "%s, and the rewritten module could not be built%s%s", cause,
+			 d.first[0] ? ": " : "", d.first);
+		why = arena_strdup(A, whyb);
+	} else if (!(aw = analysis_run(w, &an->opt, &d))) {
+		snprintf(whyb, sizeof(whyb), "%s, and the rewritten module could not be analysed", cause);
+		why = arena_strdup(A, whyb);
+	}
 	int scheduled = an->m->is_scheduled;
 	if (why) {
 		out->any = VERDICT_UNKNOWN;
@@ -679,7 +762,7 @@ static int decide_by_rewrite(struct analysis *an, const struct hlo_instruction *
 		hlo_module_free(w);
 		return 0;
 	}
-	const struct hlo_instruction *src = same_instr(w, copy->operands[0]);
+	const struct hlo_instruction *src = same_instr(w, site_source(st));
 	int32_t s = src ? dataflow_unique_value(aw->df, src, 0) : -1;
 	struct buffer_verdict bv;
 	memset(&bv, 0, sizeof(bv));
@@ -715,25 +798,52 @@ static int decide_by_rewrite(struct analysis *an, const struct hlo_instruction *
 	struct sbuf b;
 	sb_borrow(&b, b_buf, sizeof(b_buf));
 	sb_printf(&b, "merged buffer of %s and %s after removal: %d value(s), from the rewritten module "
-		  "analysed again (loop phis that collapse onto %s stay phis once they reach %s, a phi)\n%s",
-		  copy->operands[0]->name, copy->name, aw->bufs->buffers[aw->bufs->buffer_of[s]].n_values,
-		  copy->name, copy->operands[0]->name, bv.evidence ? bv.evidence : "");
+		  "analysed again (%s)\n%s",
+		  site_source(st)->name, copy->name, aw->bufs->buffers[aw->bufs->buffer_of[s]].n_values,
+		  note, bv.evidence ? bv.evidence : "");
 	out->evidence = sb_finish(&b, A);
 	analysis_free(aw);
 	hlo_module_free(w);
 	return 0;
 }
 
-int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
-		     struct copy_report *out)
+static void set_unknown(struct analysis *an, struct copy_report *out, const char *why)
+{
+	out->any = VERDICT_UNKNOWN;
+	out->given = an->m->is_scheduled ? VERDICT_UNKNOWN : VERDICT_NONE;
+	out->unknown_reason = arena_strdup(&an->m->arena, why);
+	struct sbuf b = {0};
+	sb_printf(&b, "unknown: %s\n", why);
+	out->evidence = sb_finish(&b, &an->m->arena);
+}
+
+/* The dimensions agree (what the copy's users see is the operand's shape
+ * up to layout). */
+static int same_dims(const struct shape *a, const struct shape *b)
+{
+	return a && b && shape_is_array(a) && shape_is_array(b) && shape_equal_ignoring_layout(a, b);
+}
+
+/* The merged-buffer model (and the dependency view, trace.c) removes one
+ * instruction whose operand 0 takes its place: a copy, or a single-output
+ * fusion with one operand. Other sites are decided on the rewritten module. */
+static int site_fits_merge(const struct copy_site *st)
+{
+	return st->kind == COPY_KIND_PLAIN ||
+	       (st->kind == COPY_KIND_FUSED && st->result && st->at->n_operands == 1 && st->operand == 0);
+}
+
+int copy_analyse_site(struct analysis *an, const struct copy_site *st, struct copy_report *out)
 {
 	struct arena *A = &an->m->arena;
 	memset(out, 0, sizeof(*out));
-	if (!copy || copy->opcode != OP_COPY || copy->n_operands != 1)
+	if (!st || !st->at || st->operand < 0 || st->operand >= st->at->n_operands)
 		return -1;
+	const struct hlo_instruction *copy = st->at;
 	out->copy = copy;
-	out->bytes = copy->shape ? copy->shape->bytes : 0;
-	out->family = copy_family_of(an, copy, &out->family_evidence);
+	out->site = *st;
+	out->bytes = st->to ? st->to->bytes : 0;
+	out->family = site_family_of(an, st, &out->family_evidence);
 	int scheduled = an->m->is_scheduled;
 	if (out->family == FAMILY_LAYOUT || out->family == FAMILY_MEMORY_SPACE) {
 		out->any = VERDICT_NECESSARY;
@@ -750,9 +860,28 @@ int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
 		out->evidence = arena_strdup(A, "unknown: the copy is inside an embedded computation\n");
 		return 0;
 	}
+	if (st->kind == COPY_KIND_ASYNC && !st->done) {
+		set_unknown(an, out, "the copy-start has no copy-done");
+		return 0;
+	}
+	if (st->kind != COPY_KIND_PLAIN && !same_dims(site_source(st)->shape, st->to)) {
+		set_unknown(an, out, "the copy is tuple-shaped or also changes the dimensions (a bitcast "
+				     "around it); its users cannot read the operand as it is");
+		return 0;
+	}
+	if (!site_fits_merge(st)) {
+		char cause[512];
+		if (st->kind == COPY_KIND_ASYNC)
+			snprintf(cause, sizeof(cause), "the users of %s read %s instead, the pair removed",
+				 st->done->name, site_source(st)->name);
+		else
+			snprintf(cause, sizeof(cause), "the users of output %d of %s read %s instead", st->output,
+				 copy->name, site_source(st)->name);
+		return decide_by_rewrite(an, st, cause, cause, out);
+	}
 	struct merged M;
 	int32_t *mem = NULL, *af = NULL, *at = NULL, nm = 0, na = 0;
-	int rc = merge(an, copy, &M, &mem, &nm, &af, &at, &na);
+	int rc = merge(an, st, &M, &mem, &nm, &af, &at, &na);
 	if (rc < 0) {
 		out->any = VERDICT_UNKNOWN;
 		out->given = scheduled ? VERDICT_UNKNOWN : VERDICT_NONE;
@@ -768,7 +897,11 @@ int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
 	if (phis_may_stay(an->df, M.source_value, M.copy_value)) {
 		merged_free(&M);
 		free(mem); /* and af, at */
-		return decide_by_rewrite(an, copy, out);
+		char note[600];
+		snprintf(note, sizeof(note), "loop phis that collapse onto %s stay phis once they reach %s, a phi",
+			 copy->name, site_source(st)->name);
+		return decide_by_rewrite(an, st, "a loop phi group would no longer collapse after the removal",
+					 note, out);
 	}
 	struct hz_input in;
 	memset(&in, 0, sizeof(in));
@@ -793,7 +926,7 @@ int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
 	char b_buf[SB_STACK_BYTES];
 	struct sbuf b;
 	sb_borrow(&b, b_buf, sizeof(b_buf));
-	sb_printf(&b, "merged buffer of %s and %s after removal: %d value(s)", copy->operands[0]->name,
+	sb_printf(&b, "merged buffer of %s and %s after removal: %d value(s)", site_source(st)->name,
 		  copy->name, nm);
 	if (na > 1)
 		sb_printf(&b, " (%d loop/branch phi(s) collapse)", na - 1);
@@ -804,41 +937,51 @@ int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
 	return 0;
 }
 
+int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
+		     struct copy_report *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!copy)
+		return -1;
+	struct copy_site *all;
+	int32_t n = copy_sites(an->m, &an->m->arena, &all);
+	for (int32_t i = 0; i < n; i++)
+		if (all[i].at == copy || all[i].done == copy || all[i].inner == copy)
+			return copy_analyse_site(an, &all[i], out);
+	if (copy->opcode != OP_COPY || copy->n_operands != 1)
+		return -1;
+	/* a copy in an embedded computation that is not a fused copy */
+	struct copy_site st;
+	plain_site(copy, &st);
+	return copy_analyse_site(an, &st, out);
+}
+
 int32_t copies_analyse(struct analysis *an, struct copy_report **out)
 {
 	const struct hlo_module *m = an->m;
-	int32_t n = 0;
-	for (int32_t k = 0; k < m->n_comps; k++) {
-		const struct hlo_computation *c = m->comps[k];
-		for (int32_t i = 0; i < c->n_instrs; i++)
-			if (c->instrs[i]->opcode == OP_COPY && !in_embedded_computation(c->instrs[i]))
-				n++;
-	}
+	struct copy_site *sites;
+	int32_t n = copy_sites(m, &an->m->arena, &sites);
 	*out = arena_array(&an->m->arena, (size_t)n + 1, sizeof(struct copy_report));
 	int32_t j = 0;
-	for (int32_t k = 0; k < m->n_comps; k++) {
-		const struct hlo_computation *c = m->comps[k];
-		for (int32_t i = 0; i < c->n_instrs; i++) {
-			const struct hlo_instruction *x = c->instrs[i];
-			if (x->opcode != OP_COPY || in_embedded_computation(x))
-				continue;
-			if (budget_expired(&an->opt.budget)) {
-				/* listed, not decided: no family, no verdict */
-				struct copy_report *r = &(*out)[j++];
-				memset(r, 0, sizeof(*r));
-				r->copy = x;
-				r->family = FAMILY_UNEXPLAINED;
-				r->family_evidence = arena_strdup(&an->m->arena, "not analysed: " BUDGET_EXHAUSTED_REASON);
-				r->given = m->is_scheduled ? VERDICT_UNKNOWN : VERDICT_NONE;
-				r->any = VERDICT_UNKNOWN;
-				r->unknown_reason = arena_strdup(&an->m->arena, BUDGET_EXHAUSTED_REASON);
-				r->bytes = x->shape ? x->shape->bytes : 0;
-				continue;
-			}
-			if (copy_analyse_one(an, x, &(*out)[j]) < 0)
-				return -1;
-			j++;
+	for (int32_t i = 0; i < n; i++) {
+		const struct copy_site *st = &sites[i];
+		if (budget_expired(&an->opt.budget)) {
+			/* listed, not decided: no family, no verdict */
+			struct copy_report *r = &(*out)[j++];
+			memset(r, 0, sizeof(*r));
+			r->copy = st->at;
+			r->site = *st;
+			r->family = FAMILY_UNEXPLAINED;
+			r->family_evidence = arena_strdup(&an->m->arena, "not analysed: " BUDGET_EXHAUSTED_REASON);
+			r->given = m->is_scheduled ? VERDICT_UNKNOWN : VERDICT_NONE;
+			r->any = VERDICT_UNKNOWN;
+			r->unknown_reason = arena_strdup(&an->m->arena, BUDGET_EXHAUSTED_REASON);
+			r->bytes = st->to ? st->to->bytes : 0;
+			continue;
 		}
+		if (copy_analyse_site(an, st, &(*out)[j]) < 0)
+			return -1;
+		j++;
 	}
 	return j;
 }
@@ -855,6 +998,9 @@ struct copy_summaries *copy_summaries_build(const struct copy_verdicts *cv, stru
 		struct copy_summary *o = &s->v[i];
 		o->name = arena_strdup(a, r->copy->name);
 		o->computation = arena_strdup(a, r->copy->parent->name);
+		o->kind = r->site.kind;
+		o->output = r->site.at ? r->site.output : -1;
+		o->done = r->site.done ? arena_strdup(a, r->site.done->name) : NULL;
 		o->line = r->copy->pos.line;
 		o->family = r->family;
 		o->given = r->given;

@@ -3,9 +3,11 @@
 #ifndef HLOPROOF_COPIES_H
 #define HLOPROOF_COPIES_H
 #include "analysis.h"
+#include "copysite.h"
 
 struct copy_report {
-	const struct hlo_instruction *copy;
+	const struct hlo_instruction *copy; /* site.at: the copy, fusion or copy-start */
+	struct copy_site site;       /* kind, copy-done, fusion output (copysite.h) */
 	enum copy_family family;
 	char *family_evidence;       /* names the instructions that explain the family */
 	enum verdict given;          /* VERDICT_NONE when the module is not scheduled */
@@ -20,14 +22,18 @@ struct copy_report {
 	uint64_t bytes;              /* size of the copy's result (what removal saves) */
 };
 
-/* Analyse one copy instruction (opcode copy, in a non-fusion computation).
- * Strings are allocated in the module arena. Returns 0, or -1 when `copy` is
- * not a copy (or an internal error, reported through an->d). */
+/* Analyse one copy: a copy instruction, or the first copy site the
+ * instruction is (a fused copy's fusion, a copy-start or copy-done; see
+ * copy_sites_named for one output of a multi-output fusion). Strings are
+ * allocated in the module arena. Returns 0, or -1 when `copy` is not a copy
+ * (or an internal error, reported through an->d). */
 int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
 		     struct copy_report *out);
-/* Every `copy` opcode in non-fusion computations, in text order (computations
- * in text order, then instructions). *out is arena memory. Returns the count,
- * or -1 on error. */
+/* Analyse one copy site (copysite.h). Returns 0, or -1. */
+int copy_analyse_site(struct analysis *an, const struct copy_site *site, struct copy_report *out);
+/* Every copy site of the module (copy_sites: plain, fused and asynchronous
+ * copies in non-fusion computations, in text order). *out is arena memory.
+ * Returns the count, or -1 on error. */
 int32_t copies_analyse(struct analysis *an, struct copy_report **out);
 
 /* Family only (cheap; no verdicts). */
@@ -68,6 +74,9 @@ struct copy_verdicts {
 /* A copy as the JSON report keeps it once the module is gone. */
 struct copy_summary {
 	const char *name, *computation;
+	enum copy_kind kind;
+	int32_t output;              /* fused: output of a multi-output fusion, else -1 */
+	const char *done;            /* async: the copy-done's name, else NULL */
 	int line;
 	enum copy_family family;
 	enum verdict given, any;

@@ -82,6 +82,40 @@ static uint64_t copy_identity(const struct hlo_instruction *c)
 	return x;
 }
 
+/* A fused or asynchronous copy's identity: a plain copy's fields, the
+ * copied operand and result shape of the site, and its kind and output
+ * (plain copies keep copy_identity, which baselines and earlier reports
+ * hold). */
+static uint64_t site_identity(const struct copy_site *st)
+{
+	if (st->kind == COPY_KIND_PLAIN)
+		return copy_identity(st->at);
+	const struct hlo_instruction *c = st->at;
+	struct fnv f = {0xcbf29ce484222325ULL};
+	fnv_bytes(&f, "hloproof/gate-copy/v1", 21);
+	const char *kn = copy_kind_name(st->kind);
+	fnv_bytes(&f, kn, strlen(kn));
+	const char *cn = c->parent && c->parent->name ? c->parent->name : "";
+	fnv_bytes(&f, cn, name_stem_len(cn));
+	const char *n = c->name ? c->name : "";
+	fnv_bytes(&f, n, name_stem_len(n));
+	char out[16];
+	snprintf(out, sizeof(out), "%d", (int)st->output);
+	fnv_bytes(&f, out, strlen(out));
+	const struct hlo_instruction *op = c->operands[st->operand];
+	const char *ot = op_text(op);
+	fnv_bytes(&f, ot, strlen(ot));
+	fnv_shape(&f, op->shape);
+	fnv_shape(&f, st->to);
+	uint64_t x = f.h;
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
 static char *index_text(struct arena *a, const struct shape_index *ix)
 {
 	char buf[128];
@@ -94,19 +128,6 @@ static char *index_text(struct arena *a, const struct shape_index *ix)
 }
 
 /* ---- IR facts: copies -------------------------------------------------- */
-
-/* Copies inside fusions and other embedded computations are not buffers of
- * their own: like the copy decider, the gate skips them. */
-static int in_embedded_computation(const struct hlo_instruction *x)
-{
-	const struct hlo_computation *k = x->parent;
-	for (int32_t g = 0; k && !k->is_entry && k->n_callers > 0 && g <= k->module->n_comps; g++) {
-		if (k->callers[0].context == CALL_EMBEDDED)
-			return 1;
-		k = k->callers[0].instr->parent;
-	}
-	return 0;
-}
 
 /* From shapes alone: a copy that only changes the memory space, or the
  * layout, is that family (hlo-semantics.md 6.5 step 1, section 8); a copy
@@ -128,37 +149,38 @@ static const char *family_from_shapes(const struct hlo_instruction *c)
 	return "layout";
 }
 
+/* The fields of one copy site that need no decider. */
+static void site_facts(const struct copy_site *st, struct gate_module *g, struct gate_copy *c)
+{
+	const struct hlo_instruction *x = st->at;
+	c->computation = arena_strdup(&g->arena, x->parent->name ? x->parent->name : "");
+	c->name = copy_site_label(st, &g->arena);
+	c->kind = copy_kind_name(st->kind);
+	c->done = st->done ? arena_strdup(&g->arena, st->done->name) : NULL;
+	const struct hlo_instruction *op = x->operands[st->operand];
+	c->operand = arena_strdup(&g->arena, op->name);
+	c->operand_opcode = op_text(op);
+	c->key = site_identity(st);
+	c->bytes = st->to ? st->to->bytes : 0;
+	c->line = x->pos.line;
+	c->col = x->pos.col;
+}
+
+/* Every copy site (copysite.h): plain, fused and asynchronous copies. */
 static int copies_from_ir(const struct hlo_module *m, struct gate_module *g)
 {
-	int32_t n = 0;
-	for (int32_t k = 0; k < m->n_comps; k++)
-		for (int32_t i = 0; i < m->comps[k]->n_instrs; i++)
-			if (m->comps[k]->instrs[i]->opcode == OP_COPY)
-				n++;
+	struct copy_site *sites;
+	int32_t n = copy_sites(m, &g->arena, &sites);
 	g->copies = arena_array(&g->arena, (size_t)n + 1, sizeof(*g->copies));
 	if (!g->copies)
 		return -1;
-	int32_t seq = 0;
-	for (int32_t k = 0; k < m->n_comps; k++) {
-		const struct hlo_computation *comp = m->comps[k];
-		for (int32_t i = 0; i < comp->n_instrs; i++) {
-			const struct hlo_instruction *x = comp->instrs[i];
-			if (x->opcode != OP_COPY || in_embedded_computation(x))
-				continue;
-			struct gate_copy *c = &g->copies[g->n_copies++];
-			c->computation = arena_strdup(&g->arena, comp->name ? comp->name : "");
-			c->name = arena_strdup(&g->arena, x->name ? x->name : "");
-			if (x->n_operands > 0) {
-				c->operand = arena_strdup(&g->arena, x->operands[0]->name);
-				c->operand_opcode = op_text(x->operands[0]);
-			}
-			c->family = family_from_shapes(x);
-			c->key = copy_identity(x);
-			c->bytes = x->shape ? x->shape->bytes : 0;
-			c->line = x->pos.line;
-			c->col = x->pos.col;
-			c->seq = seq++;
-		}
+	for (int32_t i = 0; i < n; i++) {
+		struct gate_copy *c = &g->copies[g->n_copies++];
+		site_facts(&sites[i], g, c);
+		c->family = sites[i].kind == COPY_KIND_PLAIN ? family_from_shapes(sites[i].at)
+			    : sites[i].layout_diff == 1 ? "memory-space"
+			    : sites[i].layout_diff == 2 ? "layout" : NULL;
+		c->seq = i;
 	}
 	return 0;
 }
@@ -230,21 +252,12 @@ static int copies_from_decider(const struct copy_verdicts *cv, struct gate_modul
 	int32_t n = cv->copies.n;
 	g->copies = arena_array(&g->arena, (size_t)n + 1, sizeof(*g->copies));
 	for (int32_t i = 0; i < n; i++) {
-		const struct hlo_instruction *x = r[i].copy;
 		struct gate_copy *c = &g->copies[g->n_copies++];
-		c->computation = arena_strdup(&g->arena, x->parent->name ? x->parent->name : "");
-		c->name = arena_strdup(&g->arena, x->name ? x->name : "");
-		if (x->n_operands > 0) {
-			c->operand = arena_strdup(&g->arena, x->operands[0]->name);
-			c->operand_opcode = op_text(x->operands[0]);
-		}
+		site_facts(&r[i].site, g, c);
 		c->family = copy_family_name(r[i].family);
 		c->verdict = verdict_name(r[i].any);
 		c->verdict_given = verdict_name(r[i].given);
-		c->key = copy_identity(x);
 		c->bytes = r[i].bytes;
-		c->line = x->pos.line;
-		c->col = x->pos.col;
 		c->seq = i;
 	}
 	g->decided_copies = 1;

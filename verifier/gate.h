@@ -31,8 +31,10 @@
 #include "ir.h"
 
 struct gate_copy {
-	const char *computation, *name;
-	const char *operand;          /* the operand's name */
+	const char *computation, *name; /* name: "f{1}" for one output of a multi-output fusion */
+	const char *kind;             /* "copy", "fused", "async" (copy_kind_name) */
+	const char *done;             /* async: the copy-done's name, else NULL */
+	const char *operand;          /* the copied operand's name */
 	const char *operand_opcode;
 	const char *family;           /* copy_family_name(), or NULL when not decided */
 	const char *verdict;          /* removal verdict over every schedule (verdict_name), or NULL */

@@ -15,9 +15,20 @@ static const char *verdict_or_null(enum verdict v)
 void report_explain_copy(FILE *out, const struct copy_report *r)
 {
 	const struct hlo_instruction *c = r->copy;
-	fprintf(out, "%s (%s:%d, computation %s): family %s\n", c->name,
+	const struct copy_site *st = &r->site;
+	char label[512];
+	copy_site_name(st, label, sizeof(label));
+	fprintf(out, "%s (%s:%d, computation %s): family %s\n", label,
 		c->pos.file ? c->pos.file : "?", c->pos.line, c->parent->name,
 		copy_family_name(r->family));
+	if (st->kind == COPY_KIND_FUSED)
+		fprintf(out, "  kind: fused (%s%s%sfusion %s, fused computation %s, copy %s of parameter %d)\n",
+			st->output >= 0 ? "output " : "", st->output >= 0 ? label + strlen(c->name) : "",
+			st->output >= 0 ? " of " : "", c->name,
+			c->ext->calls ? c->ext->calls->name : "?", st->inner ? st->inner->name : "?", st->operand);
+	else if (st->kind == COPY_KIND_ASYNC)
+		fprintf(out, "  kind: async (copy-start %s, copy-done %s)\n", c->name,
+			st->done ? st->done->name : "none");
 	fprintf(out, "  why: %s\n", r->family_evidence ? r->family_evidence : "");
 	fprintf(out, "  bytes: %llu\n", (unsigned long long)r->bytes);
 	fprintf(out, "  verdict.given: %s\n", verdict_or_null(r->given));
@@ -56,8 +67,10 @@ void report_explain_hazard(FILE *out, const struct hazard_report *h)
 
 void report_explain_summary_copy(FILE *out, const struct copy_report *r)
 {
-	fprintf(out, "copy %s %s %s %s %s\n", r->copy->name, r->copy->parent->name,
-		copy_family_name(r->family), verdict_or_null(r->given), verdict_or_null(r->any));
+	char label[512];
+	fprintf(out, "copy %s %s %s %s %s\n", copy_site_name(&r->site, label, sizeof(label)),
+		r->copy->parent->name, copy_family_name(r->family), verdict_or_null(r->given),
+		verdict_or_null(r->any));
 }
 
 void report_explain_summary_hazard(FILE *out, const struct hazard_report *h)
@@ -70,19 +83,20 @@ void report_explain_summary_hazard(FILE *out, const struct hazard_report *h)
 
 void report_prove_removal(FILE *out, const struct copy_report *r, int use_given)
 {
-	const struct hlo_instruction *c = r->copy;
+	char label[512];
+	copy_site_name(&r->site, label, sizeof(label));
 	enum verdict v = use_given ? r->given : r->any;
 	const char *sname = use_given ? "the given schedule" : "every schedule";
 	switch (v) {
 	case VERDICT_REMOVABLE:
-		fprintf(out, "%s: removal proven safe under %s (family %s, %llu bytes saved)\n", c->name,
+		fprintf(out, "%s: removal proven safe under %s (family %s, %llu bytes saved)\n", label,
 			sname, copy_family_name(r->family), (unsigned long long)r->bytes);
 		break;
 	case VERDICT_UNKNOWN:
-		fprintf(out, "%s: unknown: %s\n", c->name, r->unknown_reason ? r->unknown_reason : "?");
+		fprintf(out, "%s: unknown: %s\n", label, r->unknown_reason ? r->unknown_reason : "?");
 		break;
 	default:
-		fprintf(out, "%s: removal refuted under %s: %s\n", c->name, sname, verdict_name(v));
+		fprintf(out, "%s: removal refuted under %s: %s\n", label, sname, verdict_name(v));
 		for (int32_t i = 0; !use_given && i < r->n_edges; i++)
 			fprintf(out, "  safe with the control edge %s -> %s%s\n", r->edges_from[i]->name,
 				r->edges_to[i]->name, r->n_edges > 1 ? " (all listed edges together)" : "");

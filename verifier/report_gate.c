@@ -5,6 +5,7 @@
 #include "report.h"
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char *family_text(const struct gate_copy *c)
 {
@@ -22,8 +23,16 @@ static void text_where(FILE *out, const char *file, int line, int col)
 static void text_copy(FILE *out, const char *what, const char *file, const struct gate_copy *c)
 {
 	text_where(out, file, c->line, c->col);
-	fprintf(out, "%s: %s = copy(%s) in %s, %" PRIu64 " bytes, family %s", what, c->name,
-		c->operand ? c->operand : "?", c->computation, c->bytes, family_text(c));
+	if (c->kind && !strcmp(c->kind, "fused"))
+		fprintf(out, "%s: %s = fusion(%s) in %s, a fused copy, %" PRIu64 " bytes, family %s", what,
+			c->name, c->operand ? c->operand : "?", c->computation, c->bytes, family_text(c));
+	else if (c->kind && !strcmp(c->kind, "async"))
+		fprintf(out, "%s: %s = copy-start(%s) / %s in %s, an asynchronous copy, %" PRIu64
+			" bytes, family %s", what, c->name, c->operand ? c->operand : "?",
+			c->done ? c->done : "no copy-done", c->computation, c->bytes, family_text(c));
+	else
+		fprintf(out, "%s: %s = copy(%s) in %s, %" PRIu64 " bytes, family %s", what, c->name,
+			c->operand ? c->operand : "?", c->computation, c->bytes, family_text(c));
 	if (c->verdict)
 		fprintf(out, ", removal verdict given=%s any=%s",
 			c->verdict_given ? c->verdict_given : "null", c->verdict);
@@ -144,6 +153,8 @@ static json_t *copy_json(const char *file, const struct gate_copy *c)
 	json_object_set_new(o, "column", json_integer(c->col));
 	json_object_set_new(o, "computation", report_json_string(c->computation));
 	json_object_set_new(o, "name", report_json_string(c->name));
+	json_object_set_new(o, "kind", str_or_null(c->kind));
+	json_object_set_new(o, "copy_done", str_or_null(c->done));
 	json_object_set_new(o, "operand", str_or_null(c->operand));
 	json_object_set_new(o, "operand_opcode", str_or_null(c->operand_opcode));
 	json_object_set_new(o, "family", str_or_null(c->family));

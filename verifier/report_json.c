@@ -45,6 +45,11 @@ static json_t *copies_json(const struct module_report *mr)
 		json_t *o = json_object(), *v = json_object();
 		json_object_set_new(o, "name", report_json_string(c->name));
 		json_object_set_new(o, "computation", report_json_string(c->computation));
+		/* "copy", "fused" (output: of a multi-output fusion, else null),
+		 * "async" (copy_done: the pair's second half) */
+		json_object_set_new(o, "kind", json_string(copy_kind_name(c->kind)));
+		json_object_set_new(o, "output", c->output >= 0 ? json_integer(c->output) : json_null());
+		json_object_set_new(o, "copy_done", c->done ? report_json_string(c->done) : json_null());
 		json_object_set_new(o, "line", json_integer(c->line));
 		json_object_set_new(o, "family", json_string(copy_family_name(c->family)));
 		json_object_set_new(v, "given", c->given == VERDICT_NONE ? json_null()

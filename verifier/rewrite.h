@@ -8,6 +8,7 @@
 #define HLOPROOF_REWRITE_H
 #include "ir.h"
 #include "diag.h"
+#include "copysite.h"
 
 /* Removing `copy`: its users read its operand, the operand becomes the root
  * where the copy was, the copy's control edges are dropped. The module is
@@ -16,5 +17,14 @@
  * hlo_module_free). NULL, with the reason in d, when that fails. */
 struct hlo_module *hlo_module_without_copy(const struct hlo_module *m,
 					   const struct hlo_instruction *copy, struct diag *d);
+
+/* Removing a copy site (copysite.h): the users of the copy (a fused
+ * copy's fusion, a copy-done, one output's get-tuple-elements) read the
+ * copied operand, and the copy goes (a pair: both halves; one output of a
+ * multi-output fusion: its get-tuple-elements, the fusion stays). NULL when
+ * that cannot be written (a copy-start read by more than its copy-done, a
+ * multi-output fusion used whole) or does not parse. */
+struct hlo_module *hlo_module_without_site(const struct hlo_module *m, const struct copy_site *st,
+					   struct diag *d);
 
 #endif

@@ -202,6 +202,12 @@ int session_copy_one(struct session *s, const struct hlo_instruction *copy, stru
 	return an ? copy_analyse_one(an, copy, out) : -1;
 }
 
+int session_copy_site(struct session *s, const struct copy_site *site, struct copy_report *out)
+{
+	struct analysis *an = session_analysis(s);
+	return an ? copy_analyse_site(an, site, out) : -1;
+}
+
 const struct donation_list *session_donations(struct session *s)
 {
 	struct hlo_module *m = s->m;

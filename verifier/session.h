@@ -103,6 +103,8 @@ const struct copy_verdicts *session_copy_verdicts(struct session *s);
 /* One copy's report, not kept (explain COPY, prove-removal). Returns 0, or
  * -1 when unavailable (session_why) or on an internal error. */
 int session_copy_one(struct session *s, const struct hlo_instruction *copy, struct copy_report *out);
+/* The same for one copy site (copysite.h: a fused output, an async pair). */
+int session_copy_site(struct session *s, const struct copy_site *site, struct copy_report *out);
 /* Every alias and donor with its verdict (donation.h). NULL when the module
  * donates nothing (SESSION_OK) or the decider failed. Listed unanalysed,
  * with the reason, when the analysis is not available. */

@@ -62,7 +62,12 @@ static void peak_table(FILE *f, const struct tl_panel *p, int32_t pi)
 			fprintf(f, "</td><td>%d</td><td>", (int)r->buffer);
 		else
 			fputs("</td><td>-</td><td>", f);
-		tl_xml_escape(f, src);
+		if (!src[0] && r->def->opcode == OP_PARAMETER && r->def->op_name) {
+			fputs("argument ", f);
+			tl_xml_escape(f, r->def->op_name);
+		} else {
+			tl_xml_escape(f, src);
+		}
 		fputs("</td></tr>\n", f);
 	}
 	if (p->n_peak_rows > TABLE_ROWS)

@@ -197,7 +197,14 @@ static void peak_list(FILE *f, const struct timeline *t, const struct tl_panel *
 			fputs("held inside ", f);
 		tl_xml_escape(f, nm);
 		fprintf(f, "</tspan><tspan x=\"%.1f\">", g->x0 - LABEL_W + 560.0);
-		tl_xml_escape(f, src[0] ? src : "(no source line)");
+		if (src[0]) {
+			tl_xml_escape(f, src);
+		} else if (r->def->opcode == OP_PARAMETER && r->def->op_name) {
+			fputs("argument ", f);
+			tl_xml_escape(f, r->def->op_name);
+		} else {
+			fputs("(no source line)", f);
+		}
 		fputs("</tspan></text>\n", f);
 	}
 	if (p->n_peak_rows > PEAK_ROWS) {
@@ -325,7 +332,7 @@ static void mark_shape(FILE *f, const struct tl_mark *m, double x, double y)
 	switch (m->type) {
 	case TL_MARK_COPY:
 		fprintf(f, "<path d=\"M%.1f,%.1fL%.1f,%.1fL%.1f,%.1fL%.1f,%.1fZ\" fill=\"%s\" "
-			   "stroke=\"#fff\" stroke-width=\"0.8\"/>",
+			   "stroke=\"#fff\" stroke-width=\"1.6\" paint-order=\"stroke\"/>",
 			x, c - 6, x + 5, c, x, c + 6, x - 5, c, verdict_fill(m->verdict));
 		break;
 	case TL_MARK_HAZARD:

@@ -332,7 +332,7 @@ static void mark_shape(FILE *f, const struct tl_mark *m, double x, double y)
 	switch (m->type) {
 	case TL_MARK_COPY:
 		fprintf(f, "<path d=\"M%.1f,%.1fL%.1f,%.1fL%.1f,%.1fL%.1f,%.1fZ\" fill=\"%s\" "
-			   "stroke=\"#fff\" stroke-width=\"1.6\" paint-order=\"stroke\"/>",
+			   "stroke=\"#111\" stroke-width=\"0.9\"/>",
 			x, c - 6, x + 5, c, x, c + 6, x - 5, c, verdict_fill(m->verdict));
 		break;
 	case TL_MARK_HAZARD:

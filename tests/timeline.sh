@@ -72,6 +72,8 @@ shot "$T/ts.html" train_step
 dom "$T/ts.html" "panel 0 step lanes=15 rest=0 bars=30 copies=4 hazards=2 reuse=1 while=1 peak=5771272@17
 panel 1 body lanes=2 rest=0 bars=2 copies=0 hazards=0 reuse=0 while=0 peak=262144@5
 elements img=0 script=1 b=0"
+# the page's script ran to its end (it shows the zoom buttons last)
+if grep -q '<div id="zoom" style="display: block;">' $T/dom.html; then ok; else bad "the page's script did not run"; fi
 # the marks say family and verdict, as explain does
 grep -o '<g class="mark copy"[^>]*>' $T/ts.html | sed 's/ data-pos="[0-9]*"//' >$T/marks
 same $T/marks '<g class="mark copy" data-n="1" data-verdict="necessary" data-family="in-place">

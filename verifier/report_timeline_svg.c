@@ -481,6 +481,10 @@ static void header(FILE *f, const struct timeline *t, const struct tl_panel *p, 
 		   "(%d lanes, %d summed), %d copies, %d hazards</text>\n",
 		x, g->top + 34, (int)p->n_pos, (int)p->n_buffers,
 		(int)(p->n_lanes - (p->n_rest > 0)), (int)p->n_rest, copies, hazards);
+	if (p->n_buffers == 0)
+		fprintf(f, "<text class=\"panel-sub\" x=\"%.1f\" y=\"%.1f\">no buffer is allocated here: "
+			   "the values of a fusion or other embedded computation get none of their own</text>\n",
+			x + 420, g->top + 34);
 }
 
 static void legend(FILE *f, double y)

@@ -47,7 +47,7 @@ const struct command commands[] = {
 	 CMD_HEAP_SETUP},
 	{"timeline", cmd_timeline,
 	 "timeline [--format=html|svg|chrome-trace] [-o FILE] [--computation NAME] [--top N]\n"
-	 "         [--min-bytes N] FILE",
+	 "       [--min-bytes N] FILE",
 	 "draw who owns each buffer at every schedule position (HTML, SVG, Trace Event JSON)",
 	 CMD_HEAP_SETUP},
 	{0, 0, 0, 0, 0},

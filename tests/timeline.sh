@@ -98,10 +98,17 @@ $CHECK trace $T/ts.json >$T/trace.txt 2>&1
 same $T/trace.txt "process 1 step (schedule order) slices=30 counters=18 copies=4 hazards=2
 process 2 body (body of loop, bytes per iteration) slices=2 counters=5 copies=0 hazards=0"
 if python3 -m json.tool $T/ts.json >/dev/null; then ok; else bad "ts.json: json.tool"; fi
-# --computation: that computation alone
+# --computation: that computation too, after the entry and its loops (once)
+expect 0 "$H" timeline --computation cond $TS
+$CHECK dom $T/out >$T/c.txt
+same $T/c.txt "panel 0 step lanes=15 rest=0 bars=30 copies=4 hazards=2 reuse=1 while=1 peak=5771272@17
+panel 1 body lanes=2 rest=0 bars=2 copies=0 hazards=0 reuse=0 while=0 peak=262144@5
+panel 2 cond lanes=2 rest=0 bars=2 copies=0 hazards=0 reuse=0 while=0 peak=5@3
+elements img=0 script=1 b=0"
 expect 0 "$H" timeline --computation body $TS
 $CHECK dom $T/out >$T/c.txt
-same $T/c.txt "panel 0 body lanes=2 rest=0 bars=2 copies=0 hazards=0 reuse=0 while=0 peak=262144@5
+same $T/c.txt "panel 0 step lanes=15 rest=0 bars=30 copies=4 hazards=2 reuse=1 while=1 peak=5771272@17
+panel 1 body lanes=2 rest=0 bars=2 copies=0 hazards=0 reuse=0 while=0 peak=262144@5
 elements img=0 script=1 b=0"
 
 # --- a real module: a scheduled TPU fusion with 23 layout copies

@@ -603,14 +603,17 @@ static void build_panel(struct tb *b, int32_t pi, const struct hlo_computation *
 		m->title = fmt(a, "while %s: body %s, %s per iteration, %s", w->name,
 			       w->ext->body->name, by, tc);
 		m->evidence = NULL;
-		if (t->n_panels < b->opt->max_panels) {
+		for (int32_t k = 0; k < t->n_panels && m->panel < 0; k++)
+			if (t->panels[k].comp == w->ext->body)
+				m->panel = k; /* drawn already (another loop of the same body) */
+		if (m->panel < 0 && t->n_panels < b->opt->max_panels) {
 			int32_t np = t->n_panels++;
 			m->panel = np;
 			t->panels[np].parent = pi;
 			t->panels[np].caller = w;
 			t->panels[np].trip_count = trips;
 			t->panels[np].comp = w->ext->body; /* built after this one */
-		} else {
+		} else if (m->panel < 0) {
 			t->panels_cut++;
 		}
 	}
@@ -625,10 +628,10 @@ static void build_panel(struct tb *b, int32_t pi, const struct hlo_computation *
 struct timeline *timeline_build(struct hlo_module *m, const struct timeline_options *opt,
 				struct diag *d)
 {
-	const struct hlo_computation *root = m->entry;
+	const struct hlo_computation *root = m->entry, *chosen = NULL;
 	if (opt->computation) {
-		root = hlo_find_computation(m, opt->computation);
-		if (!root) {
+		chosen = hlo_find_computation(m, opt->computation);
+		if (!chosen) {
 			fprintf(d->out ? d->out : stderr, "%s: error: no computation '%s'\n",
 				m->file ? m->file : "-", opt->computation);
 			d->errors++;
@@ -678,12 +681,30 @@ struct timeline *timeline_build(struct hlo_module *m, const struct timeline_opti
 	t->n_panels = 1;
 	t->panels[0].parent = -1;
 	t->panels[0].trip_count = -1;
+	t->panels[0].comp = root;
 	struct timeline_options o = *opt;
-	o.max_panels = maxp;
+	/* the chosen computation keeps a place for itself */
+	int reserve = chosen && chosen != root && maxp > 1;
+	o.max_panels = maxp - reserve;
 	b.opt = &o;
-	/* panels are appended by the whiles of the ones before them */
-	for (int32_t k = 0; k < t->n_panels; k++)
-		build_panel(&b, k, k == 0 ? root : t->panels[k].comp);
+	/* panels are appended by the whiles of the ones before them; the
+	 * chosen computation after them, unless one of them drew it */
+	for (int32_t k = 0; k < t->n_panels; k++) {
+		build_panel(&b, k, t->panels[k].comp);
+		if (k == t->n_panels - 1 && reserve) {
+			reserve = 0;
+			o.max_panels = maxp;
+			int drawn = 0;
+			for (int32_t q = 0; q < t->n_panels; q++)
+				drawn |= t->panels[q].comp == chosen;
+			if (!drawn) {
+				struct tl_panel *c = &t->panels[t->n_panels++];
+				c->parent = -1;
+				c->trip_count = -1;
+				c->comp = chosen;
+			}
+		}
+	}
 	return t;
 }
 

@@ -98,7 +98,7 @@ struct tl_panel {
 struct timeline_options {
 	int32_t top;                  /* lanes per panel, default 200 */
 	uint64_t min_bytes;           /* a smaller buffer goes to the rest lane */
-	const char *computation;      /* NULL: the entry */
+	const char *computation;      /* also draw this one (after the entry and its loops) */
 	int32_t max_panels;           /* panels in all (nested bodies), default 16 */
 };
 

@@ -93,8 +93,9 @@ $(BUILD)/tests/test_agreement: $(AGREE_SRC) $(AGREE_SRC:.c=.h)
 # Every cmocka suite, then the shell tests (CLI, bad corpus), then the same
 # suites again built with AddressSanitizer and UndefinedBehaviorSanitizer.
 # tests/limits.sh, tests/outputs.sh: bounds, time budget, atomic results (issue 8);
-# tests/metamorphic.sh: analyses invariant under renaming, reordering, reprinting.
-# tests/copy_count.sh: every copy of the corpora, counted from the text, is in copies[].
+# tests/metamorphic.sh: analyses invariant under renaming, reordering, reprinting;
+# tests/copy_count.sh: every copy of the corpora, counted from the text, is in copies[];
+# tests/timeline.sh: the timeline's pages in headless Chromium, its SVG and trace (issue 24).
 ROBUST_ENV = HLOPROOF_SHARED=$(SHARED) HLOGEN=$(BUILD)/hlogen
 test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@sh tests/layering.sh
@@ -105,6 +106,7 @@ test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@$(ROBUST_ENV) HLOPROOF=$(BUILD)/hloproof MUTATE=$(BUILD)/tests/mutate sh tests/metamorphic.sh
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/gate.sh
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/copy_count.sh
+	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/timeline.sh
 
 asan-test: deps $(BUILD)/hlogen
 	@$(MAKE) --no-print-directory BUILD=build-asan \

@@ -1,6 +1,22 @@
 #!/bin/sh
-# Install the Debian packages hloproof builds with, when a header is missing.
+# Install the Debian packages hloproof builds with, when a header is missing;
+# then, in a check of their own (so that the build dependencies are not
+# reinstalled for them), what the timeline test looks with: chromium (headless
+# screenshots and DOM), xmllint (libxml2-utils) and python3.
 # As root: apt-get install; otherwise print the exact command and fail.
+install() {
+	what=$1; shift
+	if [ "$(id -u)" = 0 ]; then
+		echo "deps: installing $*" >&2
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq >&2 && apt-get install -y -qq "$@" >&2 || {
+			echo "deps: apt-get install $* failed" >&2; exit 1; }
+	else
+		echo "deps: missing $what; run:" >&2
+		echo "  sudo apt-get install -y $*" >&2
+		exit 1
+	fi
+}
 missing=""
 [ -f /usr/include/z3.h ] || missing="yes"
 [ -f /usr/include/libxml2/libxml/parser.h ] || missing="yes"
@@ -8,14 +24,10 @@ missing=""
 [ -f /usr/include/jansson.h ] || missing="yes"
 command -v pkg-config >/dev/null 2>&1 || missing="yes"
 command -v z3 >/dev/null 2>&1 || missing="yes"
-[ -z "$missing" ] && exit 0
-if [ "$(id -u)" = 0 ]; then
-	echo "deps: installing $*" >&2
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >&2 && apt-get install -y -qq "$@" >&2 || {
-		echo "deps: apt-get install $* failed" >&2; exit 1; }
-else
-	echo "deps: missing build dependencies; run:" >&2
-	echo "  sudo apt-get install -y $*" >&2
-	exit 1
-fi
+[ -z "$missing" ] || install "build dependencies" "$@"
+view=""
+command -v chromium >/dev/null 2>&1 || view="$view chromium"
+command -v xmllint >/dev/null 2>&1 || view="$view libxml2-utils"
+command -v python3 >/dev/null 2>&1 || view="$view python3"
+[ -z "$view" ] || install "what tests/timeline.sh needs" $view
+exit 0

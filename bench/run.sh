@@ -23,7 +23,7 @@
 # After a row, $last_ms holds its median, $last_out and $last_err the
 # stdout and stderr of its last run. PIN="..." before a row overrides the
 # pinning (the --jobs rows run on both cores). BENCH_ROWS="check jobs" runs
-# only those groups (parse, buffers, check, jobs, shapes). BENCH_HOST_MIN
+# only those groups (parse, buffers, timeline, check, jobs, shapes). BENCH_HOST_MIN
 # and BENCH_JOBS_TRIES: when the --jobs target rows count (below).
 set -u
 
@@ -190,7 +190,7 @@ MIXTRAL="$SHARED/corpus/real/maxtext_mixtral_8x7b_train_preopt.hlo"
 MIX=$(basename "$MIXTRAL" .hlo)
 # BENCH_ROWS: the groups to run (default all)
 want() {
-	case " ${BENCH_ROWS:-parse buffers check jobs shapes} " in *" $1 "*) return 0 ;; esac
+	case " ${BENCH_ROWS:-parse buffers timeline check jobs shapes} " in *" $1 "*) return 0 ;; esac
 	return 1
 }
 
@@ -238,6 +238,14 @@ z3_row() {
 	echo "$line"
 	case "$line" in *MISS) missed=1 ;; esac
 }
+
+# Issue 24: the timeline page of the largest real module in <= 2 s, <= 10 MB of HTML.
+if want timeline; then
+bench_cmd "timeline $MIX (html)" "ms<=2000" "$H" timeline -o "$TMP/timeline.html" "$MIXTRAL"
+tb=$(wc -c <"$TMP/timeline.html" 2>/dev/null || echo 0)
+if [ "$tb" -gt 0 ] && [ "$tb" -le 10000000 ]; then st=ok; else st=MISS; missed=1; fi
+printf '  %-42s %d bytes  [<= 10000000] %s\n' "timeline $MIX page size" "$tb" "$st"
+fi
 
 if want check; then
 bench_cmd "parse $MIX (process)" "-" "$H" parse "$MIXTRAL"

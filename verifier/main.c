@@ -45,6 +45,11 @@ const struct command commands[] = {
 	 "       [--annotations FILE.xml] [--no-deciders] [--timeout-ms N] [--jobs N] BASE HEAD",
 	 "compare two versions of a module (or two dump directories); exit 1 on a regression",
 	 CMD_HEAP_SETUP},
+	{"timeline", cmd_timeline,
+	 "timeline [--format=html|svg|chrome-trace] [-o FILE] [--computation NAME] [--top N]\n"
+	 "       [--min-bytes N] FILE",
+	 "draw who owns each buffer at every schedule position (HTML, SVG, Trace Event JSON)",
+	 CMD_HEAP_SETUP},
 	{0, 0, 0, 0, 0},
 };
 

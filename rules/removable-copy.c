@@ -34,6 +34,7 @@ static int check(struct rule_ctx *ctx)
 						"copy %s is removable under every schedule: %llu bytes saved (%s copy)",
 						r->copy->name, (unsigned long long)r->bytes,
 						copy_family_name(r->family));
+		finding_facts(f, (long long)r->bytes, copy_family_name(r->family), verdict_name(r->any));
 		if (f)
 			add_evidence(ctx->findings, f, r->evidence);
 	}

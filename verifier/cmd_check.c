@@ -142,6 +142,7 @@ static int fails(const struct report *r, enum fail_on level)
 struct report_job {
 	enum report_format format;
 	const struct report *r;
+	int fail_on;
 };
 
 /* For cli_write_report: colour only on a terminal. */
@@ -149,6 +150,7 @@ static int write_report(FILE *f, void *arg)
 {
 	const struct report_job *w = arg;
 	struct report_options ro = {0};
+	ro.fail_on = w->fail_on;
 	ro.color = w->format == FMT_TEXT && f == stdout && isatty(STDOUT_FILENO) &&
 		   !getenv("NO_COLOR");
 	return report_write(f, w->format, w->r, &ro);
@@ -165,6 +167,8 @@ struct check_job {
 	char *diag;
 	size_t diag_len;
 	char *stats;              /* --stats line, malloc'd */
+	int fail_line, fail_col;  /* not parsed: the parser's first error, for the report */
+	char fail_msg[sizeof(((struct diag *)0)->first)];
 };
 
 struct check_run {
@@ -267,8 +271,12 @@ static void check_one(void *arg, size_t i)
 	struct diag pd;
 	diag_init(&pd, err ? err : stderr);
 	struct hlo_module *m = hlo_parse_file(j->file, &pd);
-	if (!m)
+	if (!m) {
+		j->fail_line = pd.first_pos.line;
+		j->fail_col = pd.first_pos.col;
+		snprintf(j->fail_msg, sizeof(j->fail_msg), "%s", pd.errors ? pd.first : "cannot parse");
 		goto done;
+	}
 	j->parsed = 1;
 	j->slot = &run->slots[i];
 	/* the copy decider (issue 4): verdicts for the rules and the report */
@@ -340,6 +348,7 @@ int cmd_check(int argc, char **argv)
 	struct report rep = {0};
 	struct annotations ann = {0};
 	struct check_job *jobs = NULL;
+	struct input_failure *failed = NULL;
 	char **files = NULL;
 	int status = EXIT_CLEAN, internal = 0, not_checked = 0;
 	struct budget budget;
@@ -374,7 +383,8 @@ int cmd_check(int argc, char **argv)
 	}
 	rep.modules = calloc(n_files ? n_files : 1, sizeof(*rep.modules));
 	jobs = calloc(n_files ? n_files : 1, sizeof(*jobs));
-	if (!rep.modules || !jobs) {
+	failed = calloc(n_files ? n_files : 1, sizeof(*failed));
+	if (!rep.modules || !jobs || !failed) {
 		status = EXIT_INTERNAL;
 		goto out;
 	}
@@ -394,7 +404,9 @@ int cmd_check(int argc, char **argv)
 		internal |= jobs[i].internal;
 		not_checked |= jobs[i].not_checked;
 		if (!jobs[i].parsed) {
-			rep.files_failed++;
+			failed[rep.files_failed++] = (struct input_failure){
+				jobs[i].file, jobs[i].fail_line, jobs[i].fail_col, jobs[i].fail_msg,
+				rep.n_modules};
 			continue;
 		}
 		if (rep.n_modules != i)
@@ -402,6 +414,7 @@ int cmd_check(int argc, char **argv)
 		rep.n_modules++;
 	}
 	fflush(stderr);
+	rep.failed = failed;
 	if (o.baseline) {
 		baseline_apply(&base, &rep);
 		rep.baseline = &base;
@@ -410,7 +423,7 @@ int cmd_check(int argc, char **argv)
 		status = EXIT_INPUT;
 		goto out;
 	}
-	struct report_job wr = {o.format, &rep};
+	struct report_job wr = {o.format, &rep, (int)cfg.fail_on};
 	status = cli_write_report(o.co.output, write_report, &wr, &d);
 	if (status != EXIT_CLEAN)
 		goto out;
@@ -433,6 +446,7 @@ out:
 		free(jobs[i].stats);
 	}
 	free(jobs);
+	free(failed);
 	baseline_free(&base);
 	cli_free_inputs(files);
 	config_free(&cfg);

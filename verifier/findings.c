@@ -130,6 +130,7 @@ struct finding *findings_add(struct findings *fs, const struct rule *r, enum sev
 	memset(f, 0, sizeof(*f));
 	f->rule = r;
 	f->severity = sev;
+	f->bytes = -1;
 	f->message = arena_strdup(&fs->arena, message ? message : "");
 	if (pos.line <= 0 && instr)
 		pos = instr->pos;
@@ -172,6 +173,15 @@ struct finding *finding_vadd_at(struct rule_ctx *ctx, const struct hlo_instructi
 	if (msg != small)
 		free(msg);
 	return f;
+}
+
+void finding_facts(struct finding *f, long long bytes, const char *family, const char *verdict)
+{
+	if (!f)
+		return;
+	f->bytes = bytes;
+	f->family = family;
+	f->verdict = verdict;
 }
 
 struct finding *finding_add_at(struct rule_ctx *ctx, const struct hlo_instruction *instr,

@@ -30,14 +30,19 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(RULE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rul
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo check test asan-test install uninstall bench clean conformance fuzz fuzz-deps memcheck soak
+.PHONY: all deps sarif-deps demo check test asan-test install uninstall bench clean conformance fuzz fuzz-deps memcheck soak
 
 all: deps $(BUILD)/hloproof
 
 # --- dependencies -----------------------------------------------------------
-DEBS := libz3-dev libxml2-dev libcmocka-dev libjansson-dev pkg-config z3
+DEBS := libz3-dev libxml2-dev libcmocka-dev libjansson-dev pkg-config z3 libxml2-utils
 deps:
 	@sh .ci/deps.sh $(DEBS)
+
+# Microsoft's SARIF Multitool (npm, pinned in the script) for tests/ci-outputs.sh,
+# into build/node (not committed).
+sarif-deps:
+	@sh .ci/sarif-deps.sh $(BUILD)/node >/dev/null
 
 # --- build -------------------------------------------------------------------
 $(BUILD)/%.o: %.c $(HDRS) | deps
@@ -93,6 +98,7 @@ $(BUILD)/tests/test_agreement: $(AGREE_SRC) $(AGREE_SRC:.c=.h)
 # suites again built with AddressSanitizer and UndefinedBehaviorSanitizer.
 # tests/limits.sh, tests/outputs.sh: bounds, time budget, atomic results (issue 8);
 # tests/metamorphic.sh: analyses invariant under renaming, reordering, reprinting.
+# tests/ci-outputs.sh: what CI reads (issue 23), validated with xmllint and the SARIF Multitool.
 ROBUST_ENV = HLOPROOF_SHARED=$(SHARED) HLOGEN=$(BUILD)/hlogen
 test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/run-suites.sh $(TEST_BIN)
@@ -101,6 +107,9 @@ test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@$(ROBUST_ENV) HLOPROOF=$(BUILD)/hloproof sh tests/outputs.sh
 	@$(ROBUST_ENV) HLOPROOF=$(BUILD)/hloproof MUTATE=$(BUILD)/tests/mutate sh tests/metamorphic.sh
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/gate.sh
+	@$(MAKE) --no-print-directory sarif-deps
+	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof SARIF_MULTITOOL=$(BUILD)/node/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool \
+	  sh tests/ci-outputs.sh
 
 asan-test: deps $(BUILD)/hlogen
 	@$(MAKE) --no-print-directory BUILD=build-asan \

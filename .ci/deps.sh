@@ -8,6 +8,7 @@ missing=""
 [ -f /usr/include/jansson.h ] || missing="yes"
 command -v pkg-config >/dev/null 2>&1 || missing="yes"
 command -v z3 >/dev/null 2>&1 || missing="yes"
+command -v xmllint >/dev/null 2>&1 || missing="yes"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
 	echo "deps: installing $*" >&2

@@ -33,6 +33,7 @@ struct check_opts {
 	const char *smt_dump;     /* copy decider (issue 4): --smt-dump DIR */
 	int cross_check;          /* --cross-check: exit 3 when the deciders disagree */
 	int stats;                /* --stats: one "stats:" line per module on stderr */
+	char *source_root;        /* --source-root DIR (SARIF URI base), resolved; malloc'd */
 };
 
 static int parse_opts(int argc, char **argv, struct check_opts *o)
@@ -54,6 +55,7 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{"jobs", required_argument, 0, 'j'},
 		{"time-budget-ms", required_argument, 0, 'T'},
 		{"stats", no_argument, 0, 'Z'},
+		{"source-root", required_argument, 0, 'R'},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -97,6 +99,12 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 			break;
 		case 'Z':
 			o->stats = 1;
+			break;
+		case 'R':
+			free(o->source_root);
+			o->source_root = realpath(optarg, NULL);
+			if (!o->source_root)
+				return cli_usage_error("check", "--source-root: no directory '%s'", optarg);
 			break;
 		case 'T':
 			if (budget_parse_ms(optarg, &o->budget_ms) < 0)
@@ -143,6 +151,7 @@ struct report_job {
 	enum report_format format;
 	const struct report *r;
 	int fail_on;
+	const char *source_root;
 };
 
 /* For cli_write_report: colour only on a terminal. */
@@ -151,6 +160,7 @@ static int write_report(FILE *f, void *arg)
 	const struct report_job *w = arg;
 	struct report_options ro = {0};
 	ro.fail_on = w->fail_on;
+	ro.source_root = w->source_root;
 	ro.color = w->format == FMT_TEXT && f == stdout && isatty(STDOUT_FILENO) &&
 		   !getenv("NO_COLOR");
 	return report_write(f, w->format, w->r, &ro);
@@ -423,7 +433,7 @@ int cmd_check(int argc, char **argv)
 		status = EXIT_INPUT;
 		goto out;
 	}
-	struct report_job wr = {o.format, &rep, (int)cfg.fail_on};
+	struct report_job wr = {o.format, &rep, (int)cfg.fail_on, o.source_root};
 	status = cli_write_report(o.co.output, write_report, &wr, &d);
 	if (status != EXIT_CLEAN)
 		goto out;
@@ -453,5 +463,6 @@ out:
 	annotations_free(&ann);
 	free(o.toggle_rule);
 	free(o.toggle_on);
+	free(o.source_root);
 	return status;
 }

@@ -147,6 +147,21 @@ expect_out 1 'fires_not_donated.xml:3: expected param 1 \{\} \(params\[.b.\]\) t
 	"$H" check --annotations $R/annotation-violated/fires_not_donated.xml $R/annotation-violated/fires_not_donated.hlo
 expect_out 0 '1 suppressed' "$H" check --fail-on=warning --annotations $R/annotation-violated/clean_as_declared.xml $R/annotation-violated/clean_as_declared.hlo
 expect_out 1 'annotation violated: .*fires_not_donated.xml:3' "$H" donation --annotations $R/annotation-violated/fires_not_donated.xml $R/annotation-violated/fires_not_donated.hlo
+# check and donation give the same HP204 findings on the same input (issue 23): also for
+# a module with no input_output_alias and no buffer_donor at all (fires_no_alias)
+n204=0
+for c in $R/annotation-violated/*.hlo; do
+	x=${c%.hlo}.xml
+	"$H" check --fail-on=none --annotations $x $c 2>&1 | sed -n 's/^[^ ]*: error: \(.*\) \[HP204 annotation-violated\]$/\1/p' >$T/hp204.check
+	"$H" donation --annotations $x $c 2>&1 | sed -n "s|^$c: annotation violated: ||p" >$T/hp204.donation
+	if cmp -s $T/hp204.check $T/hp204.donation; then ok; else bad "$c: check and donation differ on HP204"; diff $T/hp204.check $T/hp204.donation | head -5; fi
+	n204=$((n204 + $(wc -l <$T/hp204.check)))
+done
+[ "$n204" = 3 ] && ok || bad "HP204 over corpus/rules/annotation-violated: $n204 findings, want 3"
+expect 1 "$H" check --annotations $R/annotation-violated/fires_no_alias.xml $R/annotation-violated/fires_no_alias.hlo
+[ "$(grep -c "fires_no_alias.xml:3: expected param [01] {} (state.params\['[wb]'\]) to be donated, but the module neither aliases it (input_output_alias) nor donates it (buffer_donor) \[HP204 annotation-violated\]" $T/out)" = 2 ] \
+	&& ok || bad "check --annotations without any alias: $(head -n 2 $T/out)"
+expect 1 "$H" donation --annotations $R/annotation-violated/fires_no_alias.xml $R/annotation-violated/fires_no_alias.hlo
 for h in hostile_xxe hostile_billion_laughs hostile_external_dtd; do
 	expect 2 "$H" check --annotations $A/$h.xml $D/safe_elementwise.hlo
 	if grep -q "^$A/$h.xml:2: error: document type declarations and entities are not allowed" $T/err; then ok; else bad "$h: $(cat $T/err)"; fi

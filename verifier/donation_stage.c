@@ -26,6 +26,9 @@ int lint_run_with_deciders(struct hlo_module *m, const struct lint_config *cfg,
 	struct analysis *an = given;
 	int rc = 0;
 	stages.annotations = ann;
+	/* an empty list, not none, for a module without donations: the
+	 * annotation rule (HP204) still checks what it declares donated */
+	stages.donation_verdicts = &dl;
 	if (summaries)
 		*summaries = NULL;
 	if (m->n_aliases || m->n_donors) {
@@ -46,7 +49,6 @@ int lint_run_with_deciders(struct hlo_module *m, const struct lint_config *cfg,
 			rc = -1;
 			dl.n = 0;
 		}
-		stages.donation_verdicts = &dl;
 		if (an) {
 			stages.dataflow = an->df;
 			stages.buffers = an->bufs;

@@ -6,7 +6,9 @@
  * regresses when the added copies' bytes (over every pair) exceed
  * --max-new-copy-bytes, when a donation is lost (unless
  * --allow-lost-donations), or when a new finding is at or above
- * --fail-on-new. Modules present on one side only are listed, not gated. */
+ * --fail-on-new. A module only in HEAD is compared with an empty BASE (its
+ * copies added, its findings new) unless --ignore-new-modules; one only in
+ * BASE is listed as removed. */
 #include "annotations.h"
 #include "cli.h"
 #include "config.h"
@@ -28,6 +30,7 @@ struct gate_opts {
 	uint64_t max_new_copy_bytes;
 	int allow_lost_donations;
 	const char *fail_on_new;   /* NULL: the configuration's fail-on */
+	int ignore_new_modules;    /* list a module only in HEAD, do not gate it */
 };
 
 static int parse_opts(int argc, char **argv, struct gate_opts *o)
@@ -43,6 +46,7 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 		{"jobs", required_argument, 0, 'j'},
 		{"annotations", required_argument, 0, 'A'},
 		{"no-deciders", no_argument, 0, 'N'},
+		{"ignore-new-modules", no_argument, 0, 'I'},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -76,6 +80,9 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 			break;
 		case 'N':
 			o->no_deciders = 1;
+			break;
+		case 'I':
+			o->ignore_new_modules = 1;
 			break;
 		case 'F':
 			if (cli_fail_on_option("gate", "--fail-on-new", optarg, &o->fail_on_new))
@@ -225,8 +232,9 @@ struct gate_result {
 	int32_t n_base, n_head;
 	const int32_t *partner;        /* per BASE module: HEAD module index or -1 */
 	const char *head_paired;       /* per HEAD module */
-	const struct pair *pairs;
-	int32_t n_pairs;
+	const struct pair *pairs;      /* the pairs, then the new modules (base->file NULL) */
+	int32_t n_pairs;               /* pairs and new modules */
+	int32_t n_new;                 /* of which new modules */
 	int32_t failed, skipped;       /* inputs that did not parse; non-module .txt files */
 	int dirs;                      /* comparing directories (else two files) */
 	const struct verdict *v;       /* the totals and the regressions */
@@ -310,7 +318,7 @@ static int write_text(FILE *out, const struct gate_result *r)
 	for (int32_t i = 0; i < np; i++) {
 		const struct gate_diff *d = &p[i].diff;
 		const char *bf = p[i].base->file, *hf = p[i].head->file;
-		fprintf(out, "gate: %s -> %s (module %s)\n", bf, hf, p[i].head->name);
+		fprintf(out, "gate: %s -> %s (module %s)\n", bf ? bf : "(new module)", hf, p[i].head->name);
 		for (int32_t k = 0; k < d->n_added; k++)
 			text_copy(out, "copy added", hf, d->added[k]);
 		for (int32_t k = 0; k < d->n_removed; k++)
@@ -329,11 +337,19 @@ static int write_text(FILE *out, const struct gate_result *r)
 	const struct gate_job *jobs = r->jobs;
 	for (int32_t i = 0; r->dirs && i < r->n_base; i++)
 		if (jobs[i].parsed && r->partner[i] < 0)
-			fprintf(out, "gate: only in BASE: %s (module %s)\n", jobs[i].file, jobs[i].g.name);
+			fprintf(out, "gate: module removed, only in BASE: %s (module %s)\n", jobs[i].file,
+				jobs[i].g.name);
 	for (int32_t j = 0; r->dirs && j < r->n_head; j++)
 		if (jobs[r->n_base + j].parsed && !r->head_paired[j])
 			fprintf(out, "gate: only in HEAD: %s (module %s)\n", jobs[r->n_base + j].file,
 				jobs[r->n_base + j].g.name);
+	int32_t np_old = np - r->n_new, removed = 0;
+	for (int32_t i = 0; r->dirs && i < r->n_base; i++)
+		removed += jobs[i].parsed && r->partner[i] < 0;
+	if (r->n_new || removed)
+		fprintf(out, "gate: %d new module%s, %d removed\n", r->n_new, r->n_new == 1 ? "" : "s",
+			removed);
+	np = np_old;
 	fprintf(out,
 		"gate: %d module pair%s; copies: %d added (%" PRIu64 " bytes), %d removed (%" PRIu64
 		" bytes), %d unchanged; donations: %d lost (%" PRIu64 " bytes), %d gained; findings: %d new, %d fixed\n",
@@ -467,7 +483,7 @@ static int write_json(FILE *out, const struct gate_result *r)
 		const struct gate_diff *d = &p[i].diff;
 		const char *bf = p[i].base->file, *hf = p[i].head->file;
 		json_t *po = json_object();
-		json_object_set_new(po, "base", module_ref(p[i].base));
+		json_object_set_new(po, "base", bf ? module_ref(p[i].base) : json_null());
 		json_object_set_new(po, "head", module_ref(p[i].head));
 		json_t *dec = json_object();
 		json_object_set_new(dec, "copies", json_boolean(p[i].base->decided_copies &&
@@ -517,7 +533,9 @@ static int write_json(FILE *out, const struct gate_result *r)
 	json_object_set_new(root, "only_in_base", ub);
 	json_object_set_new(root, "only_in_head", uh);
 	json_t *s = json_object();
-	json_object_set_new(s, "pairs", json_integer(np));
+	json_object_set_new(s, "pairs", json_integer(np - r->n_new));
+	json_object_set_new(s, "modules_new", json_integer(r->n_new));
+	json_object_set_new(s, "modules_removed", json_integer((json_int_t)json_array_size(ub)));
 	json_object_set_new(s, "copies_added", json_integer(v->added));
 	json_object_set_new(s, "copy_bytes_added", json_integer((json_int_t)v->added_bytes));
 	json_object_set_new(s, "copies_removed", json_integer(v->removed));
@@ -603,7 +621,7 @@ int cmd_gate(int argc, char **argv)
 	jobs = calloc(n + 1, sizeof(*jobs));
 	partner = calloc((size_t)b.n + 1, sizeof(*partner));
 	head_paired = calloc((size_t)h.n + 1, 1);
-	pairs = calloc((size_t)b.n + 1, sizeof(*pairs));
+	pairs = calloc((size_t)b.n + (size_t)h.n + 1, sizeof(*pairs));
 	if (!jobs || !partner || !head_paired || !pairs) {
 		status = EXIT_INTERNAL;
 		goto out;
@@ -658,14 +676,31 @@ int cmd_gate(int argc, char **argv)
 		}
 	}
 	struct verdict v = {0};
-	for (int32_t i = 0; i < b.n; i++) {
-		if (partner[i] < 0)
-			continue;
-		head_paired[partner[i]] = 1;
-		struct pair *p = &pairs[np++];
-		p->base = &jobs[i].g;
-		p->head = &jobs[b.n + partner[i]].g;
-		if (gate_compare(p->base, p->head, &p->diff) < 0) {
+	int32_t n_new = 0;
+	for (int32_t i = 0; i < b.n + h.n; i++) {
+		struct pair *p;
+		int rc;
+		if (i < b.n) {
+			if (partner[i] < 0)
+				continue;
+			head_paired[partner[i]] = 1;
+			p = &pairs[np++];
+			p->base = &jobs[i].g;
+			p->head = &jobs[b.n + partner[i]].g;
+			rc = gate_compare(p->base, p->head, &p->diff);
+		} else {
+			/* HEAD's modules without a partner: against an empty BASE */
+			int32_t j = i - b.n;
+			if (!bdir || o.ignore_new_modules || head_paired[j] || !jobs[i].parsed)
+				continue;
+			head_paired[j] = 1;
+			p = &pairs[np++];
+			n_new++;
+			p->head = &jobs[i].g;
+			rc = gate_compare_new(p->head, &p->diff);
+			p->base = p->diff.base;
+		}
+		if (rc < 0) {
 			internal = 1;
 			continue;
 		}
@@ -688,7 +723,7 @@ int cmd_gate(int argc, char **argv)
 	v.regressed_donations = v.lost > 0 && !o.allow_lost_donations;
 	v.regressed_findings = v.failing_findings > 0;
 
-	struct gate_result res = {&o, fon, jobs, b.n, h.n, partner, head_paired, pairs, np,
+	struct gate_result res = {&o, fon, jobs, b.n, h.n, partner, head_paired, pairs, np, n_new,
 				  failed, b.skipped + h.skipped, bdir, &v};
 	status = cli_write_report(o.co.output, write_report, &res, &d);
 	if (status != EXIT_CLEAN)

@@ -105,6 +105,10 @@ struct gate_diff {
 };
 
 int gate_compare(const struct gate_module *base, const struct gate_module *head, struct gate_diff *out);
+/* A module only in HEAD against an empty BASE (no copies, donations or
+ * findings; file and name NULL): every copy added, every honored donation
+ * gained, every finding new. */
+int gate_compare_new(const struct gate_module *head, struct gate_diff *out);
 void gate_diff_free(struct gate_diff *d);
 
 /* Pairing the modules of two dump directories. Each side lists its modules

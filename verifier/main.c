@@ -42,7 +42,8 @@ const struct command commands[] = {
 	{"gate", cmd_gate,
 	 "gate [--format=text|json] [-o FILE] [--config FILE] [--max-new-copy-bytes N]\n"
 	 "       [--allow-lost-donations] [--fail-on-new=error|warning|note|none]\n"
-	 "       [--annotations FILE.xml] [--no-deciders] [--timeout-ms N] [--jobs N] BASE HEAD",
+	 "       [--annotations FILE.xml] [--no-deciders] [--ignore-new-modules] [--timeout-ms N]\n"
+	 "       [--jobs N] BASE HEAD",
 	 "compare two versions of a module (or two dump directories); exit 1 on a regression",
 	 CMD_HEAP_SETUP},
 	{0, 0, 0, 0, 0},

@@ -114,7 +114,22 @@ expect_out 0 '"reason": "wanted"' "$H" check --config $T/accept.xml --format=jso
 expect 0 "$H" check --fail-on=warning --write-baseline $T/base.json $RT/fires_copy_pair.hlo $RT/fires_transpose_bitcast.hlo
 if grep -q '"fingerprint"' $T/base.json && [ "$(ls $T | grep -c '^\.base')" = 0 ]; then ok; else bad "write-baseline"; fi
 expect_out 0 '0 errors, 0 warnings, 0 notes, 2 baselined' "$H" check --fail-on=warning --baseline $T/base.json $RT/fires_copy_pair.hlo $RT/fires_transpose_bitcast.hlo
-expect_out 1 "$T/base.json: note: stale baseline entry" "$H" check --fail-on=warning --baseline $T/base.json $RT/fires_copy_pair.hlo $DN/fires_memory_space.hlo
+# --write-baseline prints one summary line, not the findings (issue 23)
+expect 0 "$H" check --write-baseline $T/base1.json $RT/fires_copy_pair.hlo $RT/fires_transpose_bitcast.hlo
+if [ "$(cat $T/out)" = "hloproof: 2 modules checked: 2 baseline entries written to $T/base1.json" ] && cmp -s $T/base.json $T/base1.json; then ok
+else bad "write-baseline output: $(head -n 3 $T/out)"; fi
+# stale entries only for the files that were checked: one file against a baseline of two
+expect_out 0 ': 0 errors, 0 warnings, 0 notes, 1 baselined$' "$H" check --fail-on=warning --baseline $T/base.json $RT/fires_copy_pair.hlo
+if ! grep -q stale $T/out; then ok; else bad "stale entries of a file not checked: $(grep stale $T/out)"; fi
+expect_out 0 '"stale_baseline": \[\]' "$H" check --format=json --baseline $T/base.json $RT/fires_copy_pair.hlo
+# an entry of a checked file that matches nothing is stale
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+for e in d["findings"]:
+    if e["file"].endswith("fires_transpose_bitcast.hlo"): e["fingerprint"] = "0000000000000000:1"
+json.dump(d, open(sys.argv[2], "w"))' $T/base.json $T/base2.json
+expect_out 1 "^$T/base2.json: note: stale baseline entry 0000000000000000:1 \[HP104\] for $RT/fires_transpose_bitcast.hlo: " \
+	"$H" check --fail-on=warning --baseline $T/base2.json $RT/fires_copy_pair.hlo $RT/fires_transpose_bitcast.hlo
+if [ "$(grep -c stale $T/out)" = 2 ]; then ok; else bad "stale count: $(grep stale $T/out)"; fi
 expect_out 0 '"stale_baseline": \[' "$H" check --format=json --baseline $T/base.json $RT/fires_copy_pair.hlo
 printf '{"version": 1, "findings": [' > $T/broken.json
 expect 2 "$H" check --baseline $T/broken.json $RT/fires_copy_pair.hlo

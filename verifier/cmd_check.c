@@ -429,12 +429,22 @@ int cmd_check(int argc, char **argv)
 		baseline_apply(&base, &rep);
 		rep.baseline = &base;
 	}
-	if (o.write_baseline && baseline_write(o.write_baseline, &rep, &d) < 0) {
+	int written = o.write_baseline ? baseline_write(o.write_baseline, &rep, &d) : 0;
+	if (written < 0) {
 		status = EXIT_INPUT;
 		goto out;
 	}
 	struct report_job wr = {o.format, &rep, (int)cfg.fail_on, o.source_root};
-	status = cli_write_report(o.co.output, write_report, &wr, &d);
+	if (o.write_baseline && o.format == FMT_TEXT && !o.co.output) {
+		/* the findings went into the baseline: say so, do not list them */
+		printf("hloproof: %zu module%s checked", rep.n_modules, rep.n_modules == 1 ? "" : "s");
+		if (rep.files_failed)
+			printf(", %d file%s failed to parse", rep.files_failed, rep.files_failed == 1 ? "" : "s");
+		printf(": %d baseline entr%s written to %s\n", written, written == 1 ? "y" : "ies",
+		       o.write_baseline);
+	} else {
+		status = cli_write_report(o.co.output, write_report, &wr, &d);
+	}
 	if (status != EXIT_CLEAN)
 		goto out;
 	if (internal)

@@ -39,7 +39,7 @@ void report_count(const struct report *r, struct report_counts *c)
 	}
 	if (r->baseline)
 		for (size_t i = 0; i < r->baseline->n; i++)
-			c->stale += !r->baseline->entries[i].used;
+			c->stale += baseline_entry_stale(&r->baseline->entries[i]);
 }
 
 /* Length of the well-formed UTF-8 sequence at s (XML-legal code point), or 0. */

@@ -173,7 +173,7 @@ static json_t *report_json_value(const struct report *r)
 		json_t *stale = json_array();
 		for (size_t i = 0; i < r->baseline->n; i++) {
 			const struct baseline_entry *e = &r->baseline->entries[i];
-			if (e->used)
+			if (!baseline_entry_stale(e))
 				continue;
 			json_t *o = json_object();
 			json_object_set_new(o, "fingerprint", report_json_string(e->fingerprint));

@@ -58,7 +58,7 @@ int report_text(FILE *out, const struct report *r, const struct report_options *
 	if (r->baseline)
 		for (size_t i = 0; i < r->baseline->n; i++) {
 			const struct baseline_entry *e = &r->baseline->entries[i];
-			if (e->used)
+			if (!baseline_entry_stale(e))
 				continue;
 			where(out, r->baseline->path, 0, 0, color);
 			fprintf(out, " %snote:%s stale baseline entry %s [%s] for %s: %s\n",

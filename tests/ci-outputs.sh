@@ -185,5 +185,36 @@ json.dump(d, open(sys.argv[2], 'w'))" "$T/r.sarif" "$T/broken.sarif"
 	[ "$n" -gt 0 ] 2>/dev/null && ok || bad "Multitool finds nothing in a broken report ($n)"
 fi
 
+# 6. --color=auto|always|never, NO_COLOR and FORCE_COLOR, the same in every command
+# that prints findings (check, gate, donation). ESC is the colour's first byte.
+ESC=$(printf '\033')
+AV=$RT/annotation-violated/fires_no_alias
+colored() { # colored WANT(0|1) ENV... -- CMD...: the output has colour or not
+	want=$1; shift
+	env "$@" >"$T/col" 2>&1 </dev/null
+	if grep -q "$ESC" "$T/col"; then got=1; else got=0; fi
+	[ $got = $want ] && ok || bad "colour $got, want $want: $*"
+}
+for cmd in "check --fail-on=none $LRT" "gate corpus/gate/base.hlo corpus/gate/head.hlo" \
+	"donation --annotations $AV.xml $AV.hlo"; do
+	set -- $cmd
+	colored 0 NO_COLOR= FORCE_COLOR= "$H" "$@"            # not a terminal
+	colored 1 NO_COLOR= FORCE_COLOR= "$H" "$@" --color=always
+	colored 1 NO_COLOR=1 "$H" "$@" --color=always         # the flag wins
+	colored 0 FORCE_COLOR=1 "$H" "$@" --color=never
+	colored 1 NO_COLOR= FORCE_COLOR=1 "$H" "$@"
+	colored 0 NO_COLOR=1 FORCE_COLOR=1 "$H" "$@"
+	colored 0 NO_COLOR= FORCE_COLOR=0 "$H" "$@"
+	"$H" "$@" --color=sometimes >/dev/null 2>"$T/err"; st=$?
+	[ $st = 2 ] && [ "$(grep -c -- "--color takes auto, always or never, not 'sometimes'" "$T/err")" = 1 ] && ok \
+		|| bad "$1 --color=sometimes: exit $st: $(head -n 2 "$T/err")"
+done
+# what is coloured: the severity (check, gate), the violation and the verdict (donation)
+"$H" check --color=always --fail-on=none "$LRT" | grep -q "${ESC}\[1;35mwarning:${ESC}\[0m layout round trip" && ok || bad "check colour"
+"$H" gate --color=always corpus/gate/base.hlo corpus/gate/head.hlo | grep -q "^gate: ${ESC}\[1;31mHEAD regresses:${ESC}\[0m" && ok || bad "gate colour"
+"$H" donation --color=always --annotations $AV.xml $AV.hlo | grep -q "^$AV.hlo: ${ESC}\[1;31mannotation violated:${ESC}\[0m $AV.xml:3: expected param 0" && ok || bad "donation colour"
+# the JSON and XML formats never have colour
+"$H" check --color=always --format=json --fail-on=none "$LRT" | grep -q "$ESC" && bad "colour in JSON" || ok
+
 echo "ci-outputs: $pass passed, $fail failed"
 [ "$fail" = 0 ]

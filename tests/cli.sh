@@ -259,6 +259,9 @@ expect 0 "$H" prove-removal $T/removable.hlo c.1
 expect 1 "$H" prove-removal $GH buf.old
 expect 2 "$H" prove-removal $GH no-such-copy
 expect_full 3 "$H" prove-removal $T/removable.hlo c.1
+# unknown is 4, not 3 (an internal error): the question was not settled (issue 23)
+expect_out 4 '^cc: unknown: a computation with several call sites' "$H" prove-removal corpus/unknown/not_flattened.hlo cc
+expect 4 "$H" prove-removal --schedule=any corpus/unknown/not_flattened.hlo cc
 expect 0 "$H" gate $GB $GB
 expect 1 "$H" gate $GB $GH
 expect 2 "$H" gate $GB $T/missing.hlo
@@ -280,7 +283,7 @@ expect 0 "$H" prove-removal --schedule=given $C/scheduled.hlo c2
 expect 1 "$H" prove-removal --schedule=any $C/scheduled.hlo c2
 expect 2 "$H" prove-removal --schedule=given $C/in_place.hlo c1
 expect 2 "$H" prove-removal --schedule=sometimes $C/in_place.hlo c1
-expect_out 3 'unknown: .*not flattened' "$H" prove-removal corpus/unknown/not_flattened.hlo cc
+expect_out 4 'unknown: .*not flattened' "$H" prove-removal corpus/unknown/not_flattened.hlo cc
 expect 2 "$H" prove-removal $C/in_place.hlo x
 mkdir -p $T/smt && rm -f $T/smt/*.smt2
 # the graph decides smt_unsat; --cross-check asks Z3 too, and its queries are dumped

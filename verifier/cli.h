@@ -11,7 +11,8 @@ struct lint_config;
 #define EXIT_CLEAN 0
 #define EXIT_FINDINGS 1
 #define EXIT_INPUT 2     /* bad input or usage */
-#define EXIT_INTERNAL 3  /* internal error; also "unknown" for prove-removal */
+#define EXIT_INTERNAL 3  /* internal error */
+#define EXIT_UNKNOWN 4   /* prove-removal: the question was not settled (unknown) */
 
 struct command {
 	const char *name;
@@ -59,6 +60,20 @@ int cli_load_config(struct lint_config *cfg, const struct cli_common *co, struct
  * Returns EXIT_CLEAN, EXIT_INPUT (cannot create FILE) or EXIT_INTERNAL. */
 int cli_write_report(const char *output, int (*write)(FILE *f, void *arg), void *arg,
 		     struct diag *d);
+
+/* --color=auto|always|never for the commands that print findings. auto (the
+ * default): off when NO_COLOR is set and not empty, else on when FORCE_COLOR
+ * is set, not empty and not "0", else on when f is a terminal. */
+enum cli_color { CLI_COLOR_AUTO, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
+/* 0, or EXIT_INPUT after a usage error. */
+int cli_color_option(const char *cmd, const char *arg, int *mode);
+int cli_color_on(int mode, FILE *f);
+/* ANSI colours of the text reports: severities, and the path in bold. */
+#define CLI_C_BOLD "\033[1m"
+#define CLI_C_RED "\033[1;31m"
+#define CLI_C_MAGENTA "\033[1;35m"
+#define CLI_C_CYAN "\033[1;36m"
+#define CLI_C_RESET "\033[0m"
 
 /* Resource figures for --stats: wall milliseconds since `start_ns`, peak RSS. */
 long long cli_now_ns(void);

@@ -34,6 +34,7 @@ struct check_opts {
 	int cross_check;          /* --cross-check: exit 3 when the deciders disagree */
 	int stats;                /* --stats: one "stats:" line per module on stderr */
 	char *source_root;        /* --source-root DIR (SARIF URI base), resolved; malloc'd */
+	int color;                /* --color (enum cli_color) */
 };
 
 static int parse_opts(int argc, char **argv, struct check_opts *o)
@@ -56,6 +57,7 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{"time-budget-ms", required_argument, 0, 'T'},
 		{"stats", no_argument, 0, 'Z'},
 		{"source-root", required_argument, 0, 'R'},
+		{"color", required_argument, 0, 'K'},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -99,6 +101,10 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 			break;
 		case 'Z':
 			o->stats = 1;
+			break;
+		case 'K':
+			if (cli_color_option("check", optarg, &o->color))
+				return EXIT_INPUT;
 			break;
 		case 'R':
 			free(o->source_root);
@@ -152,17 +158,17 @@ struct report_job {
 	const struct report *r;
 	int fail_on;
 	const char *source_root;
+	int color;                /* --color */
 };
 
-/* For cli_write_report: colour only on a terminal. */
+/* For cli_write_report: colour as --color, NO_COLOR and FORCE_COLOR say. */
 static int write_report(FILE *f, void *arg)
 {
 	const struct report_job *w = arg;
 	struct report_options ro = {0};
 	ro.fail_on = w->fail_on;
 	ro.source_root = w->source_root;
-	ro.color = w->format == FMT_TEXT && f == stdout && isatty(STDOUT_FILENO) &&
-		   !getenv("NO_COLOR");
+	ro.color = w->format == FMT_TEXT && cli_color_on(w->color, f);
 	return report_write(f, w->format, w->r, &ro);
 }
 
@@ -434,7 +440,7 @@ int cmd_check(int argc, char **argv)
 		status = EXIT_INPUT;
 		goto out;
 	}
-	struct report_job wr = {o.format, &rep, (int)cfg.fail_on, o.source_root};
+	struct report_job wr = {o.format, &rep, (int)cfg.fail_on, o.source_root, o.color};
 	if (o.write_baseline && o.format == FMT_TEXT && !o.co.output) {
 		/* the findings went into the baseline: say so, do not list them */
 		printf("hloproof: %zu module%s checked", rep.n_modules, rep.n_modules == 1 ? "" : "s");

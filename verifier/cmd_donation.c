@@ -27,6 +27,7 @@ struct opts {
 	int json, evidence;
 	const char *annotations;
 	long timeout_ms;
+	int color;                 /* --color (enum cli_color) */
 };
 
 /* One parsed and analysed module with its donation reports. */
@@ -124,6 +125,7 @@ static void print_evidence(const char *e)
 struct vio_sink {
 	json_t *arr;     /* JSON: violations array, else NULL (print) */
 	const char *file;
+	int color;
 };
 
 static void on_violation(void *p, const struct annotation_violation *v)
@@ -132,12 +134,14 @@ static void on_violation(void *p, const struct annotation_violation *v)
 	if (s->arr)
 		json_array_append_new(s->arr, json_string(v->message));
 	else
-		printf("%s: annotation violated: %s\n", s->file, v->message);
+		printf("%s: %sannotation violated:%s %s\n", s->file, s->color ? CLI_C_RED : "",
+		       s->color ? CLI_C_RESET : "", v->message);
 }
 
-static int32_t check_annotations(const struct annotations *ann, const struct side *s, json_t *arr)
+static int32_t check_annotations(const struct annotations *ann, const struct side *s, json_t *arr,
+				  int color)
 {
-	struct vio_sink sink = {arr, s->file};
+	struct vio_sink sink = {arr, s->file, color};
 	return ann ? annotations_check(ann, s->m, s->r, s->n, on_violation, &sink) : 0;
 }
 
@@ -170,7 +174,14 @@ static json_t *report_json(const struct donation_report *r)
 	return o;
 }
 
-static void print_report_line(const struct hlo_module *m, const struct donation_report *r)
+/* A verdict that makes the donation a finding, in colour. */
+static const char *vcolor(int color, enum verdict v)
+{
+	return !color ? "" : v == VERDICT_UNSAFE ? CLI_C_RED
+	       : v == VERDICT_NOT_HONORED ? CLI_C_MAGENTA : "";
+}
+
+static void print_report_line(const struct hlo_module *m, const struct donation_report *r, int color)
 {
 	char pd[256], oi[128] = "";
 	describe_param(pd, sizeof(pd), m, r->param, &r->param_index);
@@ -179,8 +190,10 @@ static void print_report_line(const struct hlo_module *m, const struct donation_
 		shape_index_to_string(r->output_index, ix, sizeof(ix));
 		snprintf(oi, sizeof(oi), " -> output %s", ix);
 	}
-	printf("%s%s %s, %llu bytes: given=%s any=%s", pd, oi, donation_kind_name(r->kind),
-	       (unsigned long long)r->bytes, vname(r->given), vname(r->any));
+	const char *cg = vcolor(color, r->given), *ca = vcolor(color, r->any);
+	printf("%s%s %s, %llu bytes: given=%s%s%s any=%s%s%s", pd, oi, donation_kind_name(r->kind),
+	       (unsigned long long)r->bytes, cg, vname(r->given), *cg ? CLI_C_RESET : "", ca,
+	       vname(r->any), *ca ? CLI_C_RESET : "");
 	if (r->any == VERDICT_NOT_HONORED && r->reason)
 		printf(" (%s)", r->reason);
 	if (r->any == VERDICT_UNKNOWN && r->reason)
@@ -225,7 +238,7 @@ static int one_module(const char *file, const struct opts *o, const struct annot
 		json_object_set_new(root, "counts", cnt);
 		if (ann) {
 			json_t *va = json_array();
-			findings |= check_annotations(ann, &s, va) > 0;
+			findings |= check_annotations(ann, &s, va, 0) > 0;
 			json_object_set_new(root, "annotation_violations", va);
 		}
 		json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -235,14 +248,14 @@ static int one_module(const char *file, const struct opts *o, const struct annot
 		printf("%s: module %s (%s): %d donation%s\n", file, s.m->name ? s.m->name : "?",
 		       s.m->is_scheduled ? "scheduled" : "not scheduled", s.n, s.n == 1 ? "" : "s");
 		for (int32_t i = 0; i < s.n; i++) {
-			print_report_line(s.m, &s.r[i]);
+			print_report_line(s.m, &s.r[i], cli_color_on(o->color, stdout));
 			if (o->evidence)
 				print_evidence(s.r[i].evidence);
 		}
 		printf("verdicts: %d safe, %d unsafe, %d schedule-dependent, %d unknown, %d not-honored\n",
 		       counts[VERDICT_SAFE], counts[VERDICT_UNSAFE], counts[VERDICT_SCHEDULE_DEPENDENT],
 		       counts[VERDICT_UNKNOWN], counts[VERDICT_NOT_HONORED]);
-		findings |= check_annotations(ann, &s, NULL) > 0;
+		findings |= check_annotations(ann, &s, NULL, cli_color_on(o->color, stdout)) > 0;
 	}
 	unload(&s);
 	return findings ? EXIT_FINDINGS : EXIT_CLEAN;
@@ -439,7 +452,7 @@ static int before_after(const char *bfile, const char *afile, const struct opts 
 		json_object_set_new(root, "summary", sum);
 		if (ann) {
 			json_t *va = json_array();
-			findings |= check_annotations(ann, &a, va) > 0;
+			findings |= check_annotations(ann, &a, va, 0) > 0;
 			json_object_set_new(root, "annotation_violations", va);
 		}
 		json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -450,7 +463,7 @@ static int before_after(const char *bfile, const char *afile, const struct opts 
 		       "saved %llu bytes, lost %llu bytes\n", b.n, (unsigned long long)requested_bytes,
 		       n_outcome[HONORED], n_outcome[HONORED_COPY], n_outcome[DROPPED],
 		       (unsigned long long)saved, (unsigned long long)lost);
-		findings |= check_annotations(ann, &a, NULL) > 0;
+		findings |= check_annotations(ann, &a, NULL, cli_color_on(o->color, stdout)) > 0;
 	}
 	unload(&a);
 	unload(&b);
@@ -464,6 +477,7 @@ int cmd_donation(int argc, char **argv)
 		{"annotations", required_argument, 0, 'A'},
 		{"timeout-ms", required_argument, 0, 't'},
 		{"evidence", no_argument, 0, 'e'},
+		{"color", required_argument, 0, 'K'},
 		{0, 0, 0, 0},
 	};
 	struct opts o = {0};
@@ -490,6 +504,10 @@ int cmd_donation(int argc, char **argv)
 		}
 		case 'e':
 			o.evidence = 1;
+			break;
+		case 'K':
+			if (cli_color_option("donation", optarg, &o.color))
+				return EXIT_INPUT;
 			break;
 		default:
 			return cli_usage_error("donation", "bad option");

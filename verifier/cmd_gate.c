@@ -31,6 +31,7 @@ struct gate_opts {
 	int allow_lost_donations;
 	const char *fail_on_new;   /* NULL: the configuration's fail-on */
 	int ignore_new_modules;    /* list a module only in HEAD, do not gate it */
+	int color;                 /* --color (enum cli_color) */
 };
 
 static int parse_opts(int argc, char **argv, struct gate_opts *o)
@@ -47,6 +48,7 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 		{"annotations", required_argument, 0, 'A'},
 		{"no-deciders", no_argument, 0, 'N'},
 		{"ignore-new-modules", no_argument, 0, 'I'},
+		{"color", required_argument, 0, 'K'},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -83,6 +85,10 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 			break;
 		case 'I':
 			o->ignore_new_modules = 1;
+			break;
+		case 'K':
+			if (cli_color_option("gate", optarg, &o->color))
+				return EXIT_INPUT;
 			break;
 		case 'F':
 			if (cli_fail_on_option("gate", "--fail-on-new", optarg, &o->fail_on_new))
@@ -302,15 +308,18 @@ static void text_donation(FILE *out, const char *what, const char *file,
 	fputc('\n', out);
 }
 
-static void text_finding(FILE *out, const char *what, const struct finding *f)
+static void text_finding(FILE *out, const char *what, const struct finding *f, int color)
 {
+	const char *c = !color ? "" : f->severity == SEV_ERROR ? CLI_C_RED
+		      : f->severity == SEV_WARNING ? CLI_C_MAGENTA : CLI_C_CYAN;
 	text_where(out, f->file, f->line, f->col);
-	fprintf(out, "%s: %s: %s [%s %s] (fingerprint %s)\n", what, severity_name(f->severity),
-		f->message, f->rule->id, f->rule->slug, f->fingerprint);
+	fprintf(out, "%s: %s%s%s: %s [%s %s] (fingerprint %s)\n", what, c, severity_name(f->severity),
+		color ? CLI_C_RESET : "", f->message, f->rule->id, f->rule->slug, f->fingerprint);
 }
 
 static int write_text(FILE *out, const struct gate_result *r)
 {
+	int color = cli_color_on(r->o->color, out);
 	const struct verdict *v = r->v;
 	const struct pair *p = r->pairs;
 	int32_t np = r->n_pairs;
@@ -330,9 +339,9 @@ static int write_text(FILE *out, const struct gate_result *r)
 		for (int32_t k = 0; k < d->n_copied; k++)
 			text_donation(out, "donation now copied", hf, d->copied[k], "BASE", d->copied_base[k]);
 		for (int32_t k = 0; k < d->n_new; k++)
-			text_finding(out, "new finding", d->new_findings[k]);
+			text_finding(out, "new finding", d->new_findings[k], color);
 		for (int32_t k = 0; k < d->n_fixed; k++)
-			text_finding(out, "fixed finding", d->fixed_findings[k]);
+			text_finding(out, "fixed finding", d->fixed_findings[k], color);
 	}
 	const struct gate_job *jobs = r->jobs;
 	for (int32_t i = 0; r->dirs && i < r->n_base; i++)
@@ -356,7 +365,7 @@ static int write_text(FILE *out, const struct gate_result *r)
 		np, np == 1 ? "" : "s", v->added, v->added_bytes, v->removed, v->removed_bytes, v->kept,
 		v->lost, v->lost_bytes, v->gained, v->new_findings, v->fixed);
 	if (v->regressed_copies || v->regressed_donations || v->regressed_findings) {
-		fputs("gate: HEAD regresses:", out);
+		fprintf(out, "gate: %sHEAD regresses:%s", color ? CLI_C_RED : "", color ? CLI_C_RESET : "");
 		const char *sep = " ";
 		if (v->regressed_copies) {
 			fprintf(out, "%s%" PRIu64 " bytes of new copies (more than --max-new-copy-bytes=%" PRIu64 ")",

@@ -74,7 +74,7 @@ int cmd_prove_removal(int argc, char **argv)
 			break;
 		case VERDICT_UNKNOWN:
 			printf("%s: unknown: %s\n", c->name, r.unknown_reason ? r.unknown_reason : "?");
-			status = EXIT_INTERNAL;
+			status = EXIT_UNKNOWN;
 			break;
 		default:
 			printf("%s: removal refuted under %s: %s\n", c->name, sname, verdict_name(v));

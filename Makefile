@@ -30,15 +30,20 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(RULE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/rul
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo check test asan-test install uninstall bench clean conformance fuzz fuzz-deps memcheck soak \
+.PHONY: all deps sarif-deps demo check test asan-test install uninstall bench clean conformance fuzz fuzz-deps memcheck soak \
 	same-output
 
 all: deps $(BUILD)/hloproof
 
 # --- dependencies -----------------------------------------------------------
-DEBS := libz3-dev libxml2-dev libcmocka-dev libjansson-dev pkg-config z3
+DEBS := libz3-dev libxml2-dev libcmocka-dev libjansson-dev pkg-config z3 libxml2-utils
 deps:
 	@sh .ci/deps.sh $(DEBS)
+
+# Microsoft's SARIF Multitool (npm, pinned in the script) for tests/ci-outputs.sh,
+# into build/node (not committed).
+sarif-deps:
+	@sh .ci/sarif-deps.sh $(BUILD)/node >/dev/null
 
 # --- build -------------------------------------------------------------------
 $(BUILD)/%.o: %.c $(HDRS) | deps
@@ -96,6 +101,7 @@ $(BUILD)/tests/test_agreement: $(AGREE_SRC) $(AGREE_SRC:.c=.h)
 # tests/metamorphic.sh: analyses invariant under renaming, reordering, reprinting;
 # tests/copy_count.sh: every copy of the corpora, counted from the text, is in copies[];
 # tests/timeline.sh: the timeline's pages in headless Chromium, its SVG and trace (issue 24).
+# tests/ci-outputs.sh: what CI reads (issue 23), validated with xmllint and the SARIF Multitool.
 ROBUST_ENV = HLOPROOF_SHARED=$(SHARED) HLOGEN=$(BUILD)/hlogen
 test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@sh tests/layering.sh
@@ -107,6 +113,9 @@ test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/gate.sh
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/copy_count.sh
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/timeline.sh
+	@$(MAKE) --no-print-directory sarif-deps
+	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof SARIF_MULTITOOL=$(BUILD)/node/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool \
+	  sh tests/ci-outputs.sh
 
 asan-test: deps $(BUILD)/hlogen
 	@$(MAKE) --no-print-directory BUILD=build-asan \

@@ -166,6 +166,10 @@ static int check(struct rule_ctx *ctx)
 		free(msg);
 		if (!f)
 			continue;
+		/* the module's own hazard: unsafe in the printed (or every) schedule */
+		finding_facts(f, (long long)h->bytes,
+			      scheduled ? NULL : copy_family_name(h->predicted_family),
+			      verdict_name(scheduled || h->in_every ? VERDICT_UNSAFE : VERDICT_SCHEDULE_DEPENDENT));
 		int shown = 0;
 		for (int32_t j = i; j < n && shown < EVIDENCE_MAX && count > 1; j++) {
 			const struct hazard_report *g = &H[j];

@@ -17,6 +17,8 @@ static void found(void *p, const struct annotation_violation *v)
 		 v->report ? (int)(v->report - rule_donations(ctx)->items) : -1);
 	struct srcpos pos = v->report ? v->report->pos : (struct srcpos){0, 0, 0};
 	struct finding *f = finding_add_at(ctx, v->param, pos, key, "%s", v->message);
+	if (v->report)
+		finding_facts(f, (long long)v->report->bytes, NULL, verdict_name(v->report->any));
 	if (f && v->item->reason && v->item->kind != ANNOT_ACCEPT_COPY)
 		finding_evidence(ctx->findings, f, "note: %s", v->item->reason);
 }

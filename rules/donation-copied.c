@@ -75,6 +75,8 @@ static int check(struct rule_ctx *ctx)
 						   "(%llu bytes, no memory saved)", kind, pd, oi, what,
 						   (unsigned long long)r->bytes);
 		}
+		finding_facts(f, (long long)(r->copied ? r->copy_bytes : r->bytes),
+			      copy_family_name(FAMILY_DONATION), verdict_name(r->any));
 		add_evidence(ctx, f, r->evidence);
 		const struct annotation *acc =
 			annotations_accepted_copy(ctx->annotations, m, r->param, &r->param_index);

@@ -7,6 +7,7 @@
  * (same dtype and shape, §7.5) would have gone. */
 #include "donormatch.h"
 #include "lint.h"
+#include "verdict.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@ static void report(struct rule_ctx *ctx, const struct donor_matching *dm, int32_
 	struct finding *f = finding_add_at(ctx, pi, dn->donor->pos, key,
 					   "donated %s %s (%llu bytes) will not be reused by any output: %s",
 					   pd, ss, (unsigned long long)dn->bytes, reason);
+	finding_facts(f, (long long)dn->bytes, NULL, verdict_name(VERDICT_NOT_HONORED));
 	/* candidates only when the walk looked at outputs for it */
 	if (dn->outcome == DONOR_NO_OUTPUT_SIZE || dn->outcome == DONOR_MEMORY_SPACE ||
 	    dn->outcome == DONOR_ALL_TAKEN) {

@@ -52,6 +52,7 @@ static int check(struct rule_ctx *ctx)
 					   "donated %s (%s into output %s) is unsafe in the printed schedule: "
 					   "the donated buffer is overwritten while a value in it is still read",
 					   pd, donation_kind_name(r->kind), oi);
+		finding_facts(f, (long long)r->bytes, NULL, verdict_name(r->given));
 		add_evidence(ctx, f, r->evidence);
 	}
 	return 0;

@@ -14,6 +14,7 @@
  * Bounds: a search starts at each relayout copy, follows users at most
  * MAX_DEPTH steps deep and visits at most MAX_VISITS instructions. */
 #include "lint.h"
+#include "verdict.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +186,7 @@ static void report(struct search *s, int depth)
 		"layout round trip: %s goes from layout %s to %s and back through %d copies "
 		"(%s ... %s), moving %llu bytes for nothing",
 		s->start->name, la, lb, copies, first->name, last->name, (unsigned long long)bytes);
+	finding_facts(f, (long long)bytes, copy_family_name(FAMILY_LAYOUT), NULL);
 	char ss[200];
 	shape_to_string(s->start->shape, ss, sizeof(ss));
 	finding_evidence(s->ctx->findings, f, "%d:%d: %s = %s %s", s->start->pos.line,

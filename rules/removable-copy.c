@@ -33,6 +33,7 @@ static int check(struct rule_ctx *ctx)
 						"copy %s is removable under every schedule: %llu bytes saved (%s copy)",
 						copy_site_name(&r->site, nm, sizeof(nm)), (unsigned long long)r->bytes,
 						copy_family_name(r->family));
+		finding_facts(f, (long long)r->bytes, copy_family_name(r->family), verdict_name(r->any));
 		if (f)
 			add_evidence(ctx->findings, f, r->evidence);
 	}

@@ -28,6 +28,7 @@ static int check(struct rule_ctx *ctx)
 			r->n_edges > 1 ? "s" : "", edges);
 		if (!f)
 			continue;
+		finding_facts(f, (long long)r->bytes, copy_family_name(r->family), verdict_name(r->any));
 		for (const char *e = r->evidence; e && *e;) {
 			const char *nl = strchr(e, '\n');
 			int len = nl ? (int)(nl - e) : (int)strlen(e);

@@ -114,7 +114,22 @@ expect_out 0 '"reason": "wanted"' "$H" check --config $T/accept.xml --format=jso
 expect 0 "$H" check --fail-on=warning --write-baseline $T/base.json $RT/fires_copy_pair.hlo $RT/fires_transpose_bitcast.hlo
 if grep -q '"fingerprint"' $T/base.json && [ "$(ls $T | grep -c '^\.base')" = 0 ]; then ok; else bad "write-baseline"; fi
 expect_out 0 '0 errors, 0 warnings, 0 notes, 2 baselined' "$H" check --fail-on=warning --baseline $T/base.json $RT/fires_copy_pair.hlo $RT/fires_transpose_bitcast.hlo
-expect_out 1 "$T/base.json: note: stale baseline entry" "$H" check --fail-on=warning --baseline $T/base.json $RT/fires_copy_pair.hlo $DN/fires_memory_space.hlo
+# --write-baseline prints one summary line, not the findings (issue 23)
+expect 0 "$H" check --write-baseline $T/base1.json $RT/fires_copy_pair.hlo $RT/fires_transpose_bitcast.hlo
+if [ "$(cat $T/out)" = "hloproof: 2 modules checked: 2 baseline entries written to $T/base1.json" ] && cmp -s $T/base.json $T/base1.json; then ok
+else bad "write-baseline output: $(head -n 3 $T/out)"; fi
+# stale entries only for the files that were checked: one file against a baseline of two
+expect_out 0 ': 0 errors, 0 warnings, 0 notes, 1 baselined$' "$H" check --fail-on=warning --baseline $T/base.json $RT/fires_copy_pair.hlo
+if ! grep -q stale $T/out; then ok; else bad "stale entries of a file not checked: $(grep stale $T/out)"; fi
+expect_out 0 '"stale_baseline": \[\]' "$H" check --format=json --baseline $T/base.json $RT/fires_copy_pair.hlo
+# an entry of a checked file that matches nothing is stale
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+for e in d["findings"]:
+    if e["file"].endswith("fires_transpose_bitcast.hlo"): e["fingerprint"] = "0000000000000000:1"
+json.dump(d, open(sys.argv[2], "w"))' $T/base.json $T/base2.json
+expect_out 1 "^$T/base2.json: note: stale baseline entry 0000000000000000:1 \[HP104\] for $RT/fires_transpose_bitcast.hlo: " \
+	"$H" check --fail-on=warning --baseline $T/base2.json $RT/fires_copy_pair.hlo $RT/fires_transpose_bitcast.hlo
+if [ "$(grep -c stale $T/out)" = 2 ]; then ok; else bad "stale count: $(grep stale $T/out)"; fi
 expect_out 0 '"stale_baseline": \[' "$H" check --format=json --baseline $T/base.json $RT/fires_copy_pair.hlo
 printf '{"version": 1, "findings": [' > $T/broken.json
 expect 2 "$H" check --baseline $T/broken.json $RT/fires_copy_pair.hlo
@@ -147,6 +162,21 @@ expect_out 1 'fires_not_donated.xml:3: expected param 1 \{\} \(params\[.b.\]\) t
 	"$H" check --annotations $R/annotation-violated/fires_not_donated.xml $R/annotation-violated/fires_not_donated.hlo
 expect_out 0 '1 suppressed' "$H" check --fail-on=warning --annotations $R/annotation-violated/clean_as_declared.xml $R/annotation-violated/clean_as_declared.hlo
 expect_out 1 'annotation violated: .*fires_not_donated.xml:3' "$H" donation --annotations $R/annotation-violated/fires_not_donated.xml $R/annotation-violated/fires_not_donated.hlo
+# check and donation give the same HP204 findings on the same input (issue 23): also for
+# a module with no input_output_alias and no buffer_donor at all (fires_no_alias)
+n204=0
+for c in $R/annotation-violated/*.hlo; do
+	x=${c%.hlo}.xml
+	"$H" check --fail-on=none --annotations $x $c 2>&1 | sed -n 's/^[^ ]*: error: \(.*\) \[HP204 annotation-violated\]$/\1/p' >$T/hp204.check
+	"$H" donation --annotations $x $c 2>&1 | sed -n "s|^$c: annotation violated: ||p" >$T/hp204.donation
+	if cmp -s $T/hp204.check $T/hp204.donation; then ok; else bad "$c: check and donation differ on HP204"; diff $T/hp204.check $T/hp204.donation | head -5; fi
+	n204=$((n204 + $(wc -l <$T/hp204.check)))
+done
+[ "$n204" = 3 ] && ok || bad "HP204 over corpus/rules/annotation-violated: $n204 findings, want 3"
+expect 1 "$H" check --annotations $R/annotation-violated/fires_no_alias.xml $R/annotation-violated/fires_no_alias.hlo
+[ "$(grep -c "fires_no_alias.xml:3: expected param [01] {} (state.params\['[wb]'\]) to be donated, but the module neither aliases it (input_output_alias) nor donates it (buffer_donor) \[HP204 annotation-violated\]" $T/out)" = 2 ] \
+	&& ok || bad "check --annotations without any alias: $(head -n 2 $T/out)"
+expect 1 "$H" donation --annotations $R/annotation-violated/fires_no_alias.xml $R/annotation-violated/fires_no_alias.hlo
 for h in hostile_xxe hostile_billion_laughs hostile_external_dtd; do
 	expect 2 "$H" check --annotations $A/$h.xml $D/safe_elementwise.hlo
 	if grep -q "^$A/$h.xml:2: error: document type declarations and entities are not allowed" $T/err; then ok; else bad "$h: $(cat $T/err)"; fi
@@ -229,6 +259,9 @@ expect 0 "$H" prove-removal $T/removable.hlo c.1
 expect 1 "$H" prove-removal $GH buf.old
 expect 2 "$H" prove-removal $GH no-such-copy
 expect_full 3 "$H" prove-removal $T/removable.hlo c.1
+# unknown is 4, not 3 (an internal error): the question was not settled (issue 23)
+expect_out 4 '^cc: unknown: a computation with several call sites' "$H" prove-removal corpus/unknown/not_flattened.hlo cc
+expect 4 "$H" prove-removal --schedule=any corpus/unknown/not_flattened.hlo cc
 expect 0 "$H" gate $GB $GB
 expect 1 "$H" gate $GB $GH
 expect 2 "$H" gate $GB $T/missing.hlo
@@ -250,7 +283,7 @@ expect 0 "$H" prove-removal --schedule=given $C/scheduled.hlo c2
 expect 1 "$H" prove-removal --schedule=any $C/scheduled.hlo c2
 expect 2 "$H" prove-removal --schedule=given $C/in_place.hlo c1
 expect 2 "$H" prove-removal --schedule=sometimes $C/in_place.hlo c1
-expect_out 3 'unknown: .*not flattened' "$H" prove-removal corpus/unknown/not_flattened.hlo cc
+expect_out 4 'unknown: .*not flattened' "$H" prove-removal corpus/unknown/not_flattened.hlo cc
 expect 2 "$H" prove-removal $C/in_place.hlo x
 # --- after-optimization constructs (issue 19): corpus/postopt -----------------
 # Each case's copies[] in the JSON of `check` is its "// expect:" lines; a case
@@ -274,7 +307,7 @@ for f in $P/*.hlo; do
 		if grep -qF "$f:$loc: note: copy verdicts unknown: $msg" $T/out; then ok; else bad "check $f: no note at $loc"; head -3 $T/out; fi
 		ere=$(printf '%s' "$msg" | sed 's/[][\\.*^$()+?{}|]/\\&/g')
 		c=$(sed -n 's/^ *\(ROOT \)\{0,1\}\([a-z0-9_.]*\) = [^ ]* copy(.*/\2/p' "$f" | head -n 1)
-		expect_out 3 "^$c: unknown: $ere" "$H" prove-removal "$f" "$c"
+		expect_out 4 "^$c: unknown: $ere" "$H" prove-removal "$f" "$c"
 		expect_out 3 "^unknown: $ere" "$H" explain --all "$f"
 		expect_out 3 "^$f: unknown: $ere" "$H" buffers "$f"
 	else
@@ -454,7 +487,7 @@ expect_out 1 '^copy_fusion\{1\}: removal refuted under every schedule: schedule-
 expect 2 "$H" prove-removal $C/fused_horizontal.hlo copy_fusion
 expect_out 0 '^  kind: async \(copy-start cs2, copy-done cd2\)$' "$H" explain $C/async_same_space.hlo cd2
 expect_out 0 '^cs2: removal proven safe under the given schedule \(family in-place, 256 bytes saved\)$' "$H" prove-removal $C/async_same_space.hlo cd2
-expect_out 3 '^reshape_copy: unknown: the copy is tuple-shaped or also changes the dimensions' "$H" prove-removal $C/fused_reshape.hlo reshape_copy
+expect_out 4 '^reshape_copy: unknown: the copy is tuple-shaped or also changes the dimensions' "$H" prove-removal $C/fused_reshape.hlo reshape_copy
 expect_out 0 'note: copy copy_fusion\{1\} \(in-place, 128 bytes\) is needed only in some schedules; with the control edge copy_fusion -> d1' "$H" check $C/fused_horizontal.hlo
 
 echo "cli: $pass passed, $fail failed"

@@ -191,10 +191,31 @@ has "^gate: $T/dump/base/module_0003.jit_step.before_optimizations.txt -> $T/dum
 has "^gate: $T/dump/base/module_0003.jit_step.cpu_after_optimizations.txt -> $T/dump/head/module_0007.jit_step.cpu_after_optimizations.txt \(module step\)"
 has "^$T/dump/head/module_0007.jit_step.cpu_after_optimizations.txt:16:3: copy added: buf.old"
 has "donation lost: parameter 0"
-has "^gate: only in BASE: $T/dump/base/module_0001.jit_init.cpu_after_optimizations.txt \(module donate\)"
-has "^gate: only in HEAD: $T/dump/head/module_0002.jit_eval.cpu_after_optimizations.txt \(module donate2\)"
+has "^gate: module removed, only in BASE: $T/dump/base/module_0001.jit_init.cpu_after_optimizations.txt \(module donate\)"
+# a module only in HEAD is compared with an empty BASE (issue 23)
+has "^gate: \(new module\) -> $T/dump/head/module_0002.jit_eval.cpu_after_optimizations.txt \(module donate2\)"
+has "^gate: 1 new module, 1 removed$"
 has "^gate: 2 module pairs;"
+hasnt "only in HEAD"
 if [ ! -s $T/err ]; then ok; else bad "dump dirs: stderr not empty: $(head -3 $T/err)"; fi
+# a new module's copies are added copies: a new jitted function regresses the gate;
+# --ignore-new-modules lists it instead (the behaviour before issue 23)
+mkdir -p $T/dump3/base $T/dump3/head
+cp $G/base.hlo $T/dump3/base/module_0001.jit_step.txt
+cp $G/base.hlo $T/dump3/head/module_0001.jit_step.txt
+sed 's/HloModule step/HloModule fresh/' $G/head.hlo > $T/dump3/head/module_0002.jit_fresh.txt
+expect 1 "$H" gate $T/dump3/base $T/dump3/head
+has "^gate: \(new module\) -> $T/dump3/head/module_0002.jit_fresh.txt \(module fresh\)$"
+has "^$T/dump3/head/module_0002.jit_fresh.txt:16:3: copy added: buf.old = copy\(buf\) in step, 4096 bytes"
+has "^gate: 1 new module, 0 removed$"
+has "^gate: 1 module pair; copies: 2 added \(266240 bytes\)"
+expect 1 "$H" gate --format=json $T/dump3/base $T/dump3/head
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["pairs"]; s=d["summary"]
+sys.exit(0 if len(p) == 2 and p[1]["base"] is None and p[1]["head"]["module"] == "fresh" and len(p[1]["copies_added"]) == 2 and s["modules_new"] == 1 and s["modules_removed"] == 0 and s["pairs"] == 1 and d["only_in_head"] == [] else 1)' $T/out; then ok; else bad "gate JSON for a new module"; fi
+expect 0 "$H" gate --ignore-new-modules $T/dump3/base $T/dump3/head
+has "^gate: only in HEAD: $T/dump3/head/module_0002.jit_fresh.txt \(module fresh\)$"
+hasnt "new module"
+has "^gate: 1 module pair; copies: 0 added \(0 bytes\)"
 # the module name pairs when the file stem changed; the file stem when the module was renamed
 mkdir -p $T/dump2/base $T/dump2/head
 cp $G/base.hlo $T/dump2/base/module_0001.a.txt

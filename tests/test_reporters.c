@@ -82,15 +82,33 @@ static const struct finding *find_msg(const struct fixture *fx, const char *pref
 	return NULL;
 }
 
-static char *render(enum report_format fmt, const struct report *r, int color)
+static char *render_with(enum report_format fmt, const struct report *r,
+			 const struct report_options *o)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct report_options o = {color};
-	assert_int_equal(report_write(f, fmt, r, &o), 0);
+	assert_int_equal(report_write(f, fmt, r, o), 0);
 	fclose(f);
 	return buf;
+}
+
+static char *render(enum report_format fmt, const struct report *r, int color)
+{
+	struct report_options o = {color, FAIL_WARNING, NULL};
+	return render_with(fmt, r, &o);
+}
+
+/* Two inputs that did not parse, one before each module. */
+static const struct input_failure fixture_failed[] = {
+	{"broken.hlo", 3, 7, "expected ')'", 0},
+	{"missing.hlo", 0, 0, "cannot open: No such file or directory", 1},
+};
+
+static void add_failures(struct fixture *fx)
+{
+	fx->rep.failed = fixture_failed;
+	fx->rep.files_failed = 2;
 }
 
 static void test_text(void **state)
@@ -164,8 +182,16 @@ static void test_json(void **state)
 			/* control character and invalid UTF-8 replaced, the rest kept */
 			assert_string_equal(json_string_value(json_object_get(f, "message")),
 					    "round trip <a & \"b\"> ? bad ? utf8");
-			assert_string_equal(json_string_value(json_object_get(f, "evidence")),
-					    "step 1: copy.1\nstep 2: n");
+			json_t *ev = json_object_get(f, "evidence");
+			assert_int_equal(json_array_size(ev), 2);
+			assert_string_equal(json_string_value(json_array_get(ev, 0)), "step 1: copy.1");
+			assert_string_equal(json_string_value(json_array_get(ev, 1)), "step 2: n");
+			/* no facts attached in the fixture: the keys are there, null */
+			assert_true(json_is_null(json_object_get(f, "bytes")));
+			assert_true(json_is_null(json_object_get(f, "family")));
+			assert_true(json_is_null(json_object_get(f, "verdict")));
+		} else {
+			assert_int_equal(json_array_size(json_object_get(f, "evidence")), 0);
 		}
 	}
 	assert_true(seen_warning);
@@ -179,7 +205,144 @@ static void test_json(void **state)
 	assert_int_equal(json_integer_value(json_object_get(sum, "warnings")), 1);
 	assert_int_equal(json_integer_value(json_object_get(sum, "notes")), 1);
 	assert_null(json_object_get(root, "stale_baseline")); /* no --baseline */
+	assert_int_equal(json_integer_value(json_object_get(root, "schema_version")), 1);
+	json_t *files = json_object_get(root, "files");
+	assert_int_equal(json_array_size(files), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(files, 0), "path")),
+			    "dir with space/a.hlo");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(files, 1), "status")),
+			    "checked");
 	json_decref(root);
+	free(out);
+	free_fixture(fx);
+}
+
+/* The structured facts a rule attaches (finding_facts) reach the JSON. */
+static void test_json_facts(void **state)
+{
+	struct fixture *fx = make_fixture("b.hlo");
+	struct findings *fs = &fx->mods[0].findings;
+	for (int32_t i = 0; i < fs->n; i++)
+		if (!strcmp(fs->items[i].message, "donor lost"))
+			finding_facts(&fs->items[i], 4096, "donation", "not-honored");
+	char *out = render(FMT_JSON, &fx->rep, 0);
+	json_t *root = json_loads(out, 0, NULL);
+	assert_non_null(root);
+	json_t *fl = json_object_get(json_array_get(json_object_get(root, "modules"), 0), "findings");
+	int seen = 0;
+	for (size_t i = 0; i < json_array_size(fl); i++) {
+		json_t *f = json_array_get(fl, i);
+		if (strcmp(json_string_value(json_object_get(f, "message")), "donor lost"))
+			continue;
+		seen = 1;
+		assert_int_equal(json_integer_value(json_object_get(f, "bytes")), 4096);
+		assert_string_equal(json_string_value(json_object_get(f, "family")), "donation");
+		assert_string_equal(json_string_value(json_object_get(f, "verdict")), "not-honored");
+	}
+	assert_true(seen);
+	json_decref(root);
+	free(out);
+	free_fixture(fx);
+}
+
+static xmlDocPtr parse_xml(const char *out);
+static int count_elems(xmlNodePtr n, const char *name);
+static xmlNodePtr child(xmlNodePtr n, const char *name, int k);
+static int prop_int(xmlNodePtr n, const char *name);
+static void assert_prop(xmlNodePtr n, const char *name, const char *want);
+
+/* Every format names every input: the failed ones in input order with
+ * their position and message (issue 23). */
+static void test_failed_inputs(void **state)
+{
+	struct fixture *fx = make_fixture("b.hlo");
+	add_failures(fx);
+	/* JSON: files[] in input order */
+	char *out = render(FMT_JSON, &fx->rep, 0);
+	json_t *root = json_loads(out, 0, NULL);
+	assert_non_null(root);
+	json_t *files = json_object_get(root, "files");
+	assert_int_equal(json_array_size(files), 4);
+	const char *want_path[] = {"broken.hlo", "dir with space/a.hlo", "missing.hlo", "b.hlo"};
+	const char *want_status[] = {"failed", "checked", "failed", "checked"};
+	for (size_t i = 0; i < 4; i++) {
+		json_t *e = json_array_get(files, i);
+		assert_string_equal(json_string_value(json_object_get(e, "path")), want_path[i]);
+		assert_string_equal(json_string_value(json_object_get(e, "status")), want_status[i]);
+	}
+	json_t *e0 = json_array_get(files, 0), *e2 = json_array_get(files, 2);
+	assert_string_equal(json_string_value(json_object_get(e0, "location")), "broken.hlo:3:7");
+	assert_int_equal(json_integer_value(json_object_get(e0, "line")), 3);
+	assert_int_equal(json_integer_value(json_object_get(e0, "column")), 7);
+	assert_string_equal(json_string_value(json_object_get(e0, "message")), "expected ')'");
+	assert_string_equal(json_string_value(json_object_get(e2, "location")), "missing.hlo");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(root, "summary"), "files_failed")), 2);
+	json_decref(root);
+	free(out);
+
+	/* SARIF: executionSuccessful false, one error notification per input */
+	out = render(FMT_SARIF, &fx->rep, 0);
+	root = json_loads(out, 0, NULL);
+	assert_non_null(root);
+	json_t *inv = json_array_get(json_object_get(json_array_get(json_object_get(root, "runs"), 0),
+						     "invocations"), 0);
+	assert_true(json_is_false(json_object_get(inv, "executionSuccessful")));
+	json_t *notes = json_object_get(inv, "toolExecutionNotifications");
+	assert_int_equal(json_array_size(notes), 2);
+	json_t *n0 = json_array_get(notes, 0);
+	assert_string_equal(json_string_value(json_object_get(n0, "level")), "error");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(n0, "message"), "text")),
+			    "broken.hlo:3:7: error: expected ')'");
+	json_t *phys = json_object_get(json_array_get(json_object_get(n0, "locations"), 0), "physicalLocation");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(phys, "artifactLocation"), "uri")),
+			    "broken.hlo");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(phys, "region"), "startLine")), 3);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(phys, "region"), "startColumn")), 7);
+	/* no position: no region */
+	phys = json_object_get(json_array_get(json_object_get(json_array_get(notes, 1), "locations"), 0),
+			       "physicalLocation");
+	assert_null(json_object_get(phys, "region"));
+	json_decref(root);
+	free(out);
+
+	/* JUnit: a testsuite with an <error> for each, counted in errors */
+	out = render(FMT_JUNIT, &fx->rep, 0);
+	xmlDocPtr doc = parse_xml(out);
+	xmlNodePtr top = xmlDocGetRootElement(doc);
+	assert_int_equal(prop_int(top, "errors"), 2);
+	assert_int_equal(prop_int(top, "tests"), 7); /* 4 findings + 1 clean module + 2 failed */
+	assert_int_equal(count_elems(top->children, "error"), 2);
+	xmlNodePtr s0 = child(top, "testsuite", 0);
+	assert_prop(s0, "name", "broken.hlo");
+	assert_int_equal(prop_int(s0, "errors"), 1);
+	xmlNodePtr tc = child(s0, "testcase", 0);
+	assert_prop(tc, "classname", "hloproof.parse");
+	xmlNodePtr er = child(tc, "error", 0);
+	assert_prop(er, "message", "expected ')'");
+	xmlChar *text = xmlNodeGetContent(er);
+	assert_string_equal((const char *)text, "broken.hlo:3:7: error: expected ')'");
+	xmlFree(text);
+	assert_prop(child(top, "testsuite", 1), "name", "dir with space/a.hlo");
+	assert_prop(child(top, "testsuite", 2), "name", "missing.hlo");
+	xmlFreeDoc(doc);
+	free(out);
+
+	/* Checkstyle: a <file> with one parse error each */
+	out = render(FMT_CHECKSTYLE, &fx->rep, 0);
+	doc = parse_xml(out);
+	top = xmlDocGetRootElement(doc);
+	xmlNodePtr f0 = child(top, "file", 0), f2 = child(top, "file", 2);
+	assert_prop(f0, "name", "broken.hlo");
+	assert_prop(f2, "name", "missing.hlo");
+	er = child(f0, "error", 0);
+	assert_prop(er, "severity", "error");
+	assert_prop(er, "source", "hloproof.parse");
+	assert_prop(er, "line", "3");
+	assert_prop(er, "column", "7");
+	assert_prop(er, "message", "expected ')'");
+	assert_prop(child(f2, "error", 0), "line", "1");
+	assert_int_equal(count_elems(top->children, "file"), 4);
+	xmlFreeDoc(doc);
 	free(out);
 	free_fixture(fx);
 }
@@ -361,6 +524,67 @@ static void test_junit(void **state)
 		xmlFree(type);
 	}
 	assert_true(ok);
+	/* the accepted finding: <skipped> with the reason as its text */
+	xmlNodePtr sk = NULL;
+	for (xmlNodePtr tc = s0->children; tc && !sk; tc = tc->next)
+		if (tc->type == XML_ELEMENT_NODE)
+			sk = child(tc, "skipped", 0);
+	assert_non_null(sk);
+	xmlChar *reason = xmlNodeGetContent(sk);
+	assert_string_equal((const char *)reason, "reviewed: fine");
+	xmlFree(reason);
+	xmlFreeDoc(doc);
+	free(out);
+	free_fixture(fx);
+}
+
+/* --fail-on: a <failure> only at or above it; the rest pass with their text
+ * in <system-out>; (classname, name) unique in the report. */
+static void test_junit_fail_on(void **state)
+{
+	struct fixture *fx = make_fixture("b.hlo");
+	struct report_options o = {0, FAIL_ERROR, NULL};
+	char *out = render_with(FMT_JUNIT, &fx->rep, &o);
+	xmlDocPtr doc = parse_xml(out);
+	xmlNodePtr root = xmlDocGetRootElement(doc);
+	assert_int_equal(prop_int(root, "failures"), 1);
+	assert_int_equal(prop_int(root, "tests"), 5);
+	xmlNodePtr s0 = child(root, "testsuite", 0);
+	assert_int_equal(prop_int(s0, "failures"), 1);
+	assert_int_equal(count_elems(s0->children, "failure"), 1);
+	assert_int_equal(count_elems(s0->children, "system-out"), 2); /* the warning and the note */
+	int warned = 0;
+	char names[8][800];
+	int n = 0;
+	for (xmlNodePtr tc = s0->children; tc; tc = tc->next) {
+		if (tc->type != XML_ELEMENT_NODE || strcmp((const char *)tc->name, "testcase"))
+			continue;
+		xmlChar *cls = xmlGetProp(tc, BAD_CAST "classname"), *name = xmlGetProp(tc, BAD_CAST "name");
+		assert_true(n < 8);
+		snprintf(names[n++], sizeof(names[0]), "%s|%s", (const char *)cls, (const char *)name);
+		xmlFree(cls);
+		xmlFree(name);
+		xmlNodePtr so = child(tc, "system-out", 0);
+		xmlChar *text = so ? xmlNodeGetContent(so) : NULL;
+		if (text && strstr((const char *)text, "round trip")) {
+			assert_int_equal(strncmp((const char *)text, "warning: round trip", 19), 0);
+			assert_non_null(strstr((const char *)text, "step 2: n"));
+			warned = 1;
+		}
+		xmlFree(text);
+	}
+	assert_true(warned);
+	assert_int_equal(n, 4);
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			assert_string_not_equal(names[i], names[j]);
+	xmlFreeDoc(doc);
+	free(out);
+	/* none: no failure at all */
+	o.fail_on = FAIL_NONE;
+	out = render_with(FMT_JUNIT, &fx->rep, &o);
+	doc = parse_xml(out);
+	assert_int_equal(prop_int(xmlDocGetRootElement(doc), "failures"), 0);
 	xmlFreeDoc(doc);
 	free(out);
 	free_fixture(fx);
@@ -430,7 +654,7 @@ static void test_baseline(void **state)
 	struct fixture *fx = make_fixture("b.hlo");
 	struct diag d;
 	diag_init(&d, NULL);
-	assert_int_equal(baseline_write(path, &fx->rep, &d), 0);
+	assert_int_equal(baseline_write(path, &fx->rep, &d), 3); /* the suppressed one left out */
 	assert_int_equal(count_dir(dir), 1); /* no temporary left */
 	/* the file's format */
 	json_error_t err;
@@ -562,6 +786,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json_facts),
+		cmocka_unit_test(test_failed_inputs),
+		cmocka_unit_test(test_junit_fail_on),
 		cmocka_unit_test(test_sarif),
 		cmocka_unit_test(test_junit),
 		cmocka_unit_test(test_checkstyle),

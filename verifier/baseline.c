@@ -103,11 +103,19 @@ void baseline_apply(struct baseline *b, struct report *r)
 {
 	match(b, r, 1);
 	match(b, r, 0);
+	for (size_t k = 0; k < b->n; k++) {
+		struct baseline_entry *e = &b->entries[k];
+		int checked = !e->file;
+		for (size_t m = 0; !checked && m < r->n_modules; m++)
+			checked = same(e->file, r->modules[m].findings.file);
+		e->unchecked = !e->used && !checked;
+	}
 }
 
 int baseline_write(const char *path, const struct report *r, struct diag *d)
 {
 	json_t *list = json_array();
+	int n = 0;
 	for (size_t m = 0; m < r->n_modules; m++) {
 		const struct findings *fs = &r->modules[m].findings;
 		for (int32_t i = 0; i < fs->n; i++) {
@@ -121,6 +129,7 @@ int baseline_write(const char *path, const struct report *r, struct diag *d)
 			json_object_set_new(o, "file", report_json_string(f->file));
 			json_object_set_new(o, "message", report_json_string(f->message));
 			json_array_append_new(list, o);
+			n++;
 		}
 	}
 	json_t *root = json_object();
@@ -139,5 +148,5 @@ int baseline_write(const char *path, const struct report *r, struct diag *d)
 		atomic_out_abort(&of);
 		return error_at(d, (struct srcpos){path, 0, 0}, "cannot write baseline");
 	}
-	return atomic_out_commit(&of, d);
+	return atomic_out_commit(&of, d) < 0 ? -1 : n;
 }

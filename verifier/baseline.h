@@ -14,7 +14,14 @@
 struct baseline_entry {
 	char *fingerprint, *rule, *file, *message;
 	int used;            /* matched a finding of this run */
+	int unchecked;       /* names a file this run did not check: never stale */
 };
+
+/* Stale: matched nothing, though its file (when it names one) was checked. */
+static inline int baseline_entry_stale(const struct baseline_entry *e)
+{
+	return !e->used && !e->unchecked;
+}
 
 struct baseline {
 	char *path;
@@ -28,9 +35,11 @@ int baseline_load(struct baseline *b, const char *path, struct diag *d);
 void baseline_free(struct baseline *b);
 /* Mark the report's findings listed in b as baselined and b's entries used.
  * Matching pairs an entry with a finding of the same fingerprint, preferring
- * one in the same file; each entry absorbs one finding. */
+ * one in the same file; each entry absorbs one finding. An entry left over
+ * whose file is none of the report's modules is marked unchecked. */
 void baseline_apply(struct baseline *b, struct report *r);
-/* Every reported (not suppressed) finding of r, atomically (temp + rename). */
+/* Every reported (not suppressed) finding of r, atomically (temp + rename).
+ * Returns the number of entries written, or -1. */
 int baseline_write(const char *path, const struct report *r, struct diag *d);
 
 #endif

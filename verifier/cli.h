@@ -13,7 +13,8 @@ struct lint_config;
 #define EXIT_CLEAN 0
 #define EXIT_FINDINGS 1
 #define EXIT_INPUT 2     /* bad input or usage */
-#define EXIT_INTERNAL 3  /* internal error; also "unknown" for prove-removal */
+#define EXIT_INTERNAL 3  /* internal error */
+#define EXIT_UNKNOWN 4   /* prove-removal: the question was not settled (unknown) */
 
 struct command {
 	const char *name;
@@ -112,6 +113,20 @@ int cli_load_config(struct lint_config *cfg, const struct cli_common *co, struct
  * Returns EXIT_CLEAN, EXIT_INPUT (cannot create FILE) or EXIT_INTERNAL. */
 int cli_write_report(const char *output, int (*write)(FILE *f, void *arg), void *arg,
 		     struct diag *d);
+
+/* --color=auto|always|never for the commands that print findings. auto (the
+ * default): off when NO_COLOR is set and not empty, else on when FORCE_COLOR
+ * is set, not empty and not "0", else on when f is a terminal. */
+enum cli_color { CLI_COLOR_AUTO, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
+/* 0, or EXIT_INPUT after a usage error. */
+int cli_color_option(const char *cmd, const char *arg, int *mode);
+int cli_color_on(int mode, FILE *f);
+/* The text reports' colours (report.h). */
+#define CLI_C_BOLD REPORT_C_BOLD
+#define CLI_C_RED REPORT_C_RED
+#define CLI_C_MAGENTA REPORT_C_MAGENTA
+#define CLI_C_CYAN REPORT_C_CYAN
+#define CLI_C_RESET REPORT_C_RESET
 
 /* Resource figures for --stats: wall milliseconds since `start_ns`, peak RSS. */
 long long cli_now_ns(void);

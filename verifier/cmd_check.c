@@ -31,6 +31,8 @@ struct check_opts {
 	const char **toggle_rule; /* --enable / --disable in order */
 	int *toggle_on;
 	int stats;                /* --stats: one "stats:" line per module on stderr */
+	char *source_root;        /* --source-root DIR (SARIF URI base), resolved; malloc'd */
+	int color;                /* --color (enum cli_color) */
 };
 
 static int parse_opts(int argc, char **argv, struct check_opts *o)
@@ -50,6 +52,8 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{"jobs", required_argument, 0, 'j'},
 		{"time-budget-ms", required_argument, 0, 'T'},
 		{"stats", no_argument, 0, 'Z'},
+		{"source-root", required_argument, 0, 'R'},
+		{"color", required_argument, 0, 'K'},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -87,6 +91,16 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 			break;
 		case 'Z':
 			o->stats = 1;
+			break;
+		case 'K':
+			if (cli_color_option("check", optarg, &o->color))
+				return EXIT_INPUT;
+			break;
+		case 'R':
+			free(o->source_root);
+			o->source_root = realpath(optarg, NULL);
+			if (!o->source_root)
+				return cli_usage_error("check", "--source-root: no directory '%s'", optarg);
 			break;
 		case 'T':
 			if (cli_number("check", &cli_time_budget_ms, optarg, &o->budget_ms))
@@ -134,15 +148,19 @@ static int fails(const struct report *r, enum fail_on level)
 struct report_job {
 	enum report_format format;
 	const struct report *r;
+	int fail_on;
+	const char *source_root;
+	int color;                /* --color */
 };
 
-/* For cli_write_report: colour only on a terminal. */
+/* For cli_write_report: colour as --color, NO_COLOR and FORCE_COLOR say. */
 static int write_report(FILE *f, void *arg)
 {
 	const struct report_job *w = arg;
 	struct report_options ro = {0};
-	ro.color = w->format == FMT_TEXT && f == stdout && isatty(STDOUT_FILENO) &&
-		   !getenv("NO_COLOR");
+	ro.fail_on = w->fail_on;
+	ro.source_root = w->source_root;
+	ro.color = w->format == FMT_TEXT && cli_color_on(w->color, f);
 	return report_write(f, w->format, w->r, &ro);
 }
 
@@ -157,6 +175,8 @@ struct check_job {
 	char *diag;
 	size_t diag_len;
 	char *stats;              /* --stats line, malloc'd */
+	int fail_line, fail_col;  /* not parsed: the parser's first error, for the report */
+	char fail_msg[sizeof(((struct diag *)0)->first)];
 };
 
 struct check_run {
@@ -259,8 +279,12 @@ static void check_one(void *arg, size_t i)
 	struct diag pd;
 	diag_init(&pd, err ? err : stderr);
 	struct hlo_module *m = hlo_parse_file(j->file, &pd);
-	if (!m)
+	if (!m) {
+		j->fail_line = pd.first_pos.line;
+		j->fail_col = pd.first_pos.col;
+		snprintf(j->fail_msg, sizeof(j->fail_msg), "%s", pd.errors ? pd.first : "cannot parse");
 		goto done;
+	}
 	j->parsed = 1;
 	j->slot = &run->slots[i];
 	struct session_options so = {0};
@@ -338,6 +362,7 @@ int cmd_check(int argc, char **argv)
 	struct report rep = {0};
 	struct annotations ann = {0};
 	struct check_job *jobs = NULL;
+	struct input_failure *failed = NULL;
 	char **files = NULL;
 	int status = EXIT_CLEAN, internal = 0, not_checked = 0;
 	struct budget budget;
@@ -372,7 +397,8 @@ int cmd_check(int argc, char **argv)
 	}
 	rep.modules = calloc(n_files ? n_files : 1, sizeof(*rep.modules));
 	jobs = calloc(n_files ? n_files : 1, sizeof(*jobs));
-	if (!rep.modules || !jobs) {
+	failed = calloc(n_files ? n_files : 1, sizeof(*failed));
+	if (!rep.modules || !jobs || !failed) {
 		status = EXIT_INTERNAL;
 		goto out;
 	}
@@ -392,7 +418,9 @@ int cmd_check(int argc, char **argv)
 		internal |= jobs[i].internal;
 		not_checked |= jobs[i].not_checked;
 		if (!jobs[i].parsed) {
-			rep.files_failed++;
+			failed[rep.files_failed++] = (struct input_failure){
+				jobs[i].file, jobs[i].fail_line, jobs[i].fail_col, jobs[i].fail_msg,
+				rep.n_modules};
 			continue;
 		}
 		if (rep.n_modules != i)
@@ -400,16 +428,27 @@ int cmd_check(int argc, char **argv)
 		rep.n_modules++;
 	}
 	fflush(stderr);
+	rep.failed = failed;
 	if (o.baseline) {
 		baseline_apply(&base, &rep);
 		rep.baseline = &base;
 	}
-	if (o.write_baseline && baseline_write(o.write_baseline, &rep, &d) < 0) {
+	int written = o.write_baseline ? baseline_write(o.write_baseline, &rep, &d) : 0;
+	if (written < 0) {
 		status = EXIT_INPUT;
 		goto out;
 	}
-	struct report_job wr = {o.format, &rep};
-	status = cli_write_report(o.co.output, write_report, &wr, &d);
+	struct report_job wr = {o.format, &rep, (int)cfg.fail_on, o.source_root, o.color};
+	if (o.write_baseline && o.format == FMT_TEXT && !o.co.output) {
+		/* the findings went into the baseline: say so, do not list them */
+		printf("hloproof: %zu module%s checked", rep.n_modules, rep.n_modules == 1 ? "" : "s");
+		if (rep.files_failed)
+			printf(", %d file%s failed to parse", rep.files_failed, rep.files_failed == 1 ? "" : "s");
+		printf(": %d baseline entr%s written to %s\n", written, written == 1 ? "y" : "ies",
+		       o.write_baseline);
+	} else {
+		status = cli_write_report(o.co.output, write_report, &wr, &d);
+	}
 	if (status != EXIT_CLEAN)
 		goto out;
 	if (internal)
@@ -431,11 +470,13 @@ out:
 		free(jobs[i].stats);
 	}
 	free(jobs);
+	free(failed);
 	baseline_free(&base);
 	cli_free_inputs(files);
 	config_free(&cfg);
 	annotations_free(&ann);
 	free(o.toggle_rule);
 	free(o.toggle_on);
+	free(o.source_root);
 	return status;
 }

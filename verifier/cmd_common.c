@@ -6,6 +6,8 @@
 #include "config.h"
 #include "jobs.h"
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 void cli_common_init(struct cli_common *co)
 {
@@ -76,4 +78,27 @@ int cli_write_report(const char *output, int (*write)(FILE *f, void *arg), void 
 		return EXIT_INTERNAL;
 	}
 	return atomic_out_commit(&of, d) < 0 ? EXIT_INTERNAL : EXIT_CLEAN;
+}
+
+int cli_color_option(const char *cmd, const char *arg, int *mode)
+{
+	static const char *const names[] = {"auto", "always", "never"};
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(arg, names[i])) {
+			*mode = i;
+			return 0;
+		}
+	return cli_usage_error(cmd, "--color takes auto, always or never, not '%s'", arg);
+}
+
+int cli_color_on(int mode, FILE *f)
+{
+	if (mode != CLI_COLOR_AUTO)
+		return mode == CLI_COLOR_ALWAYS;
+	const char *no = getenv("NO_COLOR"), *force = getenv("FORCE_COLOR");
+	if (no && *no)
+		return 0;
+	if (force && *force && strcmp(force, "0"))
+		return 1;
+	return f == stdout && isatty(STDOUT_FILENO);
 }

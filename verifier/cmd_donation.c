@@ -27,6 +27,7 @@ struct opts {
 	int json, evidence;
 	const char *annotations;
 	long timeout_ms;
+	int color;                 /* --color (enum cli_color) */
 };
 
 /* One parsed module, its session and its donation reports. */
@@ -118,8 +119,9 @@ static int one_module(const char *file, const struct opts *o, const struct annot
 		findings |= is_finding(s.m, &s.r[i]);
 	struct donation_violations vio;
 	struct donation_module_view v = {file, s.m, s.r, s.n, counts, o->evidence,
-					 check_annotations(ann, &s, &vio)};
+					 check_annotations(ann, &s, &vio), 0};
 	findings |= vio.n > 0;
+	v.color = !o->json && cli_color_on(o->color, stdout);
 	if (o->json)
 		report_donation_json(stdout, &v);
 	else
@@ -256,6 +258,7 @@ static int before_after(const char *bfile, const char *afile, const struct opts 
 	struct donation_violations vio;
 	v.violations = check_annotations(ann, &a, &vio);
 	findings |= vio.n > 0;
+	v.color = !o->json && cli_color_on(o->color, stdout);
 	if (o->json)
 		report_donation_pair_json(stdout, &v);
 	else
@@ -275,6 +278,7 @@ int cmd_donation(int argc, char **argv)
 		{"annotations", required_argument, 0, 'A'},
 		CLI_TIMEOUT_OPTION,
 		{"evidence", no_argument, 0, 'e'},
+		{"color", required_argument, 0, 'K'},
 		{0, 0, 0, 0},
 	};
 	struct opts o = {0};
@@ -299,6 +303,10 @@ int cmd_donation(int argc, char **argv)
 			break;
 		case 'e':
 			o.evidence = 1;
+			break;
+		case 'K':
+			if (cli_color_option("donation", optarg, &o.color))
+				return EXIT_INPUT;
 			break;
 		case CLI_OPT_BAD:
 			return EXIT_INPUT;

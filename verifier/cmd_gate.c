@@ -6,7 +6,9 @@
  * regresses when the added copies' bytes (over every pair) exceed
  * --max-new-copy-bytes, when a donation is lost (unless
  * --allow-lost-donations), or when a new finding is at or above
- * --fail-on-new. Modules present on one side only are listed, not gated. */
+ * --fail-on-new. A module only in HEAD is compared with an empty BASE (its
+ * copies added, its findings new) unless --ignore-new-modules; one only in
+ * BASE is listed as removed. */
 #include "annotations.h"
 #include "cli.h"
 #include "config.h"
@@ -28,6 +30,8 @@ struct gate_opts {
 	uint64_t max_new_copy_bytes;
 	int allow_lost_donations;
 	const char *fail_on_new;   /* NULL: the configuration's fail-on */
+	int ignore_new_modules;    /* list a module only in HEAD, do not gate it */
+	int color;                 /* --color (enum cli_color) */
 };
 
 static int parse_opts(int argc, char **argv, struct gate_opts *o)
@@ -43,6 +47,8 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 		{"jobs", required_argument, 0, 'j'},
 		{"annotations", required_argument, 0, 'A'},
 		{"no-deciders", no_argument, 0, 'N'},
+		{"ignore-new-modules", no_argument, 0, 'I'},
+		{"color", required_argument, 0, 'K'},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -74,6 +80,13 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 			break;
 		case 'N':
 			o->no_deciders = 1;
+			break;
+		case 'I':
+			o->ignore_new_modules = 1;
+			break;
+		case 'K':
+			if (cli_color_option("gate", optarg, &o->color))
+				return EXIT_INPUT;
 			break;
 		case 'F':
 			if (cli_fail_on_option("gate", "--fail-on-new", optarg, &o->fail_on_new))
@@ -219,7 +232,7 @@ int cmd_gate(int argc, char **argv)
 	jobs = calloc(n + 1, sizeof(*jobs));
 	partner = calloc((size_t)b.n + 1, sizeof(*partner));
 	head_paired = calloc((size_t)h.n + 1, 1);
-	pairs = calloc((size_t)b.n + 1, sizeof(*pairs));
+	pairs = calloc((size_t)b.n + (size_t)h.n + 1, sizeof(*pairs));
 	only = calloc(n + 1, sizeof(*only));
 	if (!jobs || !partner || !head_paired || !pairs || !only) {
 		status = EXIT_INTERNAL;
@@ -275,14 +288,31 @@ int cmd_gate(int argc, char **argv)
 		}
 	}
 	struct gate_totals v = {0};
-	for (int32_t i = 0; i < b.n; i++) {
-		if (partner[i] < 0)
-			continue;
-		head_paired[partner[i]] = 1;
-		struct gate_pair_result *p = &pairs[np++];
-		p->base = &jobs[i].g;
-		p->head = &jobs[b.n + partner[i]].g;
-		if (gate_compare(p->base, p->head, &p->diff) < 0) {
+	int32_t n_new = 0;
+	for (int32_t i = 0; i < b.n + h.n; i++) {
+		struct gate_pair_result *p;
+		int rc;
+		if (i < b.n) {
+			if (partner[i] < 0)
+				continue;
+			head_paired[partner[i]] = 1;
+			p = &pairs[np++];
+			p->base = &jobs[i].g;
+			p->head = &jobs[b.n + partner[i]].g;
+			rc = gate_compare(p->base, p->head, &p->diff);
+		} else {
+			/* HEAD's modules without a partner: against an empty BASE */
+			int32_t j = i - b.n;
+			if (!bdir || o.ignore_new_modules || head_paired[j] || !jobs[i].parsed)
+				continue;
+			head_paired[j] = 1;
+			p = &pairs[np++];
+			n_new++;
+			p->head = &jobs[i].g;
+			rc = gate_compare_new(p->head, &p->diff);
+			p->base = p->diff.base;
+		}
+		if (rc < 0) {
 			internal = 1;
 			continue;
 		}
@@ -313,8 +343,9 @@ int cmd_gate(int argc, char **argv)
 	for (int32_t j = 0; bdir && j < h.n; j++)
 		if (jobs[b.n + j].parsed && !head_paired[j])
 			only[n_ob + n_oh++] = (struct gate_unpaired){jobs[b.n + j].file, &jobs[b.n + j].g};
-	struct gate_result res = {o.max_new_copy_bytes, o.allow_lost_donations, fon, pairs, np,
-				  only, n_ob, only + n_ob, n_oh, failed, b.skipped + h.skipped, &v};
+	struct gate_result res = {o.max_new_copy_bytes, o.allow_lost_donations, fon, pairs, np, n_new,
+				  only, n_ob, only + n_ob, n_oh, failed, b.skipped + h.skipped, &v,
+				  cli_color_on(o.color, stdout) && !o.json};
 	struct gate_write wr = {o.json, &res};
 	status = cli_write_report(o.co.output, write_report, &wr, &d);
 	if (status != EXIT_CLEAN)

@@ -93,7 +93,7 @@ int cmd_prove_removal(int argc, char **argv)
 	if (unmodelled_report(m, &ud) < 0) {
 		printf("%s: unknown: %s\n", name, ud.first);
 		hlo_module_free(m);
-		return EXIT_INTERNAL;
+		return EXIT_UNKNOWN;
 	}
 	struct session_options so = {0};
 	session_options_from_parsed(&so, &opt);
@@ -112,7 +112,7 @@ int cmd_prove_removal(int argc, char **argv)
 	} else {
 		enum verdict v = use_given ? r.given : r.any;
 		status = v == VERDICT_REMOVABLE ? EXIT_CLEAN
-			 : v == VERDICT_UNKNOWN ? EXIT_INTERNAL : EXIT_FINDINGS;
+			 : v == VERDICT_UNKNOWN ? EXIT_UNKNOWN : EXIT_FINDINGS;
 		report_prove_removal(stdout, &r, use_given);
 	}
 	if (an->cross_check_failed) {

@@ -129,6 +129,7 @@ struct finding *findings_add(struct findings *fs, const struct rule *r, enum sev
 	memset(f, 0, sizeof(*f));
 	f->rule = r;
 	f->severity = sev;
+	f->bytes = -1;
 	f->message = arena_strdup(&fs->arena, message ? message : "");
 	if (pos.line <= 0 && instr)
 		pos = instr->pos;
@@ -146,6 +147,15 @@ struct finding *findings_add(struct findings *fs, const struct rule *r, enum sev
 	f->seq = fs->n++;
 	fs->finalized = 0;
 	return f;
+}
+
+void finding_facts(struct finding *f, long long bytes, const char *family, const char *verdict)
+{
+	if (!f)
+		return;
+	f->bytes = bytes;
+	f->family = family;
+	f->verdict = verdict;
 }
 
 void finding_evidence(struct findings *fs, struct finding *f, const char *fmt, ...)

@@ -29,6 +29,12 @@ struct finding {
 	const char *computation, *instruction; /* NULL for module-level findings */
 	char *fingerprint;                   /* set by findings_finalize() */
 	char *evidence;                      /* optional, multi-line, no final newline */
+	/* What the finding is about, for the machine-readable formats (set by
+	 * the rule with finding_facts; the message says the same in words):
+	 * bytes -1 and NULL names when the rule gives none. Static strings. */
+	long long bytes;                     /* bytes moved, saved or donated */
+	const char *family;                  /* copy family (copy_family_name) */
+	const char *verdict;                 /* verdict_name: removable, unsafe, ... */
 
 	const char *suppressed;  /* reason of the accepted item that matched, or NULL */
 	int baselined;           /* present in the --baseline file: not reported */
@@ -59,6 +65,10 @@ struct finding *findings_add(struct findings *fs, const struct rule *r, enum sev
 /* Append one line to the finding's evidence. */
 void finding_evidence(struct findings *fs, struct finding *f, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Attach the structured facts to f (NULL: nothing): bytes (-1: none), the
+ * copy family and verdict names (static strings or NULL). */
+void finding_facts(struct finding *f, long long bytes, const char *family, const char *verdict);
 
 /* Sort into text order (line, column, rule, insertion) and assign the
  * fingerprints' occurrence counters. Idempotent. */

@@ -618,6 +618,12 @@ int gate_compare(const struct gate_module *base, const struct gate_module *head,
 	return 0;
 }
 
+int gate_compare_new(const struct gate_module *head, struct gate_diff *out)
+{
+	static const struct gate_module empty; /* read only: nothing in it */
+	return gate_compare(&empty, head, out);
+}
+
 void gate_diff_free(struct gate_diff *d)
 {
 	if (!d)

@@ -107,6 +107,10 @@ struct gate_diff {
 };
 
 int gate_compare(const struct gate_module *base, const struct gate_module *head, struct gate_diff *out);
+/* A module only in HEAD against an empty BASE (no copies, donations or
+ * findings; file and name NULL): every copy added, every honored donation
+ * gained, every finding new. */
+int gate_compare_new(const struct gate_module *head, struct gate_diff *out);
 void gate_diff_free(struct gate_diff *d);
 
 /* ---- what `hloproof gate` reports (report_gate.c writes it) ---- */
@@ -133,14 +137,16 @@ struct gate_result {
 	uint64_t max_new_copy_bytes;  /* the thresholds */
 	int allow_lost_donations;
 	enum fail_on fail_on_new;
-	const struct gate_pair_result *pairs;
-	int32_t n_pairs;
+	const struct gate_pair_result *pairs; /* the pairs, then the new modules (base->file NULL) */
+	int32_t n_pairs;              /* pairs and new modules */
+	int32_t n_new;                /* of which new modules (HEAD only, against an empty BASE) */
 	const struct gate_unpaired *only_base;
 	int32_t n_only_base;
 	const struct gate_unpaired *only_head;
 	int32_t n_only_head;
 	int32_t failed, skipped;      /* inputs that did not parse; non-module .txt files */
 	const struct gate_totals *v;
+	int color;                    /* text: severities and the regression in colour */
 };
 
 /* Pairing the modules of two dump directories. Each side lists its modules

@@ -21,7 +21,8 @@ const struct command commands[] = {
 	 "       [--fail-on=error|warning|note|none] [--enable RULE] [--disable RULE]\n"
 	 "       [--baseline FILE] [--write-baseline FILE] [--timeout-ms N] [--strict-donation]\n"
 	 "       [--annotations FILE.xml] [--smt-dump DIR] [--cross-check] [--jobs N]\n"
-	 "       [--time-budget-ms N] [--stats] FILE...",
+	 "       [--time-budget-ms N] [--stats] [--source-root DIR] [--color=auto|always|never]\n"
+	 "       FILE...",
 	 "run the lint rules and report findings", CMD_HEAP_SETUP},
 	{"buffers", cmd_buffers,
 	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential]\n"
@@ -29,7 +30,7 @@ const struct command commands[] = {
 	 "list alias-analysis buffers, their values and live ranges", 0},
 	{"donation", cmd_donation,
 	 "donation [--format=text|json] [--evidence] [--annotations FILE.xml] [--timeout-ms N]\n"
-	 "       BEFORE [AFTER]",
+	 "       [--color=auto|always|never] BEFORE [AFTER]",
 	 "prove or refute every donation; with two files, what optimization did with each", CMD_HEAP_SETUP},
 	/* copies (issue 4) */
 	{"explain", cmd_explain,
@@ -38,11 +39,12 @@ const struct command commands[] = {
 	 "the family, removal verdicts and evidence of a copy", CMD_HEAP_SETUP},
 	{"prove-removal", cmd_prove_removal,
 	 "prove-removal [--schedule=given|any] [--timeout-ms N] [--smt-dump DIR] [--cross-check] FILE COPY",
-	 "exit 0 when removing COPY is proven safe, 1 when refuted, 3 when unknown", CMD_HEAP_SETUP},
+	 "exit 0 when removing COPY is proven safe, 1 when refuted, 4 when unknown", CMD_HEAP_SETUP},
 	{"gate", cmd_gate,
 	 "gate [--format=text|json] [-o FILE] [--config FILE] [--max-new-copy-bytes N]\n"
 	 "       [--allow-lost-donations] [--fail-on-new=error|warning|note|none]\n"
-	 "       [--annotations FILE.xml] [--no-deciders] [--timeout-ms N] [--jobs N] BASE HEAD",
+	 "       [--annotations FILE.xml] [--no-deciders] [--ignore-new-modules] [--timeout-ms N]\n"
+	 "       [--jobs N] [--color=auto|always|never] BASE HEAD",
 	 "compare two versions of a module (or two dump directories); exit 1 on a regression",
 	 CMD_HEAP_SETUP},
 	{"timeline", cmd_timeline,
@@ -77,8 +79,8 @@ static void usage(FILE *out)
 	fprintf(out, "\n%s", inputs_note);
 	fprintf(out, "per command: hloproof COMMAND --help\n"
 		     "exit status: 0 clean, 1 findings (check, donation), a regression (gate) or a refuted\n"
-		     "removal (prove-removal), 2 bad input or usage, 3 internal error (prove-removal:\n"
-		     "also unknown; parse, buffers, check: results left unknown by --time-budget-ms)\n");
+		     "removal (prove-removal), 2 bad input or usage, 3 internal error (parse, buffers,\n"
+		     "check: also results left unknown by --time-budget-ms), 4 unknown (prove-removal)\n");
 }
 
 int main(int argc, char **argv)

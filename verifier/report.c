@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int report_format_parse(const char *s, enum report_format *out)
 {
@@ -37,7 +39,7 @@ void report_count(const struct report *r, struct report_counts *c)
 	}
 	if (r->baseline)
 		for (size_t i = 0; i < r->baseline->n; i++)
-			c->stale += !r->baseline->entries[i].used;
+			c->stale += baseline_entry_stale(&r->baseline->entries[i]);
 }
 
 /* Length of the well-formed UTF-8 sequence at s (XML-legal code point), or 0. */
@@ -119,6 +121,28 @@ char *report_full_message(const struct finding *f)
 	return s;
 }
 
+char *report_failure_location(const struct input_failure *f)
+{
+	char *s = NULL;
+	int rc = f->line > 0 ? asprintf(&s, "%s:%d:%d", f->file, f->line, f->col > 0 ? f->col : 1)
+			     : asprintf(&s, "%s", f->file);
+	return rc < 0 ? NULL : s;
+}
+
+json_t *report_evidence_lines(const struct finding *f)
+{
+	json_t *a = json_array();
+	for (const char *p = f->evidence; p && *p;) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char *line = strndup(p, len);
+		json_array_append_new(a, report_json_string(line ? line : ""));
+		free(line);
+		p = e ? e + 1 : p + len;
+	}
+	return a;
+}
+
 char *report_rule_description(const struct rule *r)
 {
 	const char *doc = rule_doc(r->slug);
@@ -147,12 +171,9 @@ char *report_rule_description(const struct rule *r)
 	return s;
 }
 
-char *report_uri(const char *path)
+static char *uri_encode(const char *prefix, const char *path)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	const char *prefix = path[0] == '/' ? "file://" : "";
-	if (!strncmp(path, "./", 2))
-		path += 2;
 	size_t n = strlen(path);
 	char *s = malloc(strlen(prefix) + 3 * n + 1);
 	if (!s)
@@ -171,6 +192,99 @@ char *report_uri(const char *path)
 	}
 	s[o] = 0;
 	return s;
+}
+
+char *report_uri(const char *path)
+{
+	const char *prefix = path[0] == '/' ? "file://" : "";
+	if (!strncmp(path, "./", 2))
+		path += 2;
+	return uri_encode(prefix, path);
+}
+
+static int has_git(const char *dir)
+{
+	char *p = NULL;
+	if (asprintf(&p, "%s/.git", dir) < 0)
+		return 0;
+	struct stat st;
+	int yes = stat(p, &st) == 0;
+	free(p);
+	return yes;
+}
+
+char *report_source_root(const char *file)
+{
+	char *abs = file && strcmp(file, "-") ? realpath(file, NULL) : NULL;
+	if (abs) {
+		char *slash;
+		while ((slash = strrchr(abs, '/'))) {
+			*slash = 0; /* the parent of what abs named */
+			if (has_git(*abs ? abs : "/")) {
+				if (!*abs)
+					strcpy(abs, "/");
+				return abs;
+			}
+			if (!*abs)
+				break;
+		}
+		free(abs);
+	}
+	return getcwd(NULL, 0);
+}
+
+char *report_root_uri(const char *file, const char *root, int *based)
+{
+	*based = 0;
+	char *abs = root && strcmp(file, "-") ? realpath(file, NULL) : NULL;
+	size_t n = root ? strlen(root) : 0;
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	if (abs && n == 1 && root[0] == '/') {
+		*based = 1;
+		char *u = uri_encode("", abs + 1);
+		free(abs);
+		return u;
+	}
+	if (abs && !strncmp(abs, root, n) && abs[n] == '/') {
+		*based = 1;
+		char *u = uri_encode("", abs + n + 1);
+		free(abs);
+		return u;
+	}
+	char *u = abs ? uri_encode("file://", abs) : report_uri(file);
+	free(abs);
+	return u;
+}
+
+char *report_unlink_markdown(const char *md)
+{
+	size_t n = strlen(md);
+	char *out = malloc(n + 1);
+	if (!out)
+		return NULL;
+	size_t o = 0;
+	for (size_t i = 0; i < n;) {
+		const char *close = md[i] == '[' ? strchr(md + i, ']') : NULL;
+		const char *end = close && close[1] == '(' ? strchr(close, ')') : NULL;
+		const char *nl = strchr(md + i, '\n');
+		if (end && (!nl || end < nl)) {
+			const char *target = close + 2;
+			size_t tlen = (size_t)(end - target);
+			int absolute = (tlen > 7 && !strncmp(target, "http://", 7)) ||
+				       (tlen > 8 && !strncmp(target, "https://", 8));
+			if (!absolute) {
+				size_t tl = (size_t)(close - (md + i + 1));
+				memcpy(out + o, md + i + 1, tl);
+				o += tl;
+				i = (size_t)(end - md) + 1;
+				continue;
+			}
+		}
+		out[o++] = md[i++];
+	}
+	out[o] = 0;
+	return out;
 }
 
 xmlTextWriterPtr report_xml_open(FILE *out)

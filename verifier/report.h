@@ -11,6 +11,13 @@
 #include <libxml/xmlwriter.h>
 #include "findings.h"
 
+/* ANSI colours of the text reports: severities, and the path in bold. */
+#define REPORT_C_BOLD "\033[1m"
+#define REPORT_C_RED "\033[1;31m"
+#define REPORT_C_MAGENTA "\033[1;35m"
+#define REPORT_C_CYAN "\033[1;36m"
+#define REPORT_C_RESET "\033[0m"
+
 struct copy_summaries;
 struct donation_summaries;
 
@@ -29,15 +36,31 @@ struct module_report {
 
 struct baseline;
 
+/* An input that could not be read or parsed: the parser's first error. */
+struct input_failure {
+	const char *file;                 /* as given */
+	int line, col;                    /* 0: the error has no position */
+	const char *message;              /* without the position */
+	size_t before;                    /* modules before it in input order */
+};
+
 struct report {
 	struct module_report *modules;
 	size_t n_modules;
 	const struct baseline *baseline;  /* --baseline, for stale entries; may be NULL */
 	int files_failed;                 /* inputs that did not parse */
+	const struct input_failure *failed; /* files_failed entries, input order */
 };
 
 struct report_options {
 	int color;                        /* text: ANSI colours */
+	/* junit: a <failure> for findings at or above this severity (enum
+	 * fail_on, config.h; 0 is FAIL_NOTE); the others pass */
+	int fail_on;
+	/* sarif: URIs relative to this directory (absolute, no final '/'),
+	 * the %SRCROOT% base; NULL: the enclosing git work tree of the first
+	 * module, else the current directory */
+	const char *source_root;
 };
 
 struct report_counts {
@@ -85,6 +108,7 @@ struct donation_module_view {
 	const int32_t *counts;          /* donations_count, VERDICT_NOT_HONORED + 1 entries */
 	int evidence;                   /* text: each report's evidence (--evidence) */
 	const struct donation_violations *violations; /* NULL: no --annotations */
+	int color;                      /* text: verdicts and violations in colour */
 };
 
 enum donation_outcome { DONATION_HONORED = 0, DONATION_HONORED_COPY, DONATION_DROPPED };
@@ -111,6 +135,7 @@ struct donation_pair_view {
 	int n_outcome[3];
 	int evidence;
 	const struct donation_violations *violations; /* AFTER's; NULL: no --annotations */
+	int color;                      /* text: violations in colour */
 };
 
 /* Each returns 0, or -1 on a write error. */
@@ -147,10 +172,24 @@ char *report_clean_text(const char *s);
 json_t *report_json_string(const char *s);
 /* The finding's message with its evidence lines appended, malloc'd. */
 char *report_full_message(const struct finding *f);
+/* "FILE:LINE:COL" (or "FILE" without a position) of a failed input, malloc'd. */
+char *report_failure_location(const struct input_failure *f);
+/* The finding's evidence as a JSON array of lines ([] without evidence). */
+json_t *report_evidence_lines(const struct finding *f);
 /* The first paragraph of a rule's documentation (after its title), malloc'd. */
 char *report_rule_description(const struct rule *r);
 /* Relative path or file:// URI, percent-encoded as SARIF wants; malloc'd. */
 char *report_uri(const char *path);
+/* The repository root for SARIF: the closest directory at or above `file`'s
+ * that holds a .git (directory or file), else the current directory;
+ * absolute, malloc'd, NULL when neither can be resolved. */
+char *report_source_root(const char *file);
+/* `file` relative to `root` (absolute) when inside it, percent-encoded, with
+ * *based = 1; otherwise report_uri(file) and *based = 0. malloc'd. */
+char *report_root_uri(const char *file, const char *root, int *based);
+/* Markdown with relative links [text](path) replaced by their text, so it
+ * reads the same outside the repository; absolute links kept. malloc'd. */
+char *report_unlink_markdown(const char *md);
 
 /* xmlTextWriter helpers for the XML formats; strings are cleaned first.
  * report_xml_open: a writer on `out` (which it does not close), NULL on

@@ -70,10 +70,19 @@ static void print_evidence(FILE *out, const char *e)
 	}
 }
 
-static void text_violations(FILE *out, const char *file, const struct donation_violations *v)
+static void text_violations(FILE *out, const char *file, const struct donation_violations *v,
+			    int color)
 {
 	for (int32_t i = 0; v && i < v->n; i++)
-		fprintf(out, "%s: annotation violated: %s\n", file, v->msg[i]);
+		fprintf(out, "%s: %sannotation violated:%s %s\n", file, color ? REPORT_C_RED : "",
+			color ? REPORT_C_RESET : "", v->msg[i]);
+}
+
+/* A verdict that makes the donation a finding, in colour. */
+static const char *vcolor(int color, enum verdict v)
+{
+	return !color ? "" : v == VERDICT_UNSAFE ? REPORT_C_RED
+	       : v == VERDICT_NOT_HONORED ? REPORT_C_MAGENTA : "";
 }
 
 static json_t *violations_json(const struct donation_violations *v)
@@ -133,7 +142,8 @@ int report_donation_json(FILE *out, const struct donation_module_view *v)
 	return dump(out, root);
 }
 
-static void print_report_line(FILE *out, const struct hlo_module *m, const struct donation_report *r)
+static void print_report_line(FILE *out, const struct hlo_module *m, const struct donation_report *r,
+			      int color)
 {
 	char pd[256], oi[128] = "";
 	describe_param(pd, sizeof(pd), m, r->param, &r->param_index);
@@ -142,8 +152,10 @@ static void print_report_line(FILE *out, const struct hlo_module *m, const struc
 		shape_index_to_string(r->output_index, ix, sizeof(ix));
 		snprintf(oi, sizeof(oi), " -> output %s", ix);
 	}
-	fprintf(out, "%s%s %s, %llu bytes: given=%s any=%s", pd, oi, donation_kind_name(r->kind),
-		(unsigned long long)r->bytes, vname(r->given), vname(r->any));
+	const char *cg = vcolor(color, r->given), *ca = vcolor(color, r->any);
+	fprintf(out, "%s%s %s, %llu bytes: given=%s%s%s any=%s%s%s", pd, oi, donation_kind_name(r->kind),
+		(unsigned long long)r->bytes, cg, vname(r->given), *cg ? REPORT_C_RESET : "", ca,
+		vname(r->any), *ca ? REPORT_C_RESET : "");
 	if (r->any == VERDICT_NOT_HONORED && r->reason)
 		fprintf(out, " (%s)", r->reason);
 	if (r->any == VERDICT_UNKNOWN && r->reason)
@@ -164,7 +176,7 @@ int report_donation_text(FILE *out, const struct donation_module_view *v)
 	fprintf(out, "%s: module %s (%s): %d donation%s\n", v->file, m->name ? m->name : "?",
 		m->is_scheduled ? "scheduled" : "not scheduled", v->n, v->n == 1 ? "" : "s");
 	for (int32_t i = 0; i < v->n; i++) {
-		print_report_line(out, m, &v->r[i]);
+		print_report_line(out, m, &v->r[i], v->color);
 		if (v->evidence)
 			print_evidence(out, v->r[i].evidence);
 	}
@@ -172,7 +184,7 @@ int report_donation_text(FILE *out, const struct donation_module_view *v)
 	fprintf(out, "verdicts: %d safe, %d unsafe, %d schedule-dependent, %d unknown, %d not-honored\n",
 		c[VERDICT_SAFE], c[VERDICT_UNSAFE], c[VERDICT_SCHEDULE_DEPENDENT], c[VERDICT_UNKNOWN],
 		c[VERDICT_NOT_HONORED]);
-	text_violations(out, v->file, v->violations);
+	text_violations(out, v->file, v->violations, v->color);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -277,6 +289,6 @@ int report_donation_pair_text(FILE *out, const struct donation_pair_view *v)
 		(unsigned long long)v->requested_bytes, v->n_outcome[DONATION_HONORED],
 		v->n_outcome[DONATION_HONORED_COPY], v->n_outcome[DONATION_DROPPED],
 		(unsigned long long)v->saved, (unsigned long long)v->lost);
-	text_violations(out, v->after, v->violations);
+	text_violations(out, v->after, v->violations, v->color);
 	return ferror(out) ? -1 : 0;
 }

@@ -71,11 +71,13 @@ static void text_donation(FILE *out, const char *what, const char *file,
 	fputc('\n', out);
 }
 
-static void text_finding(FILE *out, const char *what, const struct finding *f)
+static void text_finding(FILE *out, const char *what, const struct finding *f, int color)
 {
+	const char *c = !color ? "" : f->severity == SEV_ERROR ? REPORT_C_RED
+		      : f->severity == SEV_WARNING ? REPORT_C_MAGENTA : REPORT_C_CYAN;
 	text_where(out, f->file, f->line, f->col);
-	fprintf(out, "%s: %s: %s [%s %s] (fingerprint %s)\n", what, severity_name(f->severity),
-		f->message, f->rule->id, f->rule->slug, f->fingerprint);
+	fprintf(out, "%s: %s%s%s: %s [%s %s] (fingerprint %s)\n", what, c, severity_name(f->severity),
+		color ? REPORT_C_RESET : "", f->message, f->rule->id, f->rule->slug, f->fingerprint);
 }
 
 int report_gate_text(FILE *out, const struct gate_result *r)
@@ -86,7 +88,7 @@ int report_gate_text(FILE *out, const struct gate_result *r)
 	for (int32_t i = 0; i < np; i++) {
 		const struct gate_diff *d = &p[i].diff;
 		const char *bf = p[i].base->file, *hf = p[i].head->file;
-		fprintf(out, "gate: %s -> %s (module %s)\n", bf, hf, p[i].head->name);
+		fprintf(out, "gate: %s -> %s (module %s)\n", bf ? bf : "(new module)", hf, p[i].head->name);
 		for (int32_t k = 0; k < d->n_added; k++)
 			text_copy(out, "copy added", hf, d->added[k]);
 		for (int32_t k = 0; k < d->n_removed; k++)
@@ -98,23 +100,28 @@ int report_gate_text(FILE *out, const struct gate_result *r)
 		for (int32_t k = 0; k < d->n_copied; k++)
 			text_donation(out, "donation now copied", hf, d->copied[k], "BASE", d->copied_base[k]);
 		for (int32_t k = 0; k < d->n_new; k++)
-			text_finding(out, "new finding", d->new_findings[k]);
+			text_finding(out, "new finding", d->new_findings[k], r->color);
 		for (int32_t k = 0; k < d->n_fixed; k++)
-			text_finding(out, "fixed finding", d->fixed_findings[k]);
+			text_finding(out, "fixed finding", d->fixed_findings[k], r->color);
 	}
 	for (int32_t i = 0; i < r->n_only_base; i++)
-		fprintf(out, "gate: only in BASE: %s (module %s)\n", r->only_base[i].file,
+		fprintf(out, "gate: module removed, only in BASE: %s (module %s)\n", r->only_base[i].file,
 			r->only_base[i].g->name);
 	for (int32_t j = 0; j < r->n_only_head; j++)
 		fprintf(out, "gate: only in HEAD: %s (module %s)\n", r->only_head[j].file,
 			r->only_head[j].g->name);
+	if (r->n_new || r->n_only_base)
+		fprintf(out, "gate: %d new module%s, %d removed\n", r->n_new, r->n_new == 1 ? "" : "s",
+			r->n_only_base);
+	np -= r->n_new; /* the pairs proper */
 	fprintf(out,
 		"gate: %d module pair%s; copies: %d added (%" PRIu64 " bytes), %d removed (%" PRIu64
 		" bytes), %d unchanged; donations: %d lost (%" PRIu64 " bytes), %d gained; findings: %d new, %d fixed\n",
 		np, np == 1 ? "" : "s", v->added, v->added_bytes, v->removed, v->removed_bytes, v->kept,
 		v->lost, v->lost_bytes, v->gained, v->new_findings, v->fixed);
 	if (v->regressed_copies || v->regressed_donations || v->regressed_findings) {
-		fputs("gate: HEAD regresses:", out);
+		fprintf(out, "gate: %sHEAD regresses:%s", r->color ? REPORT_C_RED : "",
+			r->color ? REPORT_C_RESET : "");
 		const char *sep = " ";
 		if (v->regressed_copies) {
 			fprintf(out, "%s%" PRIu64 " bytes of new copies (more than --max-new-copy-bytes=%" PRIu64 ")",
@@ -241,7 +248,7 @@ int report_gate_json(FILE *out, const struct gate_result *r)
 		const struct gate_diff *d = &p[i].diff;
 		const char *bf = p[i].base->file, *hf = p[i].head->file;
 		json_t *po = json_object();
-		json_object_set_new(po, "base", module_ref(p[i].base));
+		json_object_set_new(po, "base", bf ? module_ref(p[i].base) : json_null());
 		json_object_set_new(po, "head", module_ref(p[i].head));
 		json_t *dec = json_object();
 		json_object_set_new(dec, "copies", json_boolean(p[i].base->decided_copies &&
@@ -289,7 +296,9 @@ int report_gate_json(FILE *out, const struct gate_result *r)
 	json_object_set_new(root, "only_in_base", ub);
 	json_object_set_new(root, "only_in_head", uh);
 	json_t *s = json_object();
-	json_object_set_new(s, "pairs", json_integer(np));
+	json_object_set_new(s, "pairs", json_integer(np - r->n_new));
+	json_object_set_new(s, "modules_new", json_integer(r->n_new));
+	json_object_set_new(s, "modules_removed", json_integer(r->n_only_base));
 	json_object_set_new(s, "copies_added", json_integer(v->added));
 	json_object_set_new(s, "copy_bytes_added", json_integer((json_int_t)v->added_bytes));
 	json_object_set_new(s, "copies_removed", json_integer(v->removed));

@@ -1,15 +1,13 @@
-/* report_json.c - the JSON report (jansson). Schema:
- * {"tool":{"name","version"},"modules":[{"file","name","scheduled","copies":[],
- *  "donations":[],"findings":[{"rule","name","severity","message","file","line",
- *  "column","computation","instruction","fingerprint","evidence"?}],
- *  "suppressed":[{...finding, "reason"}]}],
- *  "summary":{"errors","warnings","notes","suppressed","baselined"},
- *  "stale_baseline":[{"fingerprint","rule","file","message"}] (with --baseline)} */
+/* report_json.c - the JSON report (jansson). The schema is docs/json.md;
+ * REPORT_JSON_SCHEMA_VERSION changes only when a key changes meaning or goes
+ * away (new keys keep it). */
 #include "baseline.h"
 #include "copies.h"
 #include "donation.h"
 #include "report.h"
 #include <stdlib.h>
+
+#define REPORT_JSON_SCHEMA_VERSION 1
 
 static json_t *str_or_null(const char *s)
 {
@@ -29,8 +27,10 @@ static json_t *finding_json(const struct finding *f)
 	json_object_set_new(o, "computation", str_or_null(f->computation));
 	json_object_set_new(o, "instruction", str_or_null(f->instruction));
 	json_object_set_new(o, "fingerprint", json_string(f->fingerprint ? f->fingerprint : ""));
-	if (f->evidence)
-		json_object_set_new(o, "evidence", report_json_string(f->evidence));
+	json_object_set_new(o, "bytes", f->bytes >= 0 ? json_integer((json_int_t)f->bytes) : json_null());
+	json_object_set_new(o, "family", str_or_null(f->family));
+	json_object_set_new(o, "verdict", str_or_null(f->verdict));
+	json_object_set_new(o, "evidence", report_evidence_lines(f));
 	return o;
 }
 
@@ -119,9 +119,42 @@ static json_t *module_json(const struct module_report *mr)
 	return o;
 }
 
+/* Every input in input order: {"path", "status": "checked"} or, for one that
+ * could not be read or parsed, {"path", "status": "failed", "location"
+ * ("FILE:LINE:COL", or "FILE" without a position), "line", "column",
+ * "message"}. */
+static json_t *files_json(const struct report *r)
+{
+	json_t *a = json_array();
+	int k = 0;
+	for (size_t m = 0; m <= r->n_modules; m++) {
+		for (; k < r->files_failed && r->failed[k].before == m; k++) {
+			const struct input_failure *f = &r->failed[k];
+			json_t *o = json_object();
+			char *loc = report_failure_location(f);
+			json_object_set_new(o, "path", report_json_string(f->file));
+			json_object_set_new(o, "status", json_string("failed"));
+			json_object_set_new(o, "location", report_json_string(loc ? loc : f->file));
+			json_object_set_new(o, "line", json_integer(f->line));
+			json_object_set_new(o, "column", json_integer(f->line > 0 && f->col > 0 ? f->col : 0));
+			json_object_set_new(o, "message", report_json_string(f->message));
+			free(loc);
+			json_array_append_new(a, o);
+		}
+		if (m == r->n_modules)
+			break;
+		json_t *o = json_object();
+		json_object_set_new(o, "path", report_json_string(r->modules[m].findings.file));
+		json_object_set_new(o, "status", json_string("checked"));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 static json_t *report_json_value(const struct report *r)
 {
 	json_t *root = json_object();
+	json_object_set_new(root, "schema_version", json_integer(REPORT_JSON_SCHEMA_VERSION));
 	json_t *tool = json_object();
 	json_object_set_new(tool, "name", json_string("hloproof"));
 	json_object_set_new(tool, "version", json_string(HLOPROOF_VERSION));
@@ -129,6 +162,7 @@ static json_t *report_json_value(const struct report *r)
 	json_t *mods = json_array();
 	for (size_t m = 0; m < r->n_modules; m++)
 		json_array_append_new(mods, module_json(&r->modules[m]));
+	json_object_set_new(root, "files", files_json(r));
 	json_object_set_new(root, "modules", mods);
 	struct report_counts c;
 	report_count(r, &c);
@@ -144,7 +178,7 @@ static json_t *report_json_value(const struct report *r)
 		json_t *stale = json_array();
 		for (size_t i = 0; i < r->baseline->n; i++) {
 			const struct baseline_entry *e = &r->baseline->entries[i];
-			if (e->used)
+			if (!baseline_entry_stale(e))
 				continue;
 			json_t *o = json_object();
 			json_object_set_new(o, "fingerprint", report_json_string(e->fingerprint));

@@ -1,7 +1,13 @@
 /* report_sarif.c - SARIF 2.1.0 as GitHub code scanning accepts it: one run,
  * the driver with every registered rule (ruleIndex = registry position), one
  * result per reported or suppressed finding with a physical location, a
- * region and partialFingerprints {"hloproof/v1": fingerprint}. */
+ * region and partialFingerprints {"hloproof/v1": fingerprint}.
+ * URIs are relative to the repository root (uriBaseId %SRCROOT%, given in
+ * run.originalUriBaseIds) so that GitHub places the alert in the checkout;
+ * message.text is the headline, the evidence lines go into the result's
+ * properties; help.markdown is the rule's documentation, self-contained.
+ * An input that did not parse makes invocations[0].executionSuccessful
+ * false with an error notification at its position. */
 #include "report.h"
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +26,16 @@ static json_t *rule_json(const struct rule *r)
 	json_object_set_new(o, "name", json_string(r->slug));
 	json_object_set_new(o, "shortDescription", text_obj(r->summary));
 	char *desc = report_rule_description(r);
-	json_object_set_new(o, "fullDescription", text_obj(desc ? desc : r->summary));
+	char *plain = report_unlink_markdown(desc ? desc : r->summary);
+	json_object_set_new(o, "fullDescription", text_obj(plain ? plain : r->summary));
+	free(plain);
 	free(desc);
 	const char *doc = rule_doc(r->slug);
+	char *md = report_unlink_markdown(doc ? doc : r->summary);
 	json_t *help = json_object();
-	json_object_set_new(help, "text", report_json_string(doc ? doc : r->summary));
-	json_object_set_new(help, "markdown", report_json_string(doc ? doc : r->summary));
+	json_object_set_new(help, "text", report_json_string(md ? md : r->summary));
+	json_object_set_new(help, "markdown", report_json_string(md ? md : r->summary));
+	free(md);
 	json_object_set_new(o, "help", help);
 	json_t *conf = json_object();
 	json_object_set_new(conf, "level", json_string(severity_name(r->severity)));
@@ -40,28 +50,37 @@ static json_t *rule_json(const struct rule *r)
 	return o;
 }
 
-static json_t *result_json(const struct finding *f)
+/* A physical location in `file` (line 0: no region), relative to `root`. */
+static json_t *location_json(const char *file, int line, int col, const char *root)
+{
+	int based;
+	json_t *art = json_object();
+	char *uri = report_root_uri(file, root, &based);
+	json_object_set_new(art, "uri", report_json_string(uri ? uri : file));
+	if (based)
+		json_object_set_new(art, "uriBaseId", json_string("%SRCROOT%"));
+	free(uri);
+	json_t *phys = json_object();
+	json_object_set_new(phys, "artifactLocation", art);
+	if (line > 0) {
+		json_t *region = json_object();
+		json_object_set_new(region, "startLine", json_integer(line));
+		json_object_set_new(region, "startColumn", json_integer(col > 0 ? col : 1));
+		json_object_set_new(phys, "region", region);
+	}
+	json_t *loc = json_object();
+	json_object_set_new(loc, "physicalLocation", phys);
+	return loc;
+}
+
+static json_t *result_json(const struct finding *f, const char *root)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "ruleId", json_string(f->rule->id));
 	json_object_set_new(o, "ruleIndex", json_integer(rule_index(f->rule)));
 	json_object_set_new(o, "level", json_string(severity_name(f->severity)));
-	char *msg = report_full_message(f);
-	json_object_set_new(o, "message", text_obj(msg ? msg : f->message));
-	free(msg);
-
-	json_t *art = json_object();
-	char *uri = report_uri(f->file);
-	json_object_set_new(art, "uri", report_json_string(uri ? uri : f->file));
-	free(uri);
-	json_t *region = json_object();
-	json_object_set_new(region, "startLine", json_integer(f->line > 0 ? f->line : 1));
-	json_object_set_new(region, "startColumn", json_integer(f->col > 0 ? f->col : 1));
-	json_t *phys = json_object();
-	json_object_set_new(phys, "artifactLocation", art);
-	json_object_set_new(phys, "region", region);
-	json_t *loc = json_object();
-	json_object_set_new(loc, "physicalLocation", phys);
+	json_object_set_new(o, "message", text_obj(f->message));
+	json_t *loc = location_json(f->file, f->line > 0 ? f->line : 1, f->col, root);
 	if (f->instruction || f->computation) {
 		json_t *logical = json_object();
 		const char *c = f->computation ? f->computation : "";
@@ -94,7 +113,59 @@ static json_t *result_json(const struct finding *f)
 		json_array_append_new(arr, s);
 		json_object_set_new(o, "suppressions", arr);
 	}
+	json_t *props = json_object();
+	json_object_set_new(props, "evidence", report_evidence_lines(f));
+	json_object_set_new(o, "properties", props);
 	return o;
+}
+
+/* invocations[0]: successful unless an input did not parse, with one error
+ * notification per such input. */
+static json_t *invocations_json(const struct report *r, const char *root)
+{
+	json_t *inv = json_object();
+	json_object_set_new(inv, "executionSuccessful", json_boolean(r->files_failed == 0));
+	json_t *notes = json_array();
+	for (int i = 0; i < r->files_failed; i++) {
+		const struct input_failure *f = &r->failed[i];
+		json_t *n = json_object();
+		json_object_set_new(n, "level", json_string("error"));
+		char *loc = report_failure_location(f);
+		char *text = NULL;
+		if (asprintf(&text, "%s: error: %s", loc ? loc : f->file, f->message) < 0)
+			text = NULL;
+		json_object_set_new(n, "message", text_obj(text ? text : f->message));
+		free(text);
+		free(loc);
+		json_t *locs = json_array();
+		json_array_append_new(locs, location_json(f->file, f->line, f->col, root));
+		json_object_set_new(n, "locations", locs);
+		json_t *desc = json_object();
+		json_object_set_new(desc, "id", json_string("hloproof.parse"));
+		json_object_set_new(n, "descriptor", desc);
+		json_array_append_new(notes, n);
+	}
+	json_object_set_new(inv, "toolExecutionNotifications", notes);
+	json_t *a = json_array();
+	json_array_append_new(a, inv);
+	return a;
+}
+
+/* %SRCROOT% as a file:// URI ending in '/'. */
+static json_t *base_ids_json(const char *root)
+{
+	char *u = report_uri(root);
+	size_t n = u ? strlen(u) : 0;
+	char *dir = u ? malloc(n + 2) : NULL;
+	if (dir)
+		snprintf(dir, n + 2, "%s%s", u, n && u[n - 1] == '/' ? "" : "/");
+	json_t *src = json_object();
+	json_object_set_new(src, "uri", report_json_string(dir ? dir : "file:///"));
+	free(dir);
+	free(u);
+	json_t *ids = json_object();
+	json_object_set_new(ids, "%SRCROOT%", src);
+	return ids;
 }
 
 int report_sarif(FILE *out, const struct report *r, const struct report_options *opt)
@@ -111,25 +182,33 @@ int report_sarif(FILE *out, const struct report *r, const struct report_options 
 	json_t *tool = json_object();
 	json_object_set_new(tool, "driver", driver);
 
+	const char *first = r->n_modules ? r->modules[0].findings.file
+			    : r->files_failed ? r->failed[0].file : NULL;
+	char *found = opt && opt->source_root ? NULL : report_source_root(first);
+	const char *root = opt && opt->source_root ? opt->source_root : found;
 	json_t *results = json_array();
 	for (size_t m = 0; m < r->n_modules; m++) {
 		const struct findings *fs = &r->modules[m].findings;
 		for (int32_t i = 0; i < fs->n; i++)
 			if (!fs->items[i].baselined)
-				json_array_append_new(results, result_json(&fs->items[i]));
+				json_array_append_new(results, result_json(&fs->items[i], root));
 	}
 	json_t *run = json_object();
 	json_object_set_new(run, "tool", tool);
+	json_object_set_new(run, "invocations", invocations_json(r, root));
+	if (root)
+		json_object_set_new(run, "originalUriBaseIds", base_ids_json(root));
 	json_object_set_new(run, "results", results);
+	free(found);
 	json_t *runs = json_array();
 	json_array_append_new(runs, run);
 
-	json_t *root = json_object();
-	json_object_set_new(root, "$schema", json_string("https://json.schemastore.org/sarif-2.1.0.json"));
-	json_object_set_new(root, "version", json_string("2.1.0"));
-	json_object_set_new(root, "runs", runs);
-	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(root);
+	json_t *doc = json_object();
+	json_object_set_new(doc, "$schema", json_string("https://json.schemastore.org/sarif-2.1.0.json"));
+	json_object_set_new(doc, "version", json_string("2.1.0"));
+	json_object_set_new(doc, "runs", runs);
+	int rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(doc);
 	if (rc == 0)
 		fputc('\n', out);
 	return rc < 0 || ferror(out) ? -1 : 0;

@@ -3,11 +3,11 @@
 #include "report.h"
 #include <string.h>
 
-#define C_BOLD "\033[1m"
-#define C_RED "\033[1;31m"
-#define C_MAGENTA "\033[1;35m"
-#define C_CYAN "\033[1;36m"
-#define C_RESET "\033[0m"
+#define C_BOLD REPORT_C_BOLD
+#define C_RED REPORT_C_RED
+#define C_MAGENTA REPORT_C_MAGENTA
+#define C_CYAN REPORT_C_CYAN
+#define C_RESET REPORT_C_RESET
 
 static const char *sev_color(enum severity s)
 {
@@ -58,7 +58,7 @@ int report_text(FILE *out, const struct report *r, const struct report_options *
 	if (r->baseline)
 		for (size_t i = 0; i < r->baseline->n; i++) {
 			const struct baseline_entry *e = &r->baseline->entries[i];
-			if (e->used)
+			if (!baseline_entry_stale(e))
 				continue;
 			where(out, r->baseline->path, 0, 0, color);
 			fprintf(out, " %snote:%s stale baseline entry %s [%s] for %s: %s\n",

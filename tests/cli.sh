@@ -276,5 +276,49 @@ expect_out 0 'warning: .*XLA will insert a copy \(family in-place, 32 bytes\); e
 expect_out 0 '"any": "schedule-dependent"' "$H" check --format=json $C/in_place.hlo
 expect_out 0 'note: copy c .*control edge r -> d' "$H" check $R/schedule-dependent-copy/fires_unordered_read.hlo
 
+# --- source lines (issue 22): "source" on copies, donations and findings --
+# corpus/source/*.hlo: "// expect: COPY source=FILE:LINE:COL function=F";
+# the copy and the findings at it carry that place in JSON, innermost user
+# frame first; the donations carry their argument's op_name.
+SRC=corpus/source
+for f in $SRC/*.hlo; do
+	"$H" check --format=json "$f" >$T/src.json 2>$T/err </dev/null
+	tr -d ' \n' <$T/src.json >$T/src.flat
+	sed -n 's|^// expect: ||p' "$f" >$T/src.exp
+	[ -s $T/src.exp ] || bad "$f: no '// expect:' lines"
+	while read -r name place fn; do
+		p=${place#source=}; file=${p%%:*}; rest=${p#*:}; line=${rest%%:*}; col=${rest#*:}
+		want="\"source\":{\"file\":\"$file\",\"line\":$line,\"column\":$col,\"function\":\"${fn#function=}\""
+		# the copy entry, then every finding at the copy
+		if grep -qF "{\"name\":\"$name\",\"computation\"" $T/src.flat &&
+		   tr '}' '\n' <$T/src.flat | grep -A2 -F "\"name\":\"$name\",\"computation\"" | tr -d '\n' | grep -qF "$want"; then ok
+		else bad "$f: copy $name has no $want"; fi
+		n_at=$(grep -oF "\"instruction\":\"$name\",\"fingerprint\"" $T/src.flat | wc -l)
+		n_src=$(grep -oE "\"instruction\":\"$name\",\"fingerprint\":\"[0-9a-f:]+\",(\"evidence\":\"([^\"\\]|\\\\.)*\",)?$want" $T/src.flat | wc -l)
+		if [ "$n_at" -gt 0 ] && [ "$n_at" = "$n_src" ]; then ok; else bad "$f: $n_src of $n_at findings at $name have $want"; fi
+	done <$T/src.exp
+done
+SF=$SRC/stack_frames.hlo
+"$H" check --format=json $SF 2>/dev/null | tr -d ' \n' >$T/src.flat
+# the user frames, innermost first: jax's frame and the frozen runner are not among them
+if grep -qF '"op_name":"jit(train_step)/copy","framework":false,"via":null,"stack":[{"file":"/home/u/train.py","line":12,"column":9,"function":"train_step"},{"file":"/home/u/train.py","line":40,"column":1,"function":"<module>"}]}' $T/src.flat; then ok; else bad "$SF: cp's user stack"; fi
+if grep -qF '"arg_path":"state.params['"'"'w'"'"']","copied":false' $T/src.flat &&
+   grep -qF '"source":{"file":null,"line":null,"column":null,"function":null,"op_name":"state.params['"'"'w'"'"']","framework":false,"via":null,"stack":[]}' $T/src.flat; then ok; else bad "$SF: the donation's source"; fi
+# --frames=all: the innermost frame whatever it is
+"$H" check --format=json --frames=all $SF 2>/dev/null | tr -d ' \n' >$T/src.flat
+if grep -qF '{"name":"cp","computation":"e","line":40,' $T/src.flat &&
+   grep -qF '"source":{"file":"/venv/lib/python3.12/site-packages/jax/_src/lax/slicing.py","line":1200,"column":10,"function":"dynamic_update_slice"' $T/src.flat; then ok; else bad "$SF --frames=all: jax's frame first"; fi
+expect 2 "$H" check --frames=some $SF
+if grep -qF -- "--frames takes user or all, not 'some'" $T/err; then ok; else bad "--frames=some: no usage message"; fi
+# a configured framework path takes train.py out too: the framework's frame, said so
+printf '<hloproof version="1"><frames><framework path="/home/u"/></frames></hloproof>\n' >$T/frames.xml
+"$H" check --format=json --config $T/frames.xml $SF 2>/dev/null | tr -d ' \n' >$T/src.flat
+if grep -qF '"source":{"file":"/venv/lib/python3.12/site-packages/jax/_src/lax/slicing.py","line":1200,"column":10,"function":"dynamic_update_slice","op_name":"jit(train_step)/copy","framework":true,"via":null,"stack":[]}' $T/src.flat; then ok; else bad "$SF <framework path>: framework place"; fi
+# old-style metadata: no "source" without any; donation's JSON too
+"$H" check --format=json $C/donation.hlo 2>/dev/null | tr -d ' \n' >$T/src.flat
+if ! grep -qF '"source"' $T/src.flat; then ok; else bad "$C/donation.hlo: a source without metadata"; fi
+"$H" donation --format=json $SF 2>/dev/null | tr -d ' \n' >$T/src.flat
+if grep -qF '"reason":null,"source":{"file":null,"line":null,"column":null,"function":null,"op_name":"state.params['"'"'w'"'"']"' $T/src.flat; then ok; else bad "donation --format=json $SF: no source"; head -c 300 $T/src.flat; fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

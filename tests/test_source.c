@@ -222,8 +222,10 @@ static void test_hostile_tables(void **state)
 	assert_int_equal(s->n_stack, 2);
 	assert_int_equal(s->stack[0].line, 3);
 	assert_int_equal(s->stack[1].line, 3);
-	/* no such frame, no op_name: no source */
-	assert_null(source_of(I(m, "b"), NULL, &a));
+	/* no such frame, no op_name: its user e's place, said to be a neighbour's */
+	s = source_of(I(m, "b"), NULL, &a);
+	assert_string_equal(s->via, "e");
+	expect_place(s, "near b.py:2147483647");
 	/* a location with a missing file: no frames, op_name only */
 	s = source_of(I(m, "c"), NULL, &a);
 	assert_non_null(s);
@@ -236,6 +238,57 @@ static void test_hostile_tables(void **state)
 	expect_place(s, "at b.py:2147483647");
 	assert_int_equal(s->place.column, 0);
 	assert_int_equal(s->n_stack, 1);
+	arena_free(&a);
+	hlo_module_free(m);
+}
+
+/* Without a place of its own: a body parameter takes its while's, a
+ * constant its first user's, an entry parameter none (its arguments's op_name
+ * only). */
+static void test_neighbour_place(void **state)
+{
+	(void)state;
+	struct hlo_module *m = parse_text(
+		"HloModule nb\n"
+		"cond {\n"
+		"  cp = (s32[], f32[4]) parameter(0)\n"
+		"  ci = s32[] get-tuple-element(cp), index=0\n"
+		"  k = s32[] constant(3)\n"
+		"  ROOT lt = pred[] compare(ci, k), direction=LT, metadata={op_name=\"lt\" source_file=\"/u/m.py\" source_line=7}\n"
+		"}\n"
+		"body {\n"
+		"  bp = (s32[], f32[4]) parameter(0)\n"
+		"  bi = s32[] get-tuple-element(bp), index=0\n"
+		"  bx = f32[4] get-tuple-element(bp), index=1\n"
+		"  ROOT bt = (s32[], f32[4]) tuple(bi, bx)\n"
+		"}\n"
+		"ENTRY main {\n"
+		"  p = f32[4] parameter(0), metadata={op_name=\"params['w']\"}\n"
+		"  q = f32[4] parameter(1)\n"
+		"  z = s32[] constant(0)\n"
+		"  t = (s32[], f32[4]) tuple(z, p)\n"
+		"  ROOT w = (s32[], f32[4]) while(t), condition=cond, body=body, "
+		"metadata={op_name=\"jit(f)/while\" source_file=\"/u/m.py\" source_line=12}\n"
+		"}\n");
+	struct arena a;
+	arena_init(&a);
+	struct source_info *s = source_of(I(m, "bp@body"), NULL, &a);
+	assert_string_equal(s->via, "w");
+	assert_string_equal(s->op_name, "jit(f)/while");
+	expect_place(s, "near /u/m.py:12");
+	s = source_of(I(m, "k@cond"), NULL, &a);
+	assert_string_equal(s->via, "lt");
+	expect_place(s, "near /u/m.py:7");
+	s = source_of(I(m, "p"), NULL, &a);
+	assert_null(s->via);
+	assert_null(s->place.file);
+	assert_string_equal(s->op_name, "params['w']");
+	assert_null(source_of(I(m, "q"), NULL, &a));
+	/* z's only user t has no place, and that is as far as it looks */
+	assert_null(source_of(I(m, "z"), NULL, &a));
+	s = source_of(I(m, "w"), NULL, &a);
+	assert_null(s->via);
+	expect_place(s, "at /u/m.py:12");
 	arena_free(&a);
 	hlo_module_free(m);
 }
@@ -416,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_new_style),
 		cmocka_unit_test(test_unshifted_parents),
 		cmocka_unit_test(test_hostile_tables),
+		cmocka_unit_test(test_neighbour_place),
 		cmocka_unit_test(test_table_errors),
 		cmocka_unit_test(test_frame_filter),
 		cmocka_unit_test(test_config_frames),

@@ -37,15 +37,18 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 
 /* The flags `check` and `gate` share (cmd_common.c), parsed and applied in
  * one place so that their meaning and messages cannot drift apart. */
+#define CLI_OPT_FRAMES 0x100  /* getopt value of --frames (no short form) */
 struct cli_common {
 	const char *output;      /* -o, --output FILE; NULL: standard output */
 	const char *config;      /* --config FILE; NULL: .hloproof.xml above the directory */
 	const char *annotations; /* --annotations FILE.xml */
 	long timeout_ms;         /* --timeout-ms; -1: from the configuration */
 	int jobs;                /* --jobs: modules at once */
+	int frames;              /* --frames=user|all (enum frames_mode); -1: from the configuration */
 };
 void cli_common_init(struct cli_common *co);
-/* One getopt_long result; the shared flags are 'o', 'c', 'A', 't' and 'j' in
+/* One getopt_long result; the shared flags are 'o', 'c', 'A', 't', 'j' and
+ * CLI_OPT_FRAMES (--frames) in
  * the command's option table. Returns 1 when it took c, 0 when c is another
  * flag, -1 after a usage error. */
 int cli_common_option(const char *cmd, int c, const char *arg, struct cli_common *co);

@@ -52,6 +52,7 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{"cross-check", no_argument, 0, 'X'},
 		{"annotations", required_argument, 0, 'A'},
 		{"jobs", required_argument, 0, 'j'},
+		{"frames", required_argument, 0, CLI_OPT_FRAMES},
 		{"time-budget-ms", required_argument, 0, 'T'},
 		{"stats", no_argument, 0, 'Z'},
 		{0, 0, 0, 0},
@@ -178,7 +179,8 @@ struct check_run {
 
 /* Every copy of a module the budget left unanalysed: listed, verdict unknown
  * (the family is not computed either: "unexplained", with the reason). */
-static struct copy_summaries *copy_summaries_unknown(const struct hlo_module *m, struct arena *a)
+static struct copy_summaries *copy_summaries_unknown(const struct hlo_module *m,
+						     const struct source_filter *frames, struct arena *a)
 {
 	int32_t n = 0;
 	for (int32_t c = 0; c < m->n_comps; c++)
@@ -200,6 +202,7 @@ static struct copy_summaries *copy_summaries_unknown(const struct hlo_module *m,
 			o->any = VERDICT_UNKNOWN;
 			o->evidence = BUDGET_EXHAUSTED_REASON;
 			o->bytes = in->shape ? in->shape->bytes : 0;
+			o->source = source_of(in, frames, a);
 		}
 	return s;
 }
@@ -300,14 +303,15 @@ static void check_one(void *arg, size_t i)
 	stages.copy_verdicts = cv ? cv : &none;
 	struct module_report *mr = j->slot;
 	findings_init(&mr->findings, m);
+	mr->findings.frames = &run->cfg->frames;
 	if (lint_run_with_deciders(m, run->cfg, run->ann, &stages, cv ? cv->an : NULL,
 				   &mr->findings, &mr->donation_verdicts) < 0) {
 		fprintf(pd.out, "%s: error: internal error in a rule; results are incomplete\n",
 			j->file);
 		j->internal = 1;
 	}
-	mr->copy_verdicts = expired ? copy_summaries_unknown(m, &mr->findings.arena)
-				    : copy_summaries_build(cv, &mr->findings.arena);
+	mr->copy_verdicts = expired ? copy_summaries_unknown(m, &run->cfg->frames, &mr->findings.arena)
+				    : copy_summaries_build(cv, &run->cfg->frames, &mr->findings.arena);
 	for (int32_t k = 0; k < mr->findings.n; k++)
 		if (!strcmp(mr->findings.items[k].message, LINT_NOT_CHECKED))
 			j->not_checked = 1;

@@ -7,12 +7,14 @@
 #include "jobs.h"
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 void cli_common_init(struct cli_common *co)
 {
 	*co = (struct cli_common){0};
 	co->timeout_ms = -1;
 	co->jobs = 1;
+	co->frames = -1;
 }
 
 int cli_common_option(const char *cmd, int c, const char *arg, struct cli_common *co)
@@ -38,6 +40,16 @@ int cli_common_option(const char *cmd, int c, const char *arg, struct cli_common
 		co->timeout_ms = t;
 		return 1;
 	}
+	case CLI_OPT_FRAMES:
+		if (!strcmp(arg, "all")) {
+			co->frames = FRAMES_ALL;
+		} else if (!strcmp(arg, "user")) {
+			co->frames = FRAMES_USER;
+		} else {
+			cli_usage_error(cmd, "--frames takes user or all, not '%s'", arg);
+			return -1;
+		}
+		return 1;
 	case 'j':
 		if (jobs_parse(arg, &co->jobs) < 0) {
 			cli_usage_error(cmd, "--jobs takes a number of threads from 0 (one per CPU) to %d, not '%s'",
@@ -72,6 +84,8 @@ int cli_load_config(struct lint_config *cfg, const struct cli_common *co, struct
 	}
 	if (co->timeout_ms >= 0)
 		cfg->timeout_ms = co->timeout_ms;
+	if (co->frames >= 0)
+		cfg->frames.mode = (enum frames_mode)co->frames;
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "donation.h"
 #include "donormatch.h"
+#include "report_source.h"
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -167,6 +168,7 @@ static json_t *report_json(const struct donation_report *r)
 		json_object_set_new(o, "edge", json_null());
 	}
 	json_object_set_new(o, "reason", jstr(r->reason));
+	report_add_source(o, r->param_instr, NULL);
 	return o;
 }
 
@@ -378,6 +380,7 @@ static int before_after(const char *bfile, const char *afile, const struct opts 
 			json_object_set_new(v, "any", jstr(got ? verdict_name(got->any) : NULL));
 			json_object_set_new(e, "verdict", v);
 			json_object_set_new(e, "reason", jstr(why));
+			report_add_source(e, rq->param_instr, NULL);
 			json_object_set_new(e, "evidence", jstr(got ? got->evidence : NULL));
 			json_array_append_new(arr, e);
 		} else {

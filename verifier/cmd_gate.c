@@ -41,6 +41,7 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 		{"fail-on-new", required_argument, 0, 'F'},
 		{"timeout-ms", required_argument, 0, 't'},
 		{"jobs", required_argument, 0, 'j'},
+		{"frames", required_argument, 0, CLI_OPT_FRAMES},
 		{"annotations", required_argument, 0, 'A'},
 		{"no-deciders", no_argument, 0, 'N'},
 		{0, 0, 0, 0},

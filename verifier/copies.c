@@ -872,7 +872,8 @@ void copy_verdicts_free(struct copy_verdicts *cv)
 	free(cv);
 }
 
-struct copy_summaries *copy_summaries_build(const struct copy_verdicts *cv, struct arena *a)
+struct copy_summaries *copy_summaries_build(const struct copy_verdicts *cv,
+					    const struct source_filter *frames, struct arena *a)
 {
 	struct copy_summaries *s = arena_alloc(a, sizeof(*s));
 	s->n = cv ? cv->n_copies : 0;
@@ -893,6 +894,7 @@ struct copy_summaries *copy_summaries_build(const struct copy_verdicts *cv, stru
 			 r->family_evidence ? r->family_evidence : "", r->evidence ? r->evidence : "");
 		o->evidence = e;
 		o->bytes = r->bytes;
+		o->source = source_of(r->copy, frames, a);
 	}
 	return s;
 }

@@ -53,7 +53,7 @@ int lint_run_with_deciders(struct hlo_module *m, const struct lint_config *cfg,
 			stages.ordering = an->dep;
 		}
 		if (summaries)
-			*summaries = donation_summaries_make(dl.items, dl.n);
+			*summaries = donation_summaries_make(dl.items, dl.n, &cfg->frames);
 	}
 	if (lint_run_stages(m, cfg, &stages, out) < 0)
 		rc = -1;

@@ -322,6 +322,7 @@ int gate_module_build(struct hlo_module *m, const struct lint_config *cfg,
 	g->file = arena_strdup(&g->arena, m->file ? m->file : "-");
 	g->name = arena_strdup(&g->arena, m->name ? m->name : "");
 	findings_init(&g->findings, m);
+	g->findings.frames = &cfg->frames;
 	if (opt->no_deciders)
 		return build_without_deciders(m, cfg, opt, g);
 

@@ -90,27 +90,60 @@ static int32_t table_frames(const struct hlo_stack_index *x, int32_t id, struct 
 	return n;
 }
 
-struct source_info *source_of(const struct hlo_instruction *in, const struct source_filter *f,
-			      struct arena *a)
+static int32_t frames_of(const struct hlo_instruction *in, struct source_frame *all)
 {
-	struct source_frame all[SOURCE_MAX_STACK];
 	int32_t n = 0;
-	const struct hlo_module *m = in && in->parent ? in->parent->module : NULL;
-	if (!in)
-		return NULL;
+	const struct hlo_module *m = in->parent ? in->parent->module : NULL;
 	if (m && in->stack_frame_id > 0)
 		n = table_frames(&m->stack, in->stack_frame_id, all, SOURCE_MAX_STACK);
 	if (!n && in->source_file)
 		all[n++] = (struct source_frame){in->source_file, NULL, in->source_line,
 						 in->source_column};
-	if (!n && !in->op_name)
+	return n;
+}
+
+/* An instruction XLA made without a place (a loop body's parameter, a
+ * constant, a tuple): the first neighbour with one, a parameter's caller
+ * first, then its operands, then its users. Not for an entry parameter,
+ * whose place is the function's signature, not its users'. */
+static const struct hlo_instruction *neighbour_with_place(const struct hlo_instruction *in,
+							  struct source_frame *all, int32_t *n)
+{
+	const struct hlo_computation *c = in->parent;
+	if (in->opcode == OP_PARAMETER) {
+		if (!c || c->is_entry)
+			return NULL;
+		for (int32_t i = 0; i < c->n_callers; i++)
+			if (c->callers[i].instr && (*n = frames_of(c->callers[i].instr, all)))
+				return c->callers[i].instr;
+	}
+	for (int32_t i = 0; i < in->n_operands; i++)
+		if ((*n = frames_of(in->operands[i], all)))
+			return in->operands[i];
+	for (int32_t i = 0; i < in->n_users; i++)
+		if ((*n = frames_of(in->users[i], all)))
+			return in->users[i];
+	return NULL;
+}
+
+struct source_info *source_of(const struct hlo_instruction *in, const struct source_filter *f,
+			      struct arena *a)
+{
+	struct source_frame all[SOURCE_MAX_STACK];
+	if (!in)
+		return NULL;
+	int32_t n = frames_of(in, all);
+	const struct hlo_instruction *via = n ? NULL : neighbour_with_place(in, all, &n);
+	const char *op_name = in->op_name ? in->op_name : via ? via->op_name : NULL;
+	if (!n && !op_name)
 		return NULL;
 	struct source_info *s = arena_alloc(a, sizeof(*s));
 	struct source_frame *st = n ? arena_array(a, (size_t)n, sizeof(*st)) : NULL;
 	if (!s || (n && !st))
 		return NULL;
 	memset(s, 0, sizeof(*s));
-	s->op_name = dup(a, in->op_name);
+	s->op_name = dup(a, op_name);
+	s->via = via ? dup(a, via->name) : NULL;
 	s->stack = st;
 	for (int32_t i = 0; i < n; i++) {
 		if (f && f->mode == FRAMES_ALL ? 0 : source_is_framework(all[i].file, f))
@@ -137,6 +170,7 @@ struct source_info *source_copy(const struct source_info *s, struct arena *a)
 		return NULL;
 	*c = *s;
 	c->op_name = dup(a, s->op_name);
+	c->via = dup(a, s->via);
 	c->place.file = dup(a, s->place.file);
 	c->place.function = dup(a, s->place.function);
 	c->stack = s->n_stack ? arena_array(a, (size_t)s->n_stack, sizeof(*c->stack)) : NULL;
@@ -160,13 +194,14 @@ int source_place_text(const struct source_info *s, char *buf, size_t cap)
 	if (p->line > 0)
 		snprintf(line, sizeof(line), ":%d", (int)p->line);
 	const char *fw = s->framework ? "in the framework" : NULL;
+	const char *at = s->via ? "near" : "at";
 	if (p->function && fw)
-		return snprintf(buf, cap, "at %s%s (%s, %s)", source_display_path(p->file), line,
+		return snprintf(buf, cap, "%s %s%s (%s, %s)", at, source_display_path(p->file), line,
 				p->function, fw);
 	if (p->function || fw)
-		return snprintf(buf, cap, "at %s%s (%s)", source_display_path(p->file), line,
+		return snprintf(buf, cap, "%s %s%s (%s)", at, source_display_path(p->file), line,
 				p->function ? p->function : fw);
-	return snprintf(buf, cap, "at %s%s", source_display_path(p->file), line);
+	return snprintf(buf, cap, "%s %s%s", at, source_display_path(p->file), line);
 }
 
 const char *param_arg_path(const struct hlo_module *m, int32_t p)

@@ -44,13 +44,18 @@ struct source_info {
 	const char *op_name;         /* NULL: none */
 	struct source_frame place;   /* file NULL: no place */
 	int framework;               /* place is framework code: no user frame */
+	const char *via;             /* the place is this neighbour's (the instruction has
+				      * none): a loop body parameter's caller, else the
+				      * first operand, else the first user with one; NULL */
 	int32_t n_stack;
 	struct source_frame *stack;  /* user frames (all with FRAMES_ALL), innermost first */
 };
 
 /* The source of `in` (filter NULL: the default), its strings and stack copied
- * into `a`: the result outlives the module. Returns NULL when the instruction
- * has no metadata this reads (no op_name, no file), or out of memory. */
+ * into `a`: the result outlives the module. An instruction without a file
+ * takes a neighbour's place, named in `via` (text says "near" for "at").
+ * Returns NULL when neither has metadata this reads (no op_name, no file),
+ * or out of memory. */
 struct source_info *source_of(const struct hlo_instruction *in, const struct source_filter *f,
 			      struct arena *a);
 /* A deep copy into `a` (NULL for NULL). */
@@ -62,7 +67,8 @@ int source_is_framework(const char *path, const struct source_filter *f);
  * site-packages/ or dist-packages/ component, or `path` itself. */
 const char *source_display_path(const char *path);
 /* "at flax/core/axes_scan.py:177 (scan_fn)", "at x.py:3", "at y.py:9 (f, in the
- * framework)"; empty when s has no place. Returns what snprintf does. */
+ * framework)", "near z.py:4 (g)" (a neighbour's place: via); empty when s
+ * has no place. Returns what snprintf does. */
 int source_place_text(const struct source_info *s, char *buf, size_t cap);
 
 /* The JAX argument path of entry parameter p: the op_name of its metadata when

@@ -319,6 +319,12 @@ if grep -qF '"source":{"file":"/venv/lib/python3.12/site-packages/jax/_src/lax/s
 if ! grep -qF '"source"' $T/src.flat; then ok; else bad "$C/donation.hlo: a source without metadata"; fi
 "$H" donation --format=json $SF 2>/dev/null | tr -d ' \n' >$T/src.flat
 if grep -qF '"reason":null,"source":{"file":null,"line":null,"column":null,"function":null,"op_name":"state.params['"'"'w'"'"']"' $T/src.flat; then ok; else bad "donation --format=json $SF: no source"; head -c 300 $T/src.flat; fi
+# text: the headline ends with the place (the path after site-packages/)
+expect_out 0 'stack_frames.hlo:40:3: warning: .*\[HP101 aliasing-hazard\] at /home/u/train.py:12 \(train_step\)$' "$H" check $SF
+expect_out 0 'stack_frames.hlo:43:3: warning: .*\[HP101 aliasing-hazard\] at /home/u/train.py:15 \(train_step\)$' "$H" check $SF
+expect_out 0 'stack_frames.hlo:40:3: note: .*\[HP103 schedule-dependent-copy\] at jax/_src/lax/slicing.py:1200 \(dynamic_update_slice, in the framework\)$' "$H" check --config $T/frames.xml $SF
+# no metadata, no place: the headline as before
+expect_out 0 'donation.hlo:10:3: warning: .*\[HP101 aliasing-hazard\]$' "$H" check $C/donation.hlo
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -325,6 +325,12 @@ expect_out 0 'stack_frames.hlo:43:3: warning: .*\[HP101 aliasing-hazard\] at /ho
 expect_out 0 'stack_frames.hlo:40:3: note: .*\[HP103 schedule-dependent-copy\] at jax/_src/lax/slicing.py:1200 \(dynamic_update_slice, in the framework\)$' "$H" check --config $T/frames.xml $SF
 # no metadata, no place: the headline as before
 expect_out 0 'donation.hlo:10:3: warning: .*\[HP101 aliasing-hazard\]$' "$H" check $C/donation.hlo
+# argument paths: buffers (text and JSON) and gate name the parameter's
+expect_out 0 '^  value p\{\} e \(state\.params\['"'"'w'"'"'\]\) live \[0,6\]$' "$H" buffers $SF
+expect_out 0 '"instruction":"q","computation":"e","index":\[\],"live":\[1,9\],"arg_path":"state\.opt_state\[0\]"' "$H" buffers --format=json $SF
+expect_out 0 '^  value cp\{\} e live \[4,5\]$' "$H" buffers $SF
+sed 's/input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {}, may-alias) }/input_output_alias={ {1}: (1, {}, may-alias) }/' $SF >$T/sf_head.hlo
+expect_out 1 "stack_frames.hlo:7:46: donation lost: parameter 0 \{\} \(state\.params\['w'\]\), 32 bytes: may-alias" "$H" gate $SF $T/sf_head.hlo
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -3,6 +3,7 @@
 #include "budget.h"
 #include "cli.h"
 #include "liveness.h"
+#include "source.h"
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -157,6 +158,9 @@ static json_t *value_json(struct bctx *c, int32_t vid)
 	json_object_set_new(o, "computation", json_string(v->def->parent->name));
 	json_object_set_new(o, "index", ja);
 	json_object_set_new(o, "live", live);
+	const char *arg = instr_arg_path(v->def);
+	if (arg)
+		json_object_set_new(o, "arg_path", json_string(arg));
 	return o;
 }
 
@@ -277,8 +281,10 @@ static void module_text(FILE *out, struct bctx *c, const struct hlo_instruction 
 			index_string(c->df, v, ix, sizeof(ix));
 			struct live_range r = {0, 0};
 			value_live_range(c->df, sel[q], v->def->parent, &r);
-			fprintf(out, "  %s %s%s %s%s live [%d,%d]\n", at ? "owner" : "value", v->def->name,
-				ix, v->def->parent->name, v->is_phi ? " (phi)" : "", r.first, r.last);
+			const char *arg = instr_arg_path(v->def);
+			fprintf(out, "  %s %s%s %s%s%s%s%s live [%d,%d]\n", at ? "owner" : "value",
+				v->def->name, ix, v->def->parent->name, v->is_phi ? " (phi)" : "",
+				arg ? " (" : "", arg ? arg : "", arg ? ")" : "", r.first, r.last);
 		}
 	}
 	free(sel);

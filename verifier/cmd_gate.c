@@ -287,8 +287,10 @@ static void text_donation(FILE *out, const char *what, const char *file,
 			  const struct gate_donation *other)
 {
 	text_where(out, file, d->line, d->col);
-	fprintf(out, "%s: parameter %d %s, %" PRIu64 " bytes: ", what, d->param, d->param_index,
-		d->bytes);
+	fprintf(out, "%s: parameter %d %s", what, d->param, d->param_index);
+	if (d->arg_path)
+		fprintf(out, " (%s)", d->arg_path);
+	fprintf(out, ", %" PRIu64 " bytes: ", d->bytes);
 	text_donation_state(out, d);
 	fprintf(out, "; in %s: ", other_name);
 	text_donation_state(out, other);

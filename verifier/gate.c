@@ -82,6 +82,13 @@ static uint64_t copy_identity(const struct hlo_instruction *c)
 	return x;
 }
 
+/* The parameter's argument path, copied: the gate module outlives the IR. */
+static const char *arg_path_copy(const struct hlo_module *m, int32_t p, struct arena *a)
+{
+	const char *s = param_arg_path(m, p);
+	return s ? arena_strdup(a, s) : NULL;
+}
+
 static char *index_text(struct arena *a, const struct shape_index *ix)
 {
 	char buf[128];
@@ -186,6 +193,7 @@ static int donations_from_ir(const struct hlo_module *m, struct gate_module *g)
 		const struct io_alias *al = &m->aliases[i];
 		struct gate_donation *d = &g->donations[g->n_donations++];
 		d->param = al->param;
+		d->arg_path = arg_path_copy(m, al->param, &g->arena);
 		d->param_index = index_text(&g->arena, &al->param_index);
 		d->output_index = index_text(&g->arena, &al->output);
 		d->kind = al->kind == ALIAS_MUST ? "must-alias" : "may-alias";
@@ -205,6 +213,7 @@ static int donations_from_ir(const struct hlo_module *m, struct gate_module *g)
 		const struct donor_leaf *dl = &dm.donors[i];
 		struct gate_donation *d = &g->donations[g->n_donations++];
 		d->param = dl->param;
+		d->arg_path = arg_path_copy(m, dl->param, &g->arena);
 		d->param_index = index_text(&g->arena, &dl->index);
 		d->kind = "buffer-donor";
 		d->bytes = dl->bytes;
@@ -276,6 +285,7 @@ static void donations_from_decider(const struct hlo_module *m, const struct dona
 		const struct donation_summary *r = &ds->items[i];
 		struct gate_donation *d = &g->donations[g->n_donations++];
 		d->param = r->param;
+		d->arg_path = arg_path_copy(m, r->param, &g->arena);
 		d->param_index = arena_strdup(&g->arena, r->param_index);
 		d->output_index = r->output_index ? arena_strdup(&g->arena, r->output_index) : NULL;
 		d->kind = donation_kind_name(r->kind);

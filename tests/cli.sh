@@ -301,9 +301,9 @@ done
 SF=$SRC/stack_frames.hlo
 "$H" check --format=json $SF 2>/dev/null | tr -d ' \n' >$T/src.flat
 # the user frames, innermost first: jax's frame and the frozen runner are not among them
-if grep -qF '"op_name":"jit(train_step)/copy","framework":false,"via":null,"stack":[{"file":"/home/u/train.py","line":12,"column":9,"function":"train_step"},{"file":"/home/u/train.py","line":40,"column":1,"function":"<module>"}]}' $T/src.flat; then ok; else bad "$SF: cp's user stack"; fi
+if grep -qF '"op_name":"jit(train_step)/copy","arg_path":null,"framework":false,"via":null,"stack":[{"file":"/home/u/train.py","line":12,"column":9,"function":"train_step"},{"file":"/home/u/train.py","line":40,"column":1,"function":"<module>"}]}' $T/src.flat; then ok; else bad "$SF: cp's user stack"; fi
 if grep -qF '"arg_path":"state.params['"'"'w'"'"']","copied":false' $T/src.flat &&
-   grep -qF '"source":{"file":null,"line":null,"column":null,"function":null,"op_name":"state.params['"'"'w'"'"']","framework":false,"via":null,"stack":[]}' $T/src.flat; then ok; else bad "$SF: the donation's source"; fi
+   grep -qF '"source":{"file":null,"line":null,"column":null,"function":null,"op_name":"state.params['"'"'w'"'"']","arg_path":"state.params['"'"'w'"'"']","framework":false,"via":null,"stack":[]}' $T/src.flat; then ok; else bad "$SF: the donation's source"; fi
 # --frames=all: the innermost frame whatever it is
 "$H" check --format=json --frames=all $SF 2>/dev/null | tr -d ' \n' >$T/src.flat
 if grep -qF '{"name":"cp","computation":"e","line":40,' $T/src.flat &&
@@ -313,7 +313,7 @@ if grep -qF -- "--frames takes user or all, not 'some'" $T/err; then ok; else ba
 # a configured framework path takes train.py out too: the framework's frame, said so
 printf '<hloproof version="1"><frames><framework path="/home/u"/></frames></hloproof>\n' >$T/frames.xml
 "$H" check --format=json --config $T/frames.xml $SF 2>/dev/null | tr -d ' \n' >$T/src.flat
-if grep -qF '"source":{"file":"/venv/lib/python3.12/site-packages/jax/_src/lax/slicing.py","line":1200,"column":10,"function":"dynamic_update_slice","op_name":"jit(train_step)/copy","framework":true,"via":null,"stack":[]}' $T/src.flat; then ok; else bad "$SF <framework path>: framework place"; fi
+if grep -qF '"source":{"file":"/venv/lib/python3.12/site-packages/jax/_src/lax/slicing.py","line":1200,"column":10,"function":"dynamic_update_slice","op_name":"jit(train_step)/copy","arg_path":null,"framework":true,"via":null,"stack":[]}' $T/src.flat; then ok; else bad "$SF <framework path>: framework place"; fi
 # old-style metadata: no "source" without any; donation's JSON too
 "$H" check --format=json $C/donation.hlo 2>/dev/null | tr -d ' \n' >$T/src.flat
 if ! grep -qF '"source"' $T/src.flat; then ok; else bad "$C/donation.hlo: a source without metadata"; fi

@@ -283,11 +283,13 @@ static void test_neighbour_place(void **state)
 	assert_null(s->via);
 	assert_null(s->place.file);
 	assert_string_equal(s->op_name, "params['w']");
+	assert_string_equal(s->arg_path, "params['w']");
 	assert_null(source_of(I(m, "q"), NULL, &a));
 	/* z's only user t has no place, and that is as far as it looks */
 	assert_null(source_of(I(m, "z"), NULL, &a));
 	s = source_of(I(m, "w"), NULL, &a);
 	assert_null(s->via);
+	assert_null(s->arg_path);
 	expect_place(s, "at /u/m.py:12");
 	arena_free(&a);
 	hlo_module_free(m);

@@ -27,6 +27,7 @@ json_t *report_source_json(const struct source_info *s)
 	json_t *o = json_object(), *st = json_array();
 	frame_fields(o, &s->place);
 	json_object_set_new(o, "op_name", str_or_null(s->op_name));
+	json_object_set_new(o, "arg_path", str_or_null(s->arg_path));
 	json_object_set_new(o, "framework", json_boolean(s->framework));
 	json_object_set_new(o, "via", str_or_null(s->via));
 	for (int32_t i = 0; i < s->n_stack; i++) {

@@ -6,7 +6,8 @@
 #include "source.h"
 
 /* "source" of a finding, copy or donation (source.h): {"file", "line",
- * "column", "function", "op_name", "framework", "via" (the neighbour whose
+ * "column", "function", "op_name", "arg_path" (an entry parameter's JAX
+ * argument path, or null), "framework", "via" (the neighbour whose
  * place this is, or null), "stack": [{"file", "line",
  * "column", "function"}], user frames innermost first}; unknowns are null.
  * json_null() for NULL (no metadata). */

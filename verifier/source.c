@@ -143,6 +143,7 @@ struct source_info *source_of(const struct hlo_instruction *in, const struct sou
 		return NULL;
 	memset(s, 0, sizeof(*s));
 	s->op_name = dup(a, op_name);
+	s->arg_path = dup(a, instr_arg_path(in));
 	s->via = via ? dup(a, via->name) : NULL;
 	s->stack = st;
 	for (int32_t i = 0; i < n; i++) {
@@ -170,6 +171,7 @@ struct source_info *source_copy(const struct source_info *s, struct arena *a)
 		return NULL;
 	*c = *s;
 	c->op_name = dup(a, s->op_name);
+	c->arg_path = dup(a, s->arg_path);
 	c->via = dup(a, s->via);
 	c->place.file = dup(a, s->place.file);
 	c->place.function = dup(a, s->place.function);

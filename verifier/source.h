@@ -42,6 +42,7 @@ struct source_filter {
 
 struct source_info {
 	const char *op_name;         /* NULL: none */
+	const char *arg_path;        /* an entry parameter's JAX argument path, or NULL */
 	struct source_frame place;   /* file NULL: no place */
 	int framework;               /* place is framework code: no user frame */
 	const char *via;             /* the place is this neighbour's (the instruction has

@@ -425,6 +425,16 @@ static void test_arg_paths(void **state)
 	hlo_module_free(m);
 }
 
+static const struct hlo_instruction *first_with_frame(const struct hlo_module *m, int32_t id)
+{
+	for (int32_t c = 0; c < m->n_comps; c++)
+		for (int32_t i = 0; i < m->comps[c]->n_instrs; i++)
+			if (m->comps[c]->instrs[i]->stack_frame_id == id)
+				return m->comps[c]->instrs[i];
+	fail_msg("no instruction with stack_frame_id=%d", id);
+	return NULL;
+}
+
 /* The real module: stack_frame_id=9 is mass_matrix at line 9 of
  * jax_tests/example_a.py (FileLocations 9: line=9 column=35), called from
  * mass_matrix_35 line 17 (frame 7) and main line 22 (frame 6). */
@@ -439,14 +449,7 @@ static void test_real_stack_frames(void **state)
 	if (!m)
 		skip();
 	assert_int_equal(m->stack.n_frames, 19);
-	const struct hlo_instruction *in = NULL;
-	for (int32_t c = 0; c < m->n_comps && !in; c++)
-		for (int32_t i = 0; i < m->comps[c]->n_instrs; i++)
-			if (m->comps[c]->instrs[i]->stack_frame_id == 9) {
-				in = m->comps[c]->instrs[i];
-				break;
-			}
-	assert_non_null(in);
+	const struct hlo_instruction *in = first_with_frame(m, 9);
 	struct arena a;
 	arena_init(&a);
 	struct source_info *s = source_of(in, NULL, &a);
@@ -460,6 +463,19 @@ static void test_real_stack_frames(void **state)
 	/* to the root: 8 frames, the launcher's last */
 	assert_int_equal(s->n_stack, 8);
 	assert_string_equal(s->stack[7].function, "run_filename_as_main");
+	/* by hand from the tables: frame 12 is FileLocations 12 (line 11, column
+	 * 41), frame 19 is 19 (line 12, column 16), frame 8 is 8 (line 7, column
+	 * 8); all three called from frame 7 (printed parent_frame_id=8) */
+	static const struct { int32_t frame, line, column; } want[] = {{12, 11, 41}, {19, 12, 16}, {8, 7, 8}};
+	for (size_t k = 0; k < sizeof(want) / sizeof(*want); k++) {
+		s = source_of(first_with_frame(m, want[k].frame), NULL, &a);
+		assert_string_equal(s->place.file, "jax_tests/example_a.py");
+		assert_string_equal(s->place.function, "mass_matrix");
+		assert_int_equal(s->place.line, want[k].line);
+		assert_int_equal(s->place.column, want[k].column);
+		assert_int_equal(s->stack[1].line, 17);
+		assert_int_equal(s->n_stack, 8);
+	}
 	arena_free(&a);
 	hlo_module_free(m);
 }

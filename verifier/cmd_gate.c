@@ -13,6 +13,7 @@
 #include "gate.h"
 #include "jobs.h"
 #include "report.h"
+#include "report_source.h"
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -418,6 +419,7 @@ static json_t *donation_json(const struct gate_donation *d, const struct gate_do
 	json_t *o = json_object();
 	json_object_set_new(o, "param", json_integer(d->param));
 	json_object_set_new(o, "param_index", report_json_string(d->param_index));
+	json_object_set_new(o, "arg_path", str_or_null(d->arg_path));
 	json_object_set_new(o, "bytes", json_integer((json_int_t)d->bytes));
 	json_object_set_new(o, "base", donation_state_json(base));
 	json_object_set_new(o, "head", donation_state_json(head));
@@ -437,6 +439,7 @@ static json_t *finding_json(const struct finding *f)
 	json_object_set_new(o, "column", json_integer(f->col));
 	json_object_set_new(o, "computation", str_or_null(f->computation));
 	json_object_set_new(o, "instruction", str_or_null(f->instruction));
+	json_object_set_new(o, "source", report_source_json(f->source));
 	return o;
 }
 

@@ -244,6 +244,7 @@ struct hlo_module {
 #define HLO_DISCARD_SOURCE_BYTES ((size_t)8 << 20)
 #define HLO_MAX_NESTING 64                   /* brackets, tuple shapes, inline bodies */
 #define HLO_MAX_INSTRUCTIONS 50000000
+#define HLO_MAX_STACK_ROWS (1 << 22)         /* rows of one stack frame table */
 
 /* Parse an HLO text module. `file` names the input in messages. On error
  * returns NULL after reporting FILE:LINE:COL: error: ... through `d`.

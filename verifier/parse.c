@@ -1328,6 +1328,9 @@ static int parse_stack_tables(struct parser *P)
 		vec_reset(&c->misc, sizeof(struct stack_row));
 		next(P);
 		while (P->tok.kind == TOK_INT) {
+			if (c->misc.n >= HLO_MAX_STACK_ROWS)
+				return perr(P, here(P), "more than %d rows in a stack frame table",
+					    HLO_MAX_STACK_ROWS);
 			struct stack_row *r = vec_push(&c->misc);
 			*r = (struct stack_row){0};
 			if (parse_int(P, &r->id) < 0)

@@ -1,9 +1,9 @@
 /* report_json.c - the JSON report (jansson). Schema:
  * {"tool":{"name","version"},"modules":[{"file","name","scheduled","copies":[],
  *  "donations":[],"findings":[{"rule","name","severity","message","file","line",
- *  "column","computation","instruction","fingerprint","evidence"?,"source"?}],
- *  (copies[], donations[] and findings[] carry "source" when their
- *  instruction has metadata: report_source_json)
+ *  "column","computation","instruction","fingerprint","evidence"?,"source"}],
+ *  (copies[], donations[] and findings[] carry "source", null when their
+ *  instruction has no metadata: report_source_json)
  *  "suppressed":[{...finding, "reason"}]}],
  *  "summary":{"errors","warnings","notes","suppressed","baselined"},
  *  "stale_baseline":[{"fingerprint","rule","file","message"}] (with --baseline)} */
@@ -34,8 +34,7 @@ static json_t *finding_json(const struct finding *f)
 	json_object_set_new(o, "fingerprint", json_string(f->fingerprint ? f->fingerprint : ""));
 	if (f->evidence)
 		json_object_set_new(o, "evidence", report_json_string(f->evidence));
-	if (f->source)
-		json_object_set_new(o, "source", report_source_json(f->source));
+	json_object_set_new(o, "source", report_source_json(f->source));
 	return o;
 }
 
@@ -58,8 +57,7 @@ static json_t *copies_json(const struct module_report *mr)
 		json_object_set_new(o, "verdict", v);
 		json_object_set_new(o, "evidence", report_json_string(c->evidence));
 		json_object_set_new(o, "bytes", json_integer((json_int_t)c->bytes));
-		if (c->source)
-			json_object_set_new(o, "source", report_source_json(c->source));
+		json_object_set_new(o, "source", report_source_json(c->source));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -91,8 +89,7 @@ static json_t *donations_json(const struct module_report *mr)
 		json_object_set_new(o, "copy_bytes", json_integer((json_int_t)d->copy_bytes));
 		json_object_set_new(o, "edge", str_or_null(d->edge));
 		json_object_set_new(o, "reason", str_or_null(d->reason));
-		if (d->source)
-			json_object_set_new(o, "source", report_source_json(d->source));
+		json_object_set_new(o, "source", report_source_json(d->source));
 		json_array_append_new(a, o);
 	}
 	return a;

@@ -44,8 +44,7 @@ void report_add_source(json_t *o, const struct hlo_instruction *in, const struct
 	struct arena a;
 	arena_init(&a);
 	struct source_info *s = in ? source_of(in, f, &a) : NULL;
-	if (s)
-		json_object_set_new(o, "source", report_source_json(s));
+	json_object_set_new(o, "source", report_source_json(s));
 	arena_free(&a);
 }
 

@@ -13,7 +13,7 @@
  * json_null() for NULL (no metadata). */
 json_t *report_source_json(const struct source_info *s);
 /* Add "source" of instruction `in` to object o (filter f, NULL: the
- * default), when it has metadata; nothing otherwise. */
+ * default); null when it has no metadata. */
 void report_add_source(json_t *o, const struct hlo_instruction *in, const struct source_filter *f);
 
 #endif

@@ -489,6 +489,56 @@ expect_out 0 '^  kind: async \(copy-start cs2, copy-done cd2\)$' "$H" explain $C
 expect_out 0 '^cs2: removal proven safe under the given schedule \(family in-place, 256 bytes saved\)$' "$H" prove-removal $C/async_same_space.hlo cd2
 expect_out 4 '^reshape_copy: unknown: the copy is tuple-shaped or also changes the dimensions' "$H" prove-removal $C/fused_reshape.hlo reshape_copy
 expect_out 0 'note: copy copy_fusion\{1\} \(in-place, 128 bytes\) is needed only in some schedules; with the control edge copy_fusion -> d1' "$H" check $C/fused_horizontal.hlo
+# --- source lines (issue 22): "source" on copies, donations and findings --
+# corpus/source/*.hlo: "// expect: COPY source=FILE:LINE:COL function=F";
+# the copy and the findings at it carry that place in JSON, innermost user
+# frame first; the donations carry their argument's op_name.
+SRC=corpus/source
+for f in $SRC/*.hlo; do
+	"$H" check --format=json "$f" >$T/src.json 2>$T/err </dev/null
+	sed -n 's|^// expect: ||p' "$f" >$T/src.exp
+	[ -s $T/src.exp ] || bad "$f: no '// expect:' lines"
+	while read -r name place fn; do
+		p=${place#source=}; file=${p%%:*}; rest=${p#*:}; line=${rest%%:*}; col=${rest#*:}
+		# the copy entry, then every finding at the copy
+		r=$(python3 tests/json_source.py at $T/src.json "$name" "$file" "$line" "$col" "${fn#function=}")
+		if [ "$r" = ok ]; then ok; else bad "$f: $r"; fi
+	done <$T/src.exp
+done
+SF=$SRC/stack_frames.hlo
+"$H" check --format=json $SF 2>/dev/null | tr -d ' \n' >$T/src.flat
+# the user frames, innermost first: jax's frame and the frozen runner are not among them
+if grep -qF '"op_name":"jit(train_step)/copy","arg_path":null,"framework":false,"via":null,"stack":[{"file":"/home/u/train.py","line":12,"column":9,"function":"train_step"},{"file":"/home/u/train.py","line":40,"column":1,"function":"<module>"}]}' $T/src.flat; then ok; else bad "$SF: cp's user stack"; fi
+if grep -qF '"arg_path":"state.params['"'"'w'"'"']","copied":false' $T/src.flat &&
+   grep -qF '"source":{"file":null,"line":null,"column":null,"function":null,"op_name":"state.params['"'"'w'"'"']","arg_path":"state.params['"'"'w'"'"']","framework":false,"via":null,"stack":[]}' $T/src.flat; then ok; else bad "$SF: the donation's source"; fi
+# --frames=all: the innermost frame whatever it is
+"$H" check --format=json --frames=all $SF >$T/src.json 2>/dev/null
+r=$(python3 tests/json_source.py first $T/src.json cp /venv/lib/python3.12/site-packages/jax/_src/lax/slicing.py 1200 10 dynamic_update_slice)
+if [ "$r" = ok ]; then ok; else bad "$SF --frames=all: jax's frame first: $r"; fi
+expect 2 "$H" check --frames=some $SF
+if grep -qF -- "--frames takes user or all, not 'some'" $T/err; then ok; else bad "--frames=some: no usage message"; fi
+# a configured framework path takes train.py out too: the framework's frame, said so
+printf '<hloproof version="1"><frames><framework path="/home/u"/></frames></hloproof>\n' >$T/frames.xml
+"$H" check --format=json --config $T/frames.xml $SF 2>/dev/null | tr -d ' \n' >$T/src.flat
+if grep -qF '"source":{"file":"/venv/lib/python3.12/site-packages/jax/_src/lax/slicing.py","line":1200,"column":10,"function":"dynamic_update_slice","op_name":"jit(train_step)/copy","arg_path":null,"framework":true,"via":null,"stack":[]}' $T/src.flat; then ok; else bad "$SF <framework path>: framework place"; fi
+# no metadata: "source" is null on every copy, donation and finding
+"$H" check --format=json $C/donation.hlo >$T/src.json 2>/dev/null
+set -- $(python3 tests/json_source.py null $T/src.json)
+if [ "$1" -ge 7 ] && [ "$2" = 0 ]; then ok; else bad "$C/donation.hlo: $2 of $1 sources not null"; fi
+"$H" donation --format=json $SF 2>/dev/null | tr -d ' \n' >$T/src.flat
+if grep -qF '"reason":null,"source":{"file":null,"line":null,"column":null,"function":null,"op_name":"state.params['"'"'w'"'"']"' $T/src.flat; then ok; else bad "donation --format=json $SF: no source"; head -c 300 $T/src.flat; fi
+# text: the headline ends with the place (the path after site-packages/)
+expect_out 0 'stack_frames.hlo:40:3: warning: .*\[HP101 aliasing-hazard\] at /home/u/train.py:12 \(train_step\)$' "$H" check $SF
+expect_out 0 'stack_frames.hlo:43:3: warning: .*\[HP101 aliasing-hazard\] at /home/u/train.py:15 \(train_step\)$' "$H" check $SF
+expect_out 0 'stack_frames.hlo:40:3: note: .*\[HP103 schedule-dependent-copy\] at jax/_src/lax/slicing.py:1200 \(dynamic_update_slice, in the framework\)$' "$H" check --config $T/frames.xml $SF
+# no metadata, no place: the headline as before
+expect_out 0 'donation.hlo:10:3: warning: .*\[HP101 aliasing-hazard\]$' "$H" check $C/donation.hlo
+# argument paths: buffers (text and JSON) and gate name the parameter's
+expect_out 0 '^  value p\{\} e \(state\.params\['"'"'w'"'"'\]\) live \[0,6\]$' "$H" buffers $SF
+expect_out 0 '"instruction":"q","computation":"e","index":\[\],"live":\[1,9\],"arg_path":"state\.opt_state\[0\]"' "$H" buffers --format=json $SF
+expect_out 0 '^  value cp\{\} e live \[4,5\]$' "$H" buffers $SF
+sed 's/input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {}, may-alias) }/input_output_alias={ {1}: (1, {}, may-alias) }/' $SF >$T/sf_head.hlo
+expect_out 1 "stack_frames.hlo:7:46: donation lost: parameter 0 \{\} \(state\.params\['w'\]\), 32 bytes: may-alias" "$H" gate $SF $T/sf_head.hlo
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -341,6 +341,9 @@ static int is_name_key(const char *k)
 		"evidence", "line", "column", "col", "startLine", "startColumn", "endLine",
 		"endColumn", "uri", "text", "reason", "module", "copy", "operand", "user",
 		"witness", "proof", "edge", "from", "to", "at", "path", "copy_done",
+		/* the Python place of the finding's instruction (or of a neighbour),
+		 * which follows the instruction a rule reports at, itself a name */
+		"source",
 	};
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!strcmp(k, keys[i]))

@@ -90,16 +90,19 @@ void cli_analysis_apply(const struct cli_analysis *a, struct analysis_options *o
 
 /* The flags `check` and `gate` share (cmd_common.c), parsed and applied in
  * one place so that their meaning and messages cannot drift apart. */
+#define CLI_OPT_FRAMES 0x100  /* getopt value of --frames (no short form) */
 struct cli_common {
 	const char *output;      /* -o, --output FILE; NULL: standard output */
 	const char *config;      /* --config FILE; NULL: .hloproof.xml above the directory */
 	const char *annotations; /* --annotations FILE.xml */
 	struct cli_analysis an;  /* --timeout-ms (-1: from the configuration); check: --smt-dump, --cross-check */
 	int jobs;                /* --jobs: modules at once */
+	int frames;              /* --frames=user|all (enum frames_mode); -1: from the configuration */
 };
 void cli_common_init(struct cli_common *co);
-/* One cli_getopt result; the shared flags are 'o', 'c', 'A', 'j' and the
- * analysis options ('t'; check also 'S', 'X') in
+/* One cli_getopt result; the shared flags are 'o', 'c', 'A', 'j',
+ * CLI_OPT_FRAMES (--frames) and the analysis options ('t'; check also 'S',
+ * 'X') in
  * the command's option table. Returns 1 when it took c, 0 when c is another
  * flag, -1 after a usage error. */
 int cli_common_option(const char *cmd, int c, const char *arg, struct cli_common *co);

@@ -50,6 +50,7 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		CLI_ANALYSIS_OPTIONS,
 		{"annotations", required_argument, 0, 'A'},
 		{"jobs", required_argument, 0, 'j'},
+		{"frames", required_argument, 0, CLI_OPT_FRAMES},
 		{"time-budget-ms", required_argument, 0, 'T'},
 		{"stats", no_argument, 0, 'Z'},
 		{"source-root", required_argument, 0, 'R'},
@@ -191,7 +192,8 @@ struct check_run {
 /* Every copy of a module the budget left unanalysed, or that the analysis
  * could not take: listed, verdict unknown (the family is not computed either:
  * "unexplained", with the reason). */
-static struct copy_summaries *copy_summaries_unknown(const struct hlo_module *m, struct arena *a,
+static struct copy_summaries *copy_summaries_unknown(const struct hlo_module *m,
+						     const struct source_filter *frames, struct arena *a,
 						     const char *reason)
 {
 	struct copy_site *sites;
@@ -212,6 +214,7 @@ static struct copy_summaries *copy_summaries_unknown(const struct hlo_module *m,
 		o->any = VERDICT_UNKNOWN;
 		o->evidence = arena_strdup(a, reason);
 		o->bytes = sites[i].to ? sites[i].to->bytes : 0;
+		o->source = source_of(in, frames, a);
 	}
 	return s;
 }
@@ -305,6 +308,7 @@ static void check_one(void *arg, size_t i)
 	const char *failed = cv || expired ? NULL : why ? why : "the module cannot be analysed";
 	struct module_report *mr = j->slot;
 	findings_init(&mr->findings, m);
+	mr->findings.frames = &run->cfg->frames;
 	const struct rule *hp102 = rule_lookup("removable-copy");
 	if (failed && hp102 && config_rule_enabled(run->cfg, hp102)) {
 		char *msg = NULL;
@@ -315,15 +319,16 @@ static void check_one(void *arg, size_t i)
 	}
 	/* the donations next (they outlive the module in the report), then the rules */
 	const struct donation_list *dl = session_donations(s);
-	mr->donation_verdicts = dl ? donation_summaries_make(dl->items, dl->n) : NULL;
+	mr->donation_verdicts = dl ? donation_summaries_make(dl->items, dl->n, &run->cfg->frames) : NULL;
 	if (lint_run(s, run->cfg, &mr->findings) < 0) {
 		fprintf(pd.out, "%s: error: internal error in a rule; results are incomplete\n",
 			j->file);
 		j->internal = 1;
 	}
-	mr->copies = expired ? copy_summaries_unknown(m, &mr->findings.arena, BUDGET_EXHAUSTED_REASON)
-		     : failed ? copy_summaries_unknown(m, &mr->findings.arena, failed)
-			      : copy_summaries_build(cv, &mr->findings.arena);
+	const struct source_filter *frames = &run->cfg->frames;
+	mr->copies = expired ? copy_summaries_unknown(m, frames, &mr->findings.arena, BUDGET_EXHAUSTED_REASON)
+		     : failed ? copy_summaries_unknown(m, frames, &mr->findings.arena, failed)
+			      : copy_summaries_build(cv, frames, &mr->findings.arena);
 	j->not_checked |= failed != NULL;
 	/* a copy left unknown is not a clean result either (docs/limits.md) */
 	for (int32_t k = 0; mr->copies && k < mr->copies->n; k++)

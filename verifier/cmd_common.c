@@ -14,6 +14,7 @@ void cli_common_init(struct cli_common *co)
 	*co = (struct cli_common){0};
 	cli_analysis_init(&co->an);
 	co->jobs = 1;
+	co->frames = -1;
 }
 
 int cli_common_option(const char *cmd, int c, const char *arg, struct cli_common *co)
@@ -35,6 +36,16 @@ int cli_common_option(const char *cmd, int c, const char *arg, struct cli_common
 		co->jobs = jobs_threads((int)n);
 		return 1;
 	}
+	case CLI_OPT_FRAMES:
+		if (!strcmp(arg, "all")) {
+			co->frames = FRAMES_ALL;
+		} else if (!strcmp(arg, "user")) {
+			co->frames = FRAMES_USER;
+		} else {
+			cli_usage_error(cmd, "--frames takes user or all, not '%s'", arg);
+			return -1;
+		}
+		return 1;
 	}
 	return cli_analysis_option(cmd, c, arg, &co->an);
 }
@@ -62,6 +73,8 @@ int cli_load_config(struct lint_config *cfg, const struct cli_common *co, struct
 	}
 	if (co->an.timeout_ms >= 0)
 		cfg->timeout_ms = co->an.timeout_ms;
+	if (co->frames >= 0)
+		cfg->frames.mode = (enum frames_mode)co->frames;
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "gate.h"
 #include "jobs.h"
 #include "report.h"
+#include "report_source.h"
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -45,6 +46,7 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 		{"fail-on-new", required_argument, 0, 'F'},
 		CLI_TIMEOUT_OPTION,
 		{"jobs", required_argument, 0, 'j'},
+		{"frames", required_argument, 0, CLI_OPT_FRAMES},
 		{"annotations", required_argument, 0, 'A'},
 		{"no-deciders", no_argument, 0, 'N'},
 		{"ignore-new-modules", no_argument, 0, 'I'},

@@ -195,6 +195,30 @@ static int load_accepts(struct lint_config *c, const char *file, xmlNodePtr acc,
 	return 0;
 }
 
+/* <frames all="..."><framework path="..."/>...</frames>: the user-frame
+ * filter's mode and the paths it adds to the framework (source.h). */
+static int load_frames(struct lint_config *c, const char *file, xmlNodePtr fr, struct diag *d)
+{
+	const char *all = attr(c, fr, "all");
+	if (all)
+		c->frames.mode = is_true(all) ? FRAMES_ALL : FRAMES_USER;
+	int32_t n = 0;
+	for (xmlNodePtr k = fr->children; k; k = k->next)
+		n += is_element(k, "framework");
+	if (n > SOURCE_MAX_PREFIXES)
+		return xml_error(d, file, xmlGetLineNo(fr), "more than %d <framework> paths",
+				 SOURCE_MAX_PREFIXES);
+	const char **v = n ? arena_array(&c->arena, (size_t)n, sizeof(*v)) : NULL;
+	if (n && !v)
+		return xml_error(d, file, xmlGetLineNo(fr), "out of memory");
+	c->frames.n_prefixes = 0;
+	for (xmlNodePtr k = fr->children; k; k = k->next)
+		if (is_element(k, "framework"))
+			v[c->frames.n_prefixes++] = attr(c, k, "path");
+	c->frames.prefixes = v;
+	return 0;
+}
+
 static int load_doc(struct lint_config *c, const char *file, xmlDocPtr doc, struct diag *d)
 {
 	xmlNodePtr root = xmlDocGetRootElement(doc);
@@ -202,13 +226,13 @@ static int load_doc(struct lint_config *c, const char *file, xmlDocPtr doc, stru
 		return xml_error(d, file, root ? xmlGetLineNo(root) : 0, "root element must be <hloproof>");
 	/* the schema allows the children in any order; each at most once */
 	static const char *const once[] = {"fail-on", "solver-timeout-ms", "strict-donation",
-					   "rules", "accept"};
-	long seen[5] = {0};
+					   "rules", "accept", "frames"};
+	long seen[6] = {0};
 	for (xmlNodePtr n = root->children; n; n = n->next) {
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
 		long line = xmlGetLineNo(n);
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < 6; k++)
 			if (is_element(n, once[k])) {
 				if (seen[k])
 					return xml_error(d, file, line, "<%s> given twice (first on line %ld)",
@@ -234,6 +258,9 @@ static int load_doc(struct lint_config *c, const char *file, xmlDocPtr doc, stru
 				return -1;
 		} else if (is_element(n, "accept")) {
 			if (load_accepts(c, file, n, d) < 0)
+				return -1;
+		} else if (is_element(n, "frames")) {
+			if (load_frames(c, file, n, d) < 0)
 				return -1;
 		} else {
 			return xml_error(d, file, line, "unknown element <%s>", (const char *)n->name);

@@ -7,6 +7,7 @@
 #include "arena.h"
 #include "diag.h"
 #include "rule.h"
+#include "source.h"
 
 #define CONFIG_FILE_NAME ".hloproof.xml"
 #define CONFIG_MAX_WALK 64   /* parent directories searched for CONFIG_FILE_NAME */
@@ -38,6 +39,7 @@ struct lint_config {
 	int8_t *severity;             /* per registry index: -1 = rule default */
 	int32_t n_accepts, cap_accepts;
 	struct accept_item *accepts;
+	struct source_filter frames;  /* <frames> and --frames (source.h) */
 };
 
 void config_init(struct lint_config *c);

@@ -988,7 +988,8 @@ int32_t copies_analyse(struct analysis *an, struct copy_report **out)
 
 /* ---- for the reporters ---- */
 
-struct copy_summaries *copy_summaries_build(const struct copy_verdicts *cv, struct arena *a)
+struct copy_summaries *copy_summaries_build(const struct copy_verdicts *cv,
+					    const struct source_filter *frames, struct arena *a)
 {
 	struct copy_summaries *s = arena_alloc(a, sizeof(*s));
 	s->n = cv ? cv->copies.n : 0;
@@ -1012,6 +1013,7 @@ struct copy_summaries *copy_summaries_build(const struct copy_verdicts *cv, stru
 			 r->family_evidence ? r->family_evidence : "", r->evidence ? r->evidence : "");
 		o->evidence = e;
 		o->bytes = r->bytes;
+		o->source = source_of(r->copy, frames, a);
 	}
 	return s;
 }

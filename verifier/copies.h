@@ -4,6 +4,7 @@
 #define HLOPROOF_COPIES_H
 #include "analysis.h"
 #include "copysite.h"
+#include "source.h"
 
 struct copy_report {
 	const struct hlo_instruction *copy; /* site.at: the copy, fusion or copy-start */
@@ -82,6 +83,7 @@ struct copy_summary {
 	enum verdict given, any;
 	const char *evidence;
 	uint64_t bytes;
+	struct source_info *source;   /* the copy's Python place, or NULL (source.h) */
 };
 
 struct copy_summaries {
@@ -89,7 +91,9 @@ struct copy_summaries {
 	struct copy_summary *v;
 };
 
-/* Copy the reports into `a` (a findings list's arena, say). */
-struct copy_summaries *copy_summaries_build(const struct copy_verdicts *cv, struct arena *a);
+/* Copy the reports into `a` (a findings list's arena, say); frames: the
+ * source filter (NULL: the default). */
+struct copy_summaries *copy_summaries_build(const struct copy_verdicts *cv,
+					    const struct source_filter *frames, struct arena *a);
 
 #endif

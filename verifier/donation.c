@@ -512,11 +512,13 @@ static char *index_text(const struct shape_index *ix)
 	return dup_or_null(buf);
 }
 
-struct donation_summaries *donation_summaries_make(const struct donation_report *r, int32_t n)
+struct donation_summaries *donation_summaries_make(const struct donation_report *r, int32_t n,
+						   const struct source_filter *frames)
 {
 	struct donation_summaries *s = calloc(1, sizeof(*s));
 	if (!s || !(s->items = calloc((size_t)n + 1, sizeof(*s->items))))
 		die("out of memory");
+	arena_init(&s->arena);
 	s->n = n;
 	for (int32_t i = 0; i < n; i++) {
 		struct donation_summary *d = &s->items[i];
@@ -532,6 +534,7 @@ struct donation_summaries *donation_summaries_make(const struct donation_report 
 		d->copied = r[i].copied;
 		d->copy_bytes = r[i].copy_bytes;
 		d->reason = dup_or_null(r[i].reason);
+		d->source = r[i].param_instr ? source_of(r[i].param_instr, frames, &s->arena) : NULL;
 		if (r[i].any == VERDICT_SCHEDULE_DEPENDENT && r[i].edge_from && r[i].edge_to) {
 			size_t len = strlen(r[i].edge_from->name) + strlen(r[i].edge_to->name) + 8;
 			d->edge = malloc(len);
@@ -557,5 +560,6 @@ void donation_summaries_free(struct donation_summaries *s)
 		free(d->reason);
 	}
 	free(s->items);
+	arena_free(&s->arena);
 	free(s);
 }

@@ -20,6 +20,7 @@
 #define HLOPROOF_DONATION_H
 #include <stdint.h>
 #include "ir.h"
+#include "source.h"
 #include "verdict.h"
 
 struct analysis;
@@ -95,14 +96,18 @@ struct donation_summary {
 	uint64_t copy_bytes;
 	char *edge;               /* "a -> b" or NULL */
 	char *reason;             /* NULL when none */
+	struct source_info *source; /* the parameter's metadata, or NULL (source.h) */
 };
 
 struct donation_summaries {
 	int32_t n;
 	struct donation_summary *items;
+	struct arena arena;       /* the sources */
 };
 
-struct donation_summaries *donation_summaries_make(const struct donation_report *r, int32_t n);
+/* frames: the source filter (NULL: the default). */
+struct donation_summaries *donation_summaries_make(const struct donation_report *r, int32_t n,
+						   const struct source_filter *frames);
 void donation_summaries_free(struct donation_summaries *s);
 
 #endif

@@ -321,17 +321,6 @@ int donor_match(const struct hlo_module *m, struct arena *a, struct donor_matchi
 	return 0;
 }
 
-const char *param_arg_path(const struct hlo_module *m, int32_t p)
-{
-	const struct hlo_computation *e = m->entry;
-	if (!e || p < 0 || p >= e->n_params || !e->params[p])
-		return NULL;
-	const char *op = e->params[p]->op_name;
-	if (!op || !*op || strchr(op, '/'))
-		return NULL;
-	return op;
-}
-
 void describe_param(char *buf, size_t cap, const struct hlo_module *m, int32_t p,
 		    const struct shape_index *ix)
 {

@@ -20,6 +20,7 @@
 #define HLOPROOF_DONORMATCH_H
 #include <stdint.h>
 #include "ir.h"
+#include "source.h"
 
 /* What the walk decided for one donor leaf. */
 enum donor_outcome {
@@ -72,11 +73,7 @@ struct donor_matching {
  * module has no entry (nothing to match). Bounded: O((donors + outputs) log). */
 int donor_match(const struct hlo_module *m, struct arena *a, struct donor_matching *out);
 
-/* The JAX argument path of entry parameter p: the op_name of its metadata when
- * it looks like one (JAX writes the argument's pytree path there, e.g.
- * "params['w']" or "state[3][1]"; an op_name with '/' is an operation path,
- * not an argument), or NULL. */
-const char *param_arg_path(const struct hlo_module *m, int32_t p);
+/* param_arg_path(): source.h */
 /* "param 0 {1} (params['w'])" or "param 0 {1}". */
 void describe_param(char *buf, size_t cap, const struct hlo_module *m, int32_t p,
 		    const struct shape_index *ix);

@@ -142,6 +142,7 @@ struct finding *findings_add(struct findings *fs, const struct rule *r, enum sev
 			f->computation = arena_strdup(&fs->arena, instr->parent->name);
 		if (instr->name)
 			f->instruction = arena_strdup(&fs->arena, instr->name);
+		f->source = source_of(instr, fs->frames, &fs->arena);
 	}
 	f->fp_hash = fingerprint_hash(r, instr, key);
 	f->seq = fs->n++;

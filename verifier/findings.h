@@ -19,6 +19,7 @@
 #include "diag.h"
 #include "ir.h"
 #include "rule.h"
+#include "source.h"
 
 struct finding {
 	const struct rule *rule;
@@ -35,6 +36,7 @@ struct finding {
 	long long bytes;                     /* bytes moved, saved or donated */
 	const char *family;                  /* copy family (copy_family_name) */
 	const char *verdict;                 /* verdict_name: removable, unsafe, ... */
+	struct source_info *source;          /* the instruction's Python place, or NULL (source.h) */
 
 	const char *suppressed;  /* reason of the accepted item that matched, or NULL */
 	int baselined;           /* present in the --baseline file: not reported */
@@ -50,6 +52,7 @@ struct findings {
 	int32_t n, cap;
 	struct finding *items;    /* malloc'd; text order after findings_finalize() */
 	int finalized;
+	const struct source_filter *frames;  /* for the findings' source; NULL: the default */
 };
 
 void findings_init(struct findings *fs, const struct hlo_module *m);

@@ -116,6 +116,13 @@ static uint64_t site_identity(const struct copy_site *st)
 	return x;
 }
 
+/* The parameter's argument path, copied: the gate module outlives the IR. */
+static const char *arg_path_copy(const struct hlo_module *m, int32_t p, struct arena *a)
+{
+	const char *s = param_arg_path(m, p);
+	return s ? arena_strdup(a, s) : NULL;
+}
+
 static char *index_text(struct arena *a, const struct shape_index *ix)
 {
 	char buf[128];
@@ -208,6 +215,7 @@ static int donations_from_ir(const struct hlo_module *m, struct gate_module *g)
 		const struct io_alias *al = &m->aliases[i];
 		struct gate_donation *d = &g->donations[g->n_donations++];
 		d->param = al->param;
+		d->arg_path = arg_path_copy(m, al->param, &g->arena);
 		d->param_index = index_text(&g->arena, &al->param_index);
 		d->output_index = index_text(&g->arena, &al->output);
 		d->kind = al->kind == ALIAS_MUST ? "must-alias" : "may-alias";
@@ -227,6 +235,7 @@ static int donations_from_ir(const struct hlo_module *m, struct gate_module *g)
 		const struct donor_leaf *dl = &dm.donors[i];
 		struct gate_donation *d = &g->donations[g->n_donations++];
 		d->param = dl->param;
+		d->arg_path = arg_path_copy(m, dl->param, &g->arena);
 		d->param_index = index_text(&g->arena, &dl->index);
 		d->kind = "buffer-donor";
 		d->bytes = dl->bytes;
@@ -289,6 +298,7 @@ static void donations_from_decider(const struct hlo_module *m, const struct dona
 		const struct donation_summary *r = &ds->items[i];
 		struct gate_donation *d = &g->donations[g->n_donations++];
 		d->param = r->param;
+		d->arg_path = arg_path_copy(m, r->param, &g->arena);
 		d->param_index = arena_strdup(&g->arena, r->param_index);
 		d->output_index = r->output_index ? arena_strdup(&g->arena, r->output_index) : NULL;
 		d->kind = donation_kind_name(r->kind);
@@ -338,6 +348,7 @@ int gate_module_build(struct hlo_module *m, const struct lint_config *cfg,
 	g->file = arena_strdup(&g->arena, m->file ? m->file : "-");
 	g->name = arena_strdup(&g->arena, m->name ? m->name : "");
 	findings_init(&g->findings, m);
+	g->findings.frames = &cfg->frames;
 	if (opt->no_deciders)
 		return build_without_deciders(m, cfg, opt, g);
 
@@ -355,7 +366,7 @@ int gate_module_build(struct hlo_module *m, const struct lint_config *cfg,
 		rc = -1;
 	}
 	const struct donation_list *dl = session_donations(s);
-	struct donation_summaries *ds = dl ? donation_summaries_make(dl->items, dl->n) : NULL;
+	struct donation_summaries *ds = dl ? donation_summaries_make(dl->items, dl->n, &cfg->frames) : NULL;
 	if (cv)
 		copies_from_decider(cv, g);
 	else if (copies_from_ir(m, g) < 0)

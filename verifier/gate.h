@@ -56,6 +56,7 @@ struct gate_donation {
 	const char *reason;           /* why not honored; NULL when honored */
 	uint64_t bytes;
 	int line, col;                /* of the header entry */
+	const char *arg_path;         /* the parameter's JAX argument path (source.h), or NULL */
 };
 
 struct gate_module {

@@ -80,7 +80,7 @@ enum call_context { CALL_NONE = 0, CALL_CONTROL_FLOW = 1, CALL_EMBEDDED = 2, CAL
 
 /* Field order: the fields the parser, the edge builder and most passes read
  * for every instruction come first, so they share one or two cache lines;
- * the rest is ordered to leave little padding (168 bytes on LP64, a 2-byte
+ * the rest is ordered to leave little padding (176 bytes on LP64, a 2-byte
  * hole after the flags). */
 struct hlo_instr_ext;
 
@@ -101,7 +101,9 @@ struct hlo_instruction {
 	/* Called computations, in the order of the attributes (to_apply, calls,
 	 * condition, body, branches, called_computations); ext names the roles. */
 	int32_t n_called;
-	int32_t source_line;
+	int32_t source_line;          /* from metadata; 0 = none */
+	int32_t source_column;        /* metadata source_column; 0 = none */
+	int32_t stack_frame_id;       /* metadata stack_frame_id (1-based, m->stack); 0 = none */
 	struct hlo_computation **called;
 
 	struct srcpos pos;            /* of the name in the definition */
@@ -161,6 +163,26 @@ extern const struct hlo_instr_ext hlo_no_ext;
 /* read-only: a write through it faults */
 #define HLO_NO_EXT ((struct hlo_instr_ext *)&hlo_no_ext)
 
+/* The module's stack frame tables (JAX >= 0.9: FileNames, FunctionNames,
+ * FileLocations, StackFrames), by id - 1. Ids are 1-based as XLA's
+ * StackFrames::GetStackFrame reads them; 0 = none. A row whose id is not in
+ * 1..rows of its table is dropped; a reference to a missing row reads as
+ * none (source.c), so hostile tables cannot point outside. */
+struct hlo_file_location {
+	int32_t file, function;      /* ids into files[] / functions[] */
+	int32_t line, end_line, column, end_column;
+};
+struct hlo_stack_frame {
+	int32_t location;            /* id into locations[] */
+	int32_t parent;              /* frame id of the caller, 0 = none (printed offset undone) */
+};
+struct hlo_stack_index {
+	int32_t n_files, n_functions, n_locations, n_frames;
+	const char **files, **functions;      /* NULL where no row was printed */
+	struct hlo_file_location *locations;  /* file == 0: no row */
+	struct hlo_stack_frame *frames;       /* location == 0: no row */
+};
+
 struct hlo_callsite {
 	struct hlo_instruction *instr;
 	enum call_context context;
@@ -213,6 +235,7 @@ struct hlo_module {
 	int32_t n_header_attrs;       /* every header attribute, raw, in order */
 	struct hlo_header_attr *header_attrs;
 	const char *stack_frames;     /* raw FileNames...StackFrames text, or NULL */
+	struct hlo_stack_index stack; /* the same tables parsed (all zero when absent) */
 };
 
 /* Limits on hostile input; exceeding one is an input error (exit 2). */
@@ -221,6 +244,7 @@ struct hlo_module {
 #define HLO_DISCARD_SOURCE_BYTES ((size_t)8 << 20)
 #define HLO_MAX_NESTING 64                   /* brackets, tuple shapes, inline bodies */
 #define HLO_MAX_INSTRUCTIONS 50000000
+#define HLO_MAX_STACK_ROWS (1 << 22)         /* rows of one stack frame table */
 
 /* Parse an HLO text module. `file` names the input in messages. On error
  * returns NULL after reporting FILE:LINE:COL: error: ... through `d`.

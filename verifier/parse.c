@@ -1202,27 +1202,160 @@ static int is_stack_table(const struct token *t)
 					TOK_IS(t, "FileLocations") || TOK_IS(t, "StackFrames"));
 }
 
-/* FileNames / FunctionNames / FileLocations / StackFrames, kept raw. */
+/* ---- stack frame tables ------------------------------------------------ */
+
+static const char *intern(struct pctx *c, const char *vs, size_t n);
+
+enum { ST_FILES, ST_FUNCS, ST_LOCS, ST_FRAMES };
+#define ST_FIELDS 6
+
+/* One row as read: its id and its string or its fields (ST_LOCS: the order
+ * of loc_keys; ST_FRAMES: frame_keys). */
+struct stack_row {
+	int64_t id;
+	const char *str;
+	int64_t f[ST_FIELDS];
+};
+
+static const char *const loc_keys[] = {"file_name_id", "function_name_id", "line",
+				       "end_line", "column", "end_column"};
+static const char *const frame_keys[] = {"file_location_id", "parent_frame_id"};
+
+static int table_of(const struct token *t)
+{
+	if (TOK_IS(t, "FileNames"))
+		return ST_FILES;
+	if (TOK_IS(t, "FunctionNames"))
+		return ST_FUNCS;
+	if (TOK_IS(t, "FileLocations"))
+		return ST_LOCS;
+	return ST_FRAMES;
+}
+
+/* The key=int fields of a braced row, the lexer `at` just after '{' and ve
+ * the end of its text. A key not in `keys` is skipped (a later XLA may add
+ * one); a value that is not an integer is an error, as for XLA's parser. */
+static int parse_row_fields(struct parser *P, const struct lexer *at, const char *ve,
+			    const char *const *keys, int nk, int64_t *f)
+{
+	struct parser S;
+	sub_parser(&S, P, at, ve);
+	while (S.tok.kind != TOK_EOF) {
+		if (S.tok.kind == TOK_COMMA) {
+			next(&S);
+			continue;
+		}
+		if (S.tok.kind != TOK_ATTR)
+			return expected(&S, "a field 'name=' in the stack frame table");
+		struct token key = S.tok;
+		next(&S);
+		int64_t v;
+		if (parse_int(&S, &v) < 0)
+			return -1;
+		for (int k = 0; k < nk; k++)
+			if (tok_is(&key, keys[k], strlen(keys[k])))
+				f[k] = v;
+	}
+	return 0;
+}
+
+static int32_t id32(int64_t v)
+{
+	return v > 0 && v <= INT32_MAX ? (int32_t)v : 0;
+}
+
+/* The rows of one table into the module's index: arrays of as many entries
+ * as rows, row id k at k - 1; a row whose id is out of 1..rows (XLA prints
+ * them 1, 2, ... in order) or repeats one is dropped. */
+static void store_table(struct pctx *c, int t, const struct stack_row *rows, size_t n)
+{
+	struct hlo_stack_index *x = &c->m->stack;
+	if (!n)
+		return;
+	int32_t cnt = (int32_t)n;
+	if (t == ST_FILES || t == ST_FUNCS) {
+		const char **a = pool_array(&c->pool, n, sizeof(*a));
+		memset(a, 0, n * sizeof(*a));
+		for (size_t i = 0; i < n; i++)
+			if (rows[i].id >= 1 && rows[i].id <= cnt && rows[i].str && !a[rows[i].id - 1])
+				a[rows[i].id - 1] = rows[i].str;
+		if (t == ST_FILES)
+			x->files = a, x->n_files = cnt;
+		else
+			x->functions = a, x->n_functions = cnt;
+	} else if (t == ST_LOCS) {
+		struct hlo_file_location *a = pool_array(&c->pool, n, sizeof(*a));
+		memset(a, 0, n * sizeof(*a));
+		for (size_t i = 0; i < n; i++) {
+			const struct stack_row *r = &rows[i];
+			if (r->id < 1 || r->id > cnt || a[r->id - 1].file)
+				continue;
+			a[r->id - 1] = (struct hlo_file_location){id32(r->f[0]), id32(r->f[1]),
+				id32(r->f[2]), id32(r->f[3]), id32(r->f[4]), id32(r->f[5])};
+		}
+		x->locations = a, x->n_locations = cnt;
+	} else {
+		/* jaxlib prints parent_frame_id one above the proto's (a root frame
+		 * shows 1, and frame k called from frame k - 1 shows k); the proto's
+		 * builder only ever gives a frame a parent made before it, so a
+		 * parent >= the frame's own id means the shifted form: undo it for
+		 * the whole table. Otherwise the printed id is the parent, 0 none. */
+		int shifted = 0;
+		for (size_t i = 0; i < n; i++)
+			if (rows[i].f[1] >= rows[i].id && rows[i].id >= 1)
+				shifted = 1;
+		struct hlo_stack_frame *a = pool_array(&c->pool, n, sizeof(*a));
+		memset(a, 0, n * sizeof(*a));
+		for (size_t i = 0; i < n; i++) {
+			const struct stack_row *r = &rows[i];
+			if (r->id < 1 || r->id > cnt || a[r->id - 1].location)
+				continue;
+			int32_t parent = id32(r->f[1] - shifted);
+			a[r->id - 1] = (struct hlo_stack_frame){id32(r->f[0]), parent <= cnt ? parent : 0};
+		}
+		x->frames = a, x->n_frames = cnt;
+	}
+}
+
+/* FileNames / FunctionNames / FileLocations / StackFrames: kept raw for the
+ * printer, and parsed into m->stack. */
 static int parse_stack_tables(struct parser *P)
 {
+	struct pctx *c = P->c;
 	const char *start = P->tok.p;
 	while (is_stack_table(&P->tok)) {
+		int t = table_of(&P->tok);
+		vec_reset(&c->misc, sizeof(struct stack_row));
 		next(P);
 		while (P->tok.kind == TOK_INT) {
-			next(P);
-			if (P->tok.kind == TOK_STRING) {
+			if (c->misc.n >= HLO_MAX_STACK_ROWS)
+				return perr(P, here(P), "more than %d rows in a stack frame table",
+					    HLO_MAX_STACK_ROWS);
+			struct stack_row *r = vec_push(&c->misc);
+			*r = (struct stack_row){0};
+			if (parse_int(P, &r->id) < 0)
+				return -1;
+			if (P->tok.kind == TOK_STRING && (t == ST_FILES || t == ST_FUNCS)) {
+				r->str = intern(c, P->tok.p, P->tok.len);
 				next(P);
-			} else if (P->tok.kind == TOK_LBRACE) {
+			} else if (P->tok.kind == TOK_LBRACE && (t == ST_LOCS || t == ST_FRAMES)) {
+				struct lexer at = P->lx;
 				const char *vs, *ve;
 				if (lex_raw_until(&P->lx, '}', &vs, &ve) < 0) {
-					P->c->failed = 1;
+					c->failed = 1;
 					return -1;
 				}
+				if (t == ST_LOCS ? parse_row_fields(P, &at, ve, loc_keys, 6, r->f)
+						 : parse_row_fields(P, &at, ve, frame_keys, 2, r->f))
+					return -1;
 				next_after_raw(P);
 			} else {
-				return expected(P, "a string or '{' in the stack frame table");
+				return expected(P, t == ST_FILES || t == ST_FUNCS
+						       ? "a string in the stack frame table"
+						       : "'{' in the stack frame table");
 			}
 		}
+		store_table(c, t, (const struct stack_row *)c->misc.v, c->misc.n);
 	}
 	P->c->m->stack_frames = pool_strndup(&P->c->pool, start, (size_t)(P->prev_end - start));
 	return 0;
@@ -1468,14 +1601,24 @@ static int parse_metadata(struct parser *S, struct hlo_instruction *in)
 			in->op_name = intern(c, vs, n);
 		} else if (TOK_IS(&key, "source_file")) {
 			in->source_file = intern(c, vs, n);
-		} else if (TOK_IS(&key, "source_line")) {
+		} else if (TOK_IS(&key, "source_line") || TOK_IS(&key, "source_column") ||
+			   TOK_IS(&key, "stack_frame_id") || TOK_IS(&key, "source_end_line") ||
+			   TOK_IS(&key, "source_end_column")) {
 			int64_t v = 0;
 			for (const char *q = vs; q < ve; q++) {
 				if (*q < '0' || *q > '9' || v > INT32_MAX / 10)
-					return perr(S, pos_in_text(c, vs), "bad source_line '%.*s'", (int)n, vs);
+					return perr(S, pos_in_text(c, vs), "bad %.*s '%.*s'", (int)key.len, key.p,
+						    (int)n, vs);
 				v = v * 10 + (*q - '0');
 			}
-			in->source_line = (int32_t)v;
+			/* the end line and column are checked, not kept: nothing reads
+			 * them (the raw metadata text still has them for the printer) */
+			if (TOK_IS(&key, "source_line"))
+				in->source_line = (int32_t)v;
+			else if (TOK_IS(&key, "source_column"))
+				in->source_column = (int32_t)v;
+			else if (TOK_IS(&key, "stack_frame_id"))
+				in->stack_frame_id = (int32_t)v;
 		}
 	}
 	next(S);

@@ -1,7 +1,9 @@
 /* report_buffers.c - `hloproof buffers` in text and JSON: every alias-analysis
  * buffer of a module with its values, their live ranges and the buffer's
  * flags (report_buffers.h). */
+#include "report.h"
 #include "report_buffers.h"
+#include "source.h"
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +144,9 @@ static json_t *value_json(struct buffers_view *c, int32_t vid)
 	json_object_set_new(o, "computation", json_string(v->def->parent->name));
 	json_object_set_new(o, "index", ja);
 	json_object_set_new(o, "live", live);
+	const char *arg = instr_arg_path(v->def);
+	if (arg)
+		json_object_set_new(o, "arg_path", report_json_string(arg));
 	return o;
 }
 
@@ -262,8 +267,10 @@ void report_buffers_text(FILE *out, struct buffers_view *c, const struct hlo_ins
 			index_string(c->df, v, ix, sizeof(ix));
 			struct live_range r = {0, 0};
 			value_live_range(c->df, sel[q], v->def->parent, &r);
-			fprintf(out, "  %s %s%s %s%s live [%d,%d]\n", at ? "owner" : "value", v->def->name,
-				ix, v->def->parent->name, v->is_phi ? " (phi)" : "", r.first, r.last);
+			const char *arg = instr_arg_path(v->def);
+			fprintf(out, "  %s %s%s %s%s%s%s%s live [%d,%d]\n", at ? "owner" : "value",
+				v->def->name, ix, v->def->parent->name, v->is_phi ? " (phi)" : "",
+				arg ? " (" : "", arg ? arg : "", arg ? ")" : "", r.first, r.last);
 		}
 	}
 	free(sel);

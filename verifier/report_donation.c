@@ -5,6 +5,7 @@
 #include "donation.h"
 #include "donormatch.h"
 #include "report.h"
+#include "report_source.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,6 +120,7 @@ static json_t *report_json_one(const struct donation_report *r)
 		json_object_set_new(o, "edge", json_null());
 	}
 	json_object_set_new(o, "reason", jstr(r->reason));
+	report_add_source(o, r->param_instr, NULL);
 	return o;
 }
 
@@ -216,6 +218,7 @@ int report_donation_pair_json(FILE *out, const struct donation_pair_view *v)
 		json_object_set_new(e, "verdict", vd);
 		json_object_set_new(e, "reason", jstr(w->why));
 		json_object_set_new(e, "evidence", jstr(got ? got->evidence : NULL));
+		report_add_source(e, rq->param_instr, NULL);
 		json_array_append_new(arr, e);
 	}
 	json_t *added = json_array();

@@ -3,6 +3,7 @@
  * report_json.c. */
 #include "gate.h"
 #include "report.h"
+#include "report_source.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,8 +64,10 @@ static void text_donation(FILE *out, const char *what, const char *file,
 			  const struct gate_donation *other)
 {
 	text_where(out, file, d->line, d->col);
-	fprintf(out, "%s: parameter %d %s, %" PRIu64 " bytes: ", what, d->param, d->param_index,
-		d->bytes);
+	fprintf(out, "%s: parameter %d %s", what, d->param, d->param_index);
+	if (d->arg_path)
+		fprintf(out, " (%s)", d->arg_path);
+	fprintf(out, ", %" PRIu64 " bytes: ", d->bytes);
 	text_donation_state(out, d);
 	fprintf(out, "; in %s: ", other_name);
 	text_donation_state(out, other);
@@ -198,6 +201,7 @@ static json_t *donation_json(const struct gate_donation *d, const struct gate_do
 	json_t *o = json_object();
 	json_object_set_new(o, "param", json_integer(d->param));
 	json_object_set_new(o, "param_index", report_json_string(d->param_index));
+	json_object_set_new(o, "arg_path", str_or_null(d->arg_path));
 	json_object_set_new(o, "bytes", json_integer((json_int_t)d->bytes));
 	json_object_set_new(o, "base", donation_state_json(base));
 	json_object_set_new(o, "head", donation_state_json(head));
@@ -217,6 +221,10 @@ static json_t *finding_json(const struct finding *f)
 	json_object_set_new(o, "column", json_integer(f->col));
 	json_object_set_new(o, "computation", str_or_null(f->computation));
 	json_object_set_new(o, "instruction", str_or_null(f->instruction));
+	json_object_set_new(o, "bytes", f->bytes >= 0 ? json_integer((json_int_t)f->bytes) : json_null());
+	json_object_set_new(o, "family", str_or_null(f->family));
+	json_object_set_new(o, "verdict", str_or_null(f->verdict));
+	json_object_set_new(o, "source", report_source_json(f->source));
 	return o;
 }
 

@@ -5,6 +5,7 @@
 #include "copies.h"
 #include "donation.h"
 #include "report.h"
+#include "report_source.h"
 #include <stdlib.h>
 
 #define REPORT_JSON_SCHEMA_VERSION 1
@@ -31,6 +32,7 @@ static json_t *finding_json(const struct finding *f)
 	json_object_set_new(o, "family", str_or_null(f->family));
 	json_object_set_new(o, "verdict", str_or_null(f->verdict));
 	json_object_set_new(o, "evidence", report_evidence_lines(f));
+	json_object_set_new(o, "source", report_source_json(f->source));
 	return o;
 }
 
@@ -58,6 +60,7 @@ static json_t *copies_json(const struct module_report *mr)
 		json_object_set_new(o, "verdict", v);
 		json_object_set_new(o, "evidence", report_json_string(c->evidence));
 		json_object_set_new(o, "bytes", json_integer((json_int_t)c->bytes));
+		json_object_set_new(o, "source", report_source_json(c->source));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -89,6 +92,7 @@ static json_t *donations_json(const struct module_report *mr)
 		json_object_set_new(o, "copy_bytes", json_integer((json_int_t)d->copy_bytes));
 		json_object_set_new(o, "edge", str_or_null(d->edge));
 		json_object_set_new(o, "reason", str_or_null(d->reason));
+		json_object_set_new(o, "source", report_source_json(d->source));
 		json_array_append_new(a, o);
 	}
 	return a;

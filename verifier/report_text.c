@@ -1,4 +1,5 @@
-/* report_text.c - gcc-style lines: FILE:LINE:COL: warning: message [ID slug]. */
+/* report_text.c - gcc-style lines: FILE:LINE:COL: warning: message [ID slug],
+ * then the Python place when the instruction has one: " at x.py:3 (f)". */
 #include "baseline.h"
 #include "report.h"
 #include <string.h>
@@ -41,9 +42,13 @@ int report_text(FILE *out, const struct report *r, const struct report_options *
 			if (!finding_reported(f))
 				continue;
 			where(out, f->file, f->line, f->col, color);
-			fprintf(out, " %s%s:%s %s [%s %s]\n", color ? sev_color(f->severity) : "",
+			fprintf(out, " %s%s:%s %s [%s %s]", color ? sev_color(f->severity) : "",
 				severity_name(f->severity), color ? C_RESET : "", f->message,
 				f->rule->id, f->rule->slug);
+			char place[512];
+			if (source_place_text(f->source, place, sizeof(place)) > 0)
+				fprintf(out, " %s", place);
+			fputc('\n', out);
 			if (f->evidence) {
 				const char *p = f->evidence;
 				while (*p) {

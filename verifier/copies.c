@@ -222,6 +222,91 @@ static void param_words(const struct hlo_instruction *p, char *buf, size_t cap)
 		snprintf(buf, cap, "%s", p->name);
 }
 
+/* ---- in-place users one step away ----
+ * XLA's copy insertion adds an operand copy for an in-place HloUse of the
+ * value: a use reached past a tuple, a bitcast or a get-tuple-element (they
+ * forward the value; the dataflow lists the users they lead to as uses), an
+ * async-start whose wrapped computation updates the parameter in place, or
+ * a custom call aliasing a tuple operand's leaf. */
+
+/* The wrapped root's in-place pair whose operand, past forwarding, is
+ * parameter k of the wrapped computation (at the top, sub 0). */
+static const struct hlo_instruction *wrapped_in_place(const struct inplace *ip,
+						      const struct hlo_instruction *start, int32_t k,
+						      int32_t sub)
+{
+	const struct hlo_computation *w = async_wrapped_computation(start);
+	if (!w || !w->root || sub != 0)
+		return NULL;
+	const struct hlo_instruction *r = w->root;
+	const struct inplace_pair *pr;
+	int32_t np = inplace_pairs(ip, r, &pr);
+	for (int32_t q = 0; q < np; q++) {
+		if (pr[q].operand_sub != 0 || pr[q].operand >= r->n_operands)
+			continue;
+		const struct hlo_instruction *x = r->operands[pr[q].operand];
+		for (int32_t g = 0; g < 64 && x->opcode == OP_BITCAST && x->n_operands > 0; g++)
+			x = x->operands[0];
+		if (x->opcode == OP_PARAMETER && x->parameter_number == k)
+			return r;
+	}
+	return NULL;
+}
+
+/* Names the forwarding step between the copy and the user. */
+static void through(struct sbuf *b, const struct hlo_instruction *via)
+{
+	if (via->opcode == OP_TUPLE || via->opcode == OP_BITCAST ||
+	    via->opcode == OP_GET_TUPLE_ELEMENT)
+		sb_printf(b, "; the copy reaches it through %s (%s)", via->name,
+			  opcode_name((enum opcode)via->opcode));
+}
+
+/* Whether one of the value's uses (other than the direct readers, already
+ * looked at) is in place; writes the evidence. */
+static int step_away_in_place(struct analysis *an, const struct copy_site *st,
+			      const struct hlo_value *cv, struct sbuf *b)
+{
+	const struct dataflow *df = an->df;
+	char ix[128];
+	for (int32_t u = 0; cv && u < cv->n_uses; u++) {
+		const struct value_use *use = &cv->uses[u];
+		const struct hlo_instruction *x = use->instr;
+		/* uses in the copy's computation only: a use inside a called
+		 * computation (a branch's parameter) is a call away, not one step */
+		if (use->operand < 0 || use->operand >= x->n_operands || x->parent != st->at->parent)
+			continue;
+		const struct hlo_instruction *via = x->operands[use->operand];
+		index_str(df, via, use->sub, ix, sizeof(ix));
+		const struct inplace_pair *pr;
+		int32_t np = inplace_pairs(an->ip, x, &pr);
+		for (int32_t k = 0; k < np; k++) {
+			if (pr[k].operand != use->operand || pr[k].operand_sub != use->sub)
+				continue;
+			if (x->opcode == OP_CUSTOM_CALL && x->ext->custom_call_target)
+				sb_printf(b, "the custom call %s (%s) writes operand %d at %s in place%s",
+					  x->name, x->ext->custom_call_target, use->operand, ix,
+					  x->ext->n_out_aliases > 0 ? " (output_to_operand_aliasing)" : "");
+			else
+				sb_printf(b, "%s (%s) updates operand %d at %s in place%s", x->name,
+					  opcode_name((enum opcode)x->opcode), use->operand, ix,
+					  x->ext->n_out_aliases > 0 ? " (output_to_operand_aliasing)" : "");
+			through(b, via);
+			return 1;
+		}
+		if (x->opcode == OP_ASYNC_START) {
+			const struct hlo_instruction *r = wrapped_in_place(an->ip, x, use->operand, use->sub);
+			if (r) {
+				sb_printf(b, "%s wraps %s (%s), which updates parameter %d in place",
+					  x->name, r->name, opcode_name((enum opcode)r->opcode), use->operand);
+				through(b, via);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
 static enum copy_family site_family_of(struct analysis *an, const struct copy_site *st,
 				       char **evidence)
 {
@@ -394,6 +479,10 @@ static enum copy_family site_family_of(struct analysis *an, const struct copy_si
 			f = FAMILY_IN_PLACE;
 			goto done;
 		}
+	}
+	if (step_away_in_place(an, st, cv, &b)) {
+		f = FAMILY_IN_PLACE;
+		goto done;
 	}
 	sb_printf(&b, "no layout change, loop, branch, donation, output or in-place use explains it");
 	if (c->op_name && strstr(c->op_name, "sharding_constraint"))

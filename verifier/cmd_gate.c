@@ -290,7 +290,7 @@ int cmd_gate(int argc, char **argv)
 		}
 	}
 	struct gate_totals v = {0};
-	int32_t n_new = 0;
+	int32_t n_new = 0, n_unknown = 0;
 	for (int32_t i = 0; i < b.n + h.n; i++) {
 		struct gate_pair_result *p;
 		int rc;
@@ -319,6 +319,7 @@ int cmd_gate(int argc, char **argv)
 			continue;
 		}
 		const struct gate_diff *df = &p->diff;
+		n_unknown += (p->base && p->base->unknown) + (p->head->unknown != NULL);
 		v.added += df->n_added;
 		v.added_bytes += df->added_bytes;
 		v.removed += df->n_removed;
@@ -346,7 +347,7 @@ int cmd_gate(int argc, char **argv)
 		if (jobs[b.n + j].parsed && !head_paired[j])
 			only[n_ob + n_oh++] = (struct gate_unpaired){jobs[b.n + j].file, &jobs[b.n + j].g};
 	struct gate_result res = {o.max_new_copy_bytes, o.allow_lost_donations, fon, pairs, np, n_new,
-				  only, n_ob, only + n_ob, n_oh, failed, b.skipped + h.skipped, &v,
+				  only, n_ob, only + n_ob, n_oh, failed, b.skipped + h.skipped, n_unknown, &v,
 				  cli_color_on(o.color, stdout) && !o.json};
 	struct gate_write wr = {o.json, &res};
 	status = cli_write_report(o.co.output, write_report, &wr, &d);
@@ -358,6 +359,8 @@ int cmd_gate(int argc, char **argv)
 		status = EXIT_INPUT;
 	else if (v.regressed_copies || v.regressed_donations || v.regressed_findings)
 		status = EXIT_FINDINGS;
+	else if (n_unknown)
+		status = EXIT_INTERNAL; /* an undecided module is not "no regression" */
 out:
 	for (int32_t i = 0; i < np; i++)
 		gate_diff_free(&pairs[i].diff);

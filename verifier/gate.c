@@ -361,6 +361,10 @@ int gate_module_build(struct hlo_module *m, const struct lint_config *cfg,
 	so.annotations = opt->ann;
 	struct session *s = session_open(m, cfg, &so);
 	const struct copy_verdicts *cv = session_copy_verdicts(s);
+	/* asked now: a later getter resets the reason */
+	const char *why = NULL;
+	enum session_status st = cv ? SESSION_OK : session_why(s, &why);
+	struct srcpos at = session_why_pos(s);
 	if (lint_run(s, cfg, &g->findings) < 0) {
 		g->lint_failed = 1;
 		rc = -1;
@@ -371,6 +375,15 @@ int gate_module_build(struct hlo_module *m, const struct lint_config *cfg,
 		copies_from_decider(cv, g);
 	else if (copies_from_ir(m, g) < 0)
 		rc = -1;
+	/* doubt is never success: a module the analysis cannot decide has its
+	 * copies unknown, with the reason (session_why) */
+	if (!cv && st != SESSION_OK) {
+		g->unknown = arena_strdup(&g->arena, why && *why ? why : "the analysis did not run");
+		g->unknown_line = at.line ? at.line : m->pos.line;
+		g->unknown_col = at.line ? at.col : m->pos.col;
+		for (int32_t i = 0; i < g->n_copies; i++)
+			g->copies[i].verdict = "unknown";
+	}
 	if (ds)
 		donations_from_decider(m, ds, g);
 	else if (m->entry && (m->n_aliases || m->n_donors) && donations_from_ir(m, g) < 0)

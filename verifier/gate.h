@@ -69,6 +69,10 @@ struct gate_module {
 	int decided_copies;           /* family and verdict come from the copy decider */
 	int decided_donations;        /* honored/verdict come from the donation decider */
 	int lint_failed;              /* a rule reported an internal error */
+	/* the analysis could not decide this module (session_why): every copy
+	 * verdict is "unknown" and the gate exits 3; NULL when decided */
+	const char *unknown;
+	int unknown_line, unknown_col;
 };
 
 struct annotations;
@@ -146,6 +150,7 @@ struct gate_result {
 	const struct gate_unpaired *only_head;
 	int32_t n_only_head;
 	int32_t failed, skipped;      /* inputs that did not parse; non-module .txt files */
+	int32_t unknown;              /* compared modules the analysis could not decide (gate_module.unknown) */
 	const struct gate_totals *v;
 	int color;                    /* text: severities and the regression in colour */
 };

@@ -92,6 +92,14 @@ int report_gate_text(FILE *out, const struct gate_result *r)
 		const struct gate_diff *d = &p[i].diff;
 		const char *bf = p[i].base->file, *hf = p[i].head->file;
 		fprintf(out, "gate: %s -> %s (module %s)\n", bf ? bf : "(new module)", hf, p[i].head->name);
+		for (int side = 0; side < 2; side++) {
+			const struct gate_module *g = side ? p[i].head : p[i].base;
+			if (!g || !g->unknown)
+				continue;
+			text_where(out, g->file, g->unknown_line, g->unknown_col);
+			fprintf(out, "%s: %d cop%s unknown: %s\n", side ? "HEAD" : "BASE", g->n_copies,
+				g->n_copies == 1 ? "y" : "ies", g->unknown);
+		}
 		for (int32_t k = 0; k < d->n_added; k++)
 			text_copy(out, "copy added", hf, d->added[k]);
 		for (int32_t k = 0; k < d->n_removed; k++)
@@ -139,6 +147,9 @@ int report_gate_text(FILE *out, const struct gate_result *r)
 			fprintf(out, "%s%d new finding%s at or above %s", sep, v->failing_findings,
 				v->failing_findings == 1 ? "" : "s", fail_on_name(r->fail_on_new));
 		fputc('\n', out);
+	} else if (r->unknown) {
+		fprintf(out, "gate: unknown: %d module%s could not be analysed\n", r->unknown,
+			r->unknown == 1 ? "" : "s");
 	} else if (r->failed) {
 		fputs("gate: no regression among the modules compared\n", out);
 	} else {
@@ -263,6 +274,10 @@ int report_gate_json(FILE *out, const struct gate_result *r)
 								 p[i].head->decided_copies));
 		json_object_set_new(dec, "donations", json_boolean(p[i].base->decided_donations &&
 								    p[i].head->decided_donations));
+		json_object_set_new(dec, "base_unknown", p[i].base && p[i].base->unknown
+							 ? json_string(p[i].base->unknown) : json_null());
+		json_object_set_new(dec, "head_unknown", p[i].head->unknown ? json_string(p[i].head->unknown)
+									  : json_null());
 		json_object_set_new(po, "deciders", dec);
 		json_t *a = json_array();
 		for (int32_t k = 0; k < d->n_added; k++)
@@ -320,6 +335,7 @@ int report_gate_json(FILE *out, const struct gate_result *r)
 	json_object_set_new(s, "fixed_findings", json_integer(v->fixed));
 	json_object_set_new(s, "inputs_failed", json_integer(r->failed));
 	json_object_set_new(s, "inputs_skipped", json_integer(r->skipped));
+	json_object_set_new(s, "modules_unknown", json_integer(r->unknown));
 	json_t *why = json_array();
 	if (v->regressed_copies)
 		json_array_append_new(why, json_string("new-copy-bytes"));

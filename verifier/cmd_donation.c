@@ -11,7 +11,9 @@
  * Parameters are paired by number; their dtypes and dimensions must match
  * (layouts may differ: layout assignment runs in between). Exit status: 0
  * when every donation is honored without a copy and safe, 1 when one is not
- * (or an annotation is violated), 2 for bad input. */
+ * (or an annotation is violated), 2 for bad input, 3 when none is a finding
+ * but a verdict is unknown (the module could not be analysed, say: doubt is
+ * never success). */
 #include "annotations.h"
 #include "cli.h"
 #include "donation.h"
@@ -82,6 +84,17 @@ static int is_finding(const struct hlo_module *m, const struct donation_report *
 	return donation_copy_predicted(m, r) || (!m->is_scheduled && r->any == VERDICT_UNSAFE);
 }
 
+/* A verdict the deciders could not settle. */
+static int is_unknown(const struct donation_report *r)
+{
+	return r && (r->any == VERDICT_UNKNOWN || r->given == VERDICT_UNKNOWN);
+}
+
+static int exit_status(int findings, int unknown)
+{
+	return findings ? EXIT_FINDINGS : unknown ? EXIT_INTERNAL : EXIT_CLEAN;
+}
+
 /* ---- annotations ---- */
 
 static void on_violation(void *p, const struct annotation_violation *v)
@@ -114,9 +127,11 @@ static int one_module(const char *file, const struct opts *o, const struct annot
 	}
 	int32_t counts[VERDICT_NOT_HONORED + 1] = {0};
 	donations_count(s.r, s.n, counts);
-	int findings = 0;
-	for (int32_t i = 0; i < s.n; i++)
+	int findings = 0, unknown = 0;
+	for (int32_t i = 0; i < s.n; i++) {
 		findings |= is_finding(s.m, &s.r[i]);
+		unknown |= is_unknown(&s.r[i]);
+	}
 	struct donation_violations vio;
 	struct donation_module_view v = {file, s.m, s.r, s.n, counts, o->evidence,
 					 check_annotations(ann, &s, &vio), 0};
@@ -128,7 +143,7 @@ static int one_module(const char *file, const struct opts *o, const struct annot
 		report_donation_text(stdout, &v);
 	donation_violations_free(&vio);
 	unload(&s);
-	return findings ? EXIT_FINDINGS : EXIT_CLEAN;
+	return exit_status(findings, unknown);
 }
 
 /* ---- before and after ---- */
@@ -236,7 +251,7 @@ static int before_after(const char *bfile, const char *afile, const struct opts 
 	const struct donation_report **added = calloc((size_t)a.n + 1, sizeof(*added));
 	if (!rows || !added)
 		die("out of memory");
-	int findings = 0;
+	int findings = 0, unknown = 0;
 	for (int32_t i = 0; i < b.n; i++) {
 		struct donation_outcome_row *w = &rows[i];
 		outcome_of(&b.r[i], &a, w);
@@ -245,6 +260,7 @@ static int before_after(const char *bfile, const char *afile, const struct opts 
 		v.requested_bytes += w->rq->bytes;
 		v.n_outcome[w->oc]++;
 		findings |= w->oc != DONATION_HONORED || (w->got && w->got->given == VERDICT_UNSAFE);
+		unknown |= is_unknown(w->got);
 	}
 	/* what AFTER aliases that BEFORE did not ask for */
 	for (int32_t i = 0; i < a.n; i++) {
@@ -268,7 +284,7 @@ static int before_after(const char *bfile, const char *afile, const struct opts 
 	free(added);
 	unload(&a);
 	unload(&b);
-	return findings ? EXIT_FINDINGS : EXIT_CLEAN;
+	return exit_status(findings, unknown);
 }
 
 int cmd_donation(int argc, char **argv)

@@ -100,10 +100,25 @@ int cmd_timeline(int argc, char **argv)
 	/* everything the picture shows: the copy verdicts and hazards */
 	struct session_options so = {0};
 	session_options_for_rules(&so);
-	so.errors = stderr;
 	struct session *s = session_open(m, NULL, &so);
 	const struct copy_verdicts *cv = session_copy_verdicts(s);
-	struct timeline *t = cv ? timeline_build(m, cv, &opt, &d) : NULL;
+	if (!cv) {
+		/* the module is not bad input, only beyond the analysis: no
+		 * picture of guesses, the reason and exit 3 (doubt is never
+		 * success) */
+		const char *why = NULL;
+		session_why(s, &why);
+		struct srcpos at = session_why_pos(s);
+		if (at.line > 0)
+			fprintf(stderr, "%s:%d:%d: ", m->file ? m->file : input, at.line, at.col > 0 ? at.col : 1);
+		else
+			fprintf(stderr, "%s: ", m->file ? m->file : input);
+		fprintf(stderr, "unknown: no timeline drawn: %s\n", why ? why : "the module cannot be analysed");
+		session_close(s);
+		hlo_module_free(m);
+		return EXIT_INTERNAL;
+	}
+	struct timeline *t = timeline_build(m, cv, &opt, &d);
 	if (!t) {
 		session_close(s);
 		hlo_module_free(m);

@@ -310,6 +310,21 @@ for f in $P/*.hlo; do
 		expect_out 4 "^$c: unknown: $ere" "$H" prove-removal "$f" "$c"
 		expect_out 3 "^unknown: $ere" "$H" explain --all "$f"
 		expect_out 3 "^$f: unknown: $ere" "$H" buffers "$f"
+		# doubt is never success (issue 20 part 5): gate, donation, timeline
+		n=$(grep -c ' = [^ ]* copy(' "$f")
+		w=$( [ "$n" = 1 ] && echo copy || echo copies)
+		expect_out 3 "^$f:$loc: HEAD: $n $w unknown: $ere" "$H" gate "$f" "$f"
+		if grep -qF "gate: unknown: 2 modules could not be analysed" $T/out; then ok; else bad "gate $f: no unknown summary"; fi
+		expect_out 3 "\"head_unknown\": \"$ere" "$H" gate --format=json "$f" "$f"
+		if grep -qF '"modules_unknown": 2' $T/out; then ok; else bad "gate --format=json $f: modules_unknown"; fi
+		expect 3 "$H" timeline -o $T/unknown.html "$f"
+		if grep -qF "$f:$loc: unknown: no timeline drawn: $msg" $T/err && [ ! -e $T/unknown.html ]; then ok
+		else bad "timeline $f: want the reason, no file"; head -3 $T/err; fi
+		if grep -q 'input_output_alias' "$f"; then
+			expect_out 3 "given=null any=unknown \(the module could not be analysed: $ere" "$H" donation "$f"
+			expect_out 3 "\"any\": \"unknown\"" "$H" donation --format=json "$f"
+			expect_out 3 "any=unknown" "$H" donation "$f" "$f"
+		fi
 	else
 		sed -n 's|^// expect: \([^ ]*\) family=\([^ ]*\) given=\([^ ]*\) any=\([^ ]*\)$|\1 \2 \3 \4|p' "$f" |
 			sort > $T/want

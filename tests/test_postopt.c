@@ -290,9 +290,9 @@ static void test_corpus_postopt(void **state)
 	for (char **f = files; *f; f++, n_files++)
 		check_file(*f, &n_copies, &n_unknown);
 	free_list(files);
-	assert_int_equal(n_files, 8);
+	assert_int_equal(n_files, 9);
 	assert_int_equal(n_copies, 6);
-	assert_int_equal(n_unknown, 3);
+	assert_int_equal(n_unknown, 4);
 }
 
 int main(void)

@@ -5,6 +5,7 @@
 #include "donormatch.h"
 #include "embed.h"
 #include "xmlload.h"
+#include "xalloc.h"
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -273,9 +274,7 @@ static void push_leaf(struct leaf_list *l, int32_t p, const int32_t *path, int d
 		if (!l->v || !l->param)
 			die("out of memory");
 	}
-	int32_t *idx = malloc(((size_t)depth + 1) * sizeof(int32_t));
-	if (!idx)
-		die("out of memory");
+	int32_t *idx = xmalloc(((size_t)depth + 1), sizeof(int32_t));
 	if (depth)
 		memcpy(idx, path, (size_t)depth * sizeof(int32_t));
 	l->v[l->n] = (struct shape_index){depth, idx};

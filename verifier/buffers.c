@@ -3,6 +3,7 @@
  * xla/hlo/analysis/hlo_alias_analysis.cc. The partition equals XLA's; buffer
  * ids here follow each buffer's smallest value id. */
 #include "buffers.h"
+#include "xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,9 +68,7 @@ struct buffers *buffers_build(const struct dataflow *df, const struct inplace *i
 	b->df = df;
 	b->ip = ip;
 	int32_t nv = df->n_values;
-	int32_t *p = malloc(((size_t)nv + 1) * sizeof(int32_t));
-	if (!p)
-		die("out of memory");
+	int32_t *p = xmalloc(((size_t)nv + 1), sizeof(int32_t));
 	for (int32_t v = 0; v < nv; v++)
 		p[v] = v;
 	const struct hlo_instruction *eroot = m->entry ? m->entry->root : NULL;
@@ -136,9 +135,7 @@ struct buffers *buffers_build(const struct dataflow *df, const struct inplace *i
 
 	/* number the buffers by smallest value id; values ascending */
 	b->buffer_of = arena_array(a, (size_t)nv + 1, sizeof(int32_t));
-	int32_t *count = calloc((size_t)nv + 1, sizeof(int32_t));
-	if (!count)
-		die("out of memory");
+	int32_t *count = xcalloc((size_t)nv + 1, sizeof(int32_t));
 	int32_t nb = 0;
 	for (int32_t v = 0; v < nv; v++) {
 		int32_t r = uf_find(p, v);
@@ -246,9 +243,7 @@ int buffers_instruction_ambiguous(const struct buffers *b, const struct hlo_inst
 int buffers_instruction_distinct(const struct buffers *b, const struct hlo_instruction *i)
 {
 	const struct shape_tree *t = dataflow_tree(b->df, i);
-	uint8_t *seen = calloc((size_t)b->n_buffers + 1, 1);
-	if (!seen)
-		die("out of memory");
+	uint8_t *seen = xcalloc((size_t)b->n_buffers + 1, 1);
 	int distinct = 1;
 	for (int32_t s = 0; s < t->n && distinct; s++) {
 		const struct value_set *vs = dataflow_set(b->df, i, s);

@@ -11,6 +11,7 @@
 #include "hazard.h"
 #include "hzview.h"
 #include "rewrite.h"
+#include "xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -696,9 +697,7 @@ static int merge(struct analysis *an, const struct copy_site *st, struct merged 
 	/* u and sigma in one block, members, abs_from and abs_to in another
 	 * (freed with members): a malloc per array was a lock per copy under
 	 * --jobs */
-	M->u = malloc(2 * ((size_t)n + 1) * sizeof(int32_t));
-	if (!M->u)
-		die("out of memory");
+	M->u = xmalloc(2 * ((size_t)n + 1), sizeof(int32_t));
 	M->sigma = M->u + n + 1;
 	memcpy(M->u, bs->values, (size_t)bs->n_values * sizeof(int32_t));
 	if (bs != bc)

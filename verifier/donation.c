@@ -7,6 +7,7 @@
 #include "donormatch.h"
 #include "hazard.h"
 #include "hzview.h"
+#include "xalloc.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -537,9 +538,7 @@ struct donation_summaries *donation_summaries_make(const struct donation_report 
 		d->source = r[i].param_instr ? source_of(r[i].param_instr, frames, &s->arena) : NULL;
 		if (r[i].any == VERDICT_SCHEDULE_DEPENDENT && r[i].edge_from && r[i].edge_to) {
 			size_t len = strlen(r[i].edge_from->name) + strlen(r[i].edge_to->name) + 8;
-			d->edge = malloc(len);
-			if (!d->edge)
-				die("out of memory");
+			d->edge = xmalloc(len, 1);
 			snprintf(d->edge, len, "%s -> %s", r[i].edge_from->name, r[i].edge_to->name);
 		}
 	}

@@ -1,5 +1,6 @@
 /* donormatch.c - XLA's donor-to-output matching (§7.3) and JAX's (§7.5). */
 #include "donormatch.h"
+#include "xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +30,7 @@ static void *vec_push(struct leafvec *l)
 {
 	if (l->n == l->cap) {
 		int32_t cap = l->cap ? 2 * l->cap : 16;
-		void *v = realloc(l->v, (size_t)cap * l->size);
-		if (!v)
-			die("out of memory");
+		void *v = xrealloc(l->v, (size_t)cap * l->size, 1);
 		l->v = v;
 		l->cap = cap;
 	}

@@ -1,5 +1,6 @@
 /* findings.c - the findings list, fingerprints and sparse-style finding_add(). */
 #include "findings.h"
+#include "xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,9 +221,7 @@ void findings_finalize(struct findings *fs)
 		fs->items[i].seq = i;
 	/* occurrence counters: group equal hashes, each group in text order */
 	size_t nby = fs->n > 0 ? (size_t)fs->n : 1;
-	struct finding **by = malloc(nby * sizeof(*by));
-	if (!by)
-		die("out of memory");
+	struct finding **by = xmalloc(nby, sizeof(*by));
 	for (int32_t i = 0; i < fs->n; i++)
 		by[i] = &fs->items[i];
 	qsort(by, (size_t)fs->n, sizeof(*by), cmp_hash_then_pos);

@@ -10,6 +10,7 @@
  * one control edge is found that rules out every triple by itself. */
 #include "hzview.h"
 #include "smt.h"
+#include "xalloc.h"
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -77,9 +78,7 @@ static void sb_reserve(struct sbuf *b, size_t n)
 		return;
 	/* 1 KB: a first line and most of a view's evidence */
 	size_t cap = grown_cap(b->cap, b->n + n + 1, 1024);
-	char *s = realloc(b->borrowed ? NULL : b->s, cap);
-	if (!s)
-		die("out of memory");
+	char *s = xrealloc(b->borrowed ? NULL : b->s, cap, 1);
 	if (b->borrowed && b->s)
 		memcpy(s, b->s, b->n + 1);
 	b->borrowed = 0;
@@ -397,9 +396,7 @@ static void reserve_paths(struct view *V, size_t n)
 	if (V->n_pp + n <= V->cap_pp)
 		return;
 	size_t cap = grown_cap(V->cap_pp, V->n_pp + n, 4096);
-	V->pp = realloc(V->pp, cap);
-	if (!V->pp)
-		die("out of memory");
+	V->pp = xrealloc(V->pp, cap, 1);
 	V->cap_pp = cap;
 }
 
@@ -408,9 +405,7 @@ static void reserve_regions(struct view *V, int32_t n)
 	if (V->n_rgs + n <= V->cap_rgs)
 		return;
 	int32_t cap = (int32_t)grown_cap((size_t)V->cap_rgs, (size_t)V->n_rgs + (size_t)n, 16);
-	V->rgs = realloc(V->rgs, (size_t)cap * sizeof(*V->rgs));
-	if (!V->rgs)
-		die("out of memory");
+	V->rgs = xrealloc(V->rgs, (size_t)cap, sizeof(*V->rgs));
 	V->cap_rgs = cap;
 }
 
@@ -556,9 +551,7 @@ static void id_map_put(struct id_map *m, int32_t key, void *val)
 		struct id_slot *old = m->s;
 		size_t old_cap = m->cap;
 		m->cap = old_cap ? 2 * old_cap : 64;
-		m->s = malloc(m->cap * sizeof(*m->s));
-		if (!m->s)
-			die("out of memory");
+		m->s = xmalloc(m->cap, sizeof(*m->s));
 		for (size_t i = 0; i < m->cap; i++)
 			m->s[i].key = -1;
 		for (size_t i = 0; i < old_cap; i++)
@@ -909,9 +902,7 @@ static void hg_add(struct hgraph *G, const struct hlo_instruction *a, const stru
 {
 	if (2 * (G->set_n + 1) > G->set_cap) {
 		size_t cap = G->set_cap ? 2 * G->set_cap : 256;
-		uint64_t *ns = calloc(cap, sizeof(uint64_t));
-		if (!ns)
-			die("out of memory");
+		uint64_t *ns = xcalloc(cap, sizeof(uint64_t));
 		for (size_t i = 0; i < G->set_cap; i++)
 			if (G->set[i]) {
 				size_t h = hg_slot(G->set[i], cap);
@@ -934,9 +925,7 @@ static void hg_add(struct hgraph *G, const struct hlo_instruction *a, const stru
 	G->set_n++;
 	if (G->n_h == G->cap_h) {
 		G->cap_h = G->cap_h ? 2 * G->cap_h : 64;
-		G->h = realloc(G->h, (size_t)G->cap_h * sizeof(*G->h));
-		if (!G->h)
-			die("out of memory");
+		G->h = xrealloc(G->h, (size_t)G->cap_h, sizeof(*G->h));
 	}
 	G->h[G->n_h].a = a;
 	G->h[G->n_h].b = b;
@@ -1022,9 +1011,7 @@ static int hg_index(struct hgraph *G)
 	/* the sources' computations in one array: hg_prec compares them first,
 	 * and loading each source instruction for it, targets x sources times,
 	 * missed the cache (10^6: 126 x 37,601) */
-	G->p_parent = malloc(((size_t)G->n_p + 1) * sizeof(*G->p_parent));
-	if (!G->p_parent)
-		die("out of memory");
+	G->p_parent = xmalloc(((size_t)G->n_p + 1), sizeof(*G->p_parent));
 	for (int32_t s = 0; s < G->n_p; s++)
 		G->p_parent[s] = G->p[s]->parent;
 	if (G->n_q > NONE_MAX_TARGETS || (int64_t)G->n_q * G->n_p > G->budget)
@@ -1065,9 +1052,7 @@ static int hg_index(struct hgraph *G)
 	 * becomes "i reaches j through one or more edges"; a target that
 	 * reaches itself closes a cycle */
 	size_t words = (nq + 63) / 64;
-	uint64_t *bits = calloc(nq * words + 1, sizeof(uint64_t));
-	if (!bits)
-		die("out of memory");
+	uint64_t *bits = xcalloc(nq * words + 1, sizeof(uint64_t));
 	for (size_t i = 0; i < nq; i++)
 		for (size_t j = 0; j < nq; j++)
 			if (G->qq[i * nq + j])
@@ -1431,9 +1416,7 @@ static void cross_check(struct view *V, const struct buffer_verdict *bv, const s
 		return;
 	struct smt *s = analysis_smt(an);
 	struct smt_problem *p = smt_problem_new(s, &V->dv, V->in->label ? V->in->label : "buffer");
-	int32_t *idx = malloc(((size_t)V->n_t + 1) * sizeof(int32_t));
-	if (!idx)
-		die("out of memory");
+	int32_t *idx = xmalloc(((size_t)V->n_t + 1), sizeof(int32_t));
 	int32_t n = 0;
 	for (int32_t i = 0; i < V->n_t; i++) {
 		struct hz_triple *t = &V->t[i];
@@ -1638,9 +1621,7 @@ static void dominance_build(struct view *V, struct dominance *D, int use)
 	int32_t n = V->n_m;
 	if (!use || n < 3 || n > DOMINANCE_MAX_MEMBERS)
 		return;
-	D->dom = calloc(2 * (size_t)n * (size_t)n + 1, 1);
-	if (!D->dom)
-		die("out of memory");
+	D->dom = xcalloc(2 * (size_t)n * (size_t)n + 1, 1);
 	D->n = n;
 	uint8_t *pre = D->dom + (size_t)n * (size_t)n;
 	for (int32_t a = 0; a < n; a++) {
@@ -1667,9 +1648,7 @@ static void dominance_build(struct view *V, struct dominance *D, int use)
 		}
 	}
 	D->words = ((size_t)n + 63) / 64;
-	D->pre_bits = calloc(2 * (size_t)n * D->words + 1, sizeof(uint64_t));
-	if (!D->pre_bits)
-		die("out of memory");
+	D->pre_bits = xcalloc(2 * (size_t)n * D->words + 1, sizeof(uint64_t));
 	D->dom_bits = D->pre_bits + (size_t)n * D->words;
 	for (size_t x = 0; x < (size_t)n; x++)
 		for (size_t y = 0; y < (size_t)n; y++) {
@@ -1696,9 +1675,7 @@ static const uint64_t *skip_row(struct dominance *D, int32_t vi)
 {
 	size_t n = (size_t)D->n;
 	if (!D->skip_bits) {
-		D->skip_bits = calloc(n * D->words * sizeof(uint64_t) + n + 1, 1);
-		if (!D->skip_bits)
-			die("out of memory");
+		D->skip_bits = xcalloc(n * D->words * sizeof(uint64_t) + n + 1, 1);
 		D->skip_done = (uint8_t *)(D->skip_bits + n * D->words);
 	}
 	uint64_t *row = D->skip_bits + (size_t)vi * D->words;
@@ -1767,9 +1744,7 @@ static void before_build(struct view *V, struct before *B)
 	int32_t n = V->n_m;
 	if (n < 2 || n > BEFORE_MAX_MEMBERS)
 		return;
-	B->wb = calloc((size_t)n * (size_t)n + 1, 1);
-	if (!B->wb)
-		die("out of memory");
+	B->wb = xcalloc((size_t)n * (size_t)n + 1, 1);
 	B->n = n;
 	for (int32_t w = 0; w < n; w++) {
 		const struct hz_member *W = &V->m[w];
@@ -1897,9 +1872,7 @@ static void writer_classes_init(struct view *V, struct writer_classes *WC)
 	WC->mask = cap - 1;
 	/* one block (a malloc per view is a lock taken under --jobs) */
 	size_t m = (size_t)V->n_m + 1;
-	int32_t *block = malloc((2 * m + cap) * sizeof(int32_t) + m);
-	if (!block)
-		die("out of memory");
+	int32_t *block = xmalloc((2 * m + cap) * sizeof(int32_t) + m, 1);
 	WC->trace = block;
 	WC->next = block + m;
 	WC->head = block + 2 * m;
@@ -2126,9 +2099,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	an->cache->t = NULL;
 	an->cache->cap_r = an->cache->cap_t = 0;
 	V.n_m = in->n_values;
-	V.m = malloc(((size_t)V.n_m + 1) * sizeof(*V.m));
-	if (!V.m)
-		die("out of memory");
+	V.m = xmalloc(((size_t)V.n_m + 1), sizeof(*V.m));
 	/* cleared but for the path's levels (1.5 KB a member; trace_path
 	 * writes the ones it uses) */
 	for (int32_t i = 0; i <= V.n_m; i++) {
@@ -2437,9 +2408,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 
 static struct hz_cache *hz_cache_new(struct analysis *an)
 {
-	struct hz_cache *c = calloc(1, sizeof(*c));
-	if (!c)
-		die("out of memory");
+	struct hz_cache *c = xcalloc(1, sizeof(*c));
 	c->dv = dv_scratch_new(an->m);
 	an->cache_free = hz_cache_free; /* analysis_free calls it: analysis.c knows no hz_cache */
 	return c;
@@ -2477,9 +2446,7 @@ int hazards_decide_values(struct analysis *an, const int32_t *values, int32_t n,
 {
 	struct hz_input in;
 	memset(&in, 0, sizeof(in));
-	int32_t *vals = malloc(((size_t)n + 1) * sizeof(int32_t));
-	if (!vals)
-		die("out of memory");
+	int32_t *vals = xmalloc(((size_t)n + 1), sizeof(int32_t));
 	int32_t k = 0;
 	for (int32_t i = 0; i < n; i++)
 		if (values[i] != moved_from)
@@ -2586,9 +2553,7 @@ int32_t hazards_analyse(struct analysis *an, struct hazard_report **out)
 			continue;
 		if (n_parts == cap) {
 			cap = cap ? 2 * cap : 16;
-			parts = realloc(parts, (size_t)cap * sizeof(*parts));
-			if (!parts)
-				die("out of memory");
+			parts = xrealloc(parts, (size_t)cap, sizeof(*parts));
 		}
 		parts[n_parts++] = (struct part){r, k};
 		n += (size_t)k;

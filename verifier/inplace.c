@@ -2,6 +2,7 @@
  * with the default (CPU) AliasInfo: no backend overrides, bitcast is the only
  * no-op wrapper skipped while tracing fusions. */
 #include "inplace.h"
+#include "xalloc.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,9 +37,7 @@ static void pv_add(struct pairvec *p, struct inplace_pair x)
 {
 	if (p->n == p->cap) {
 		p->cap = p->cap ? 2 * p->cap : 4;
-		p->v = realloc(p->v, (size_t)p->cap * sizeof(*p->v));
-		if (!p->v)
-			die("out of memory");
+		p->v = xrealloc(p->v, (size_t)p->cap, sizeof(*p->v));
 	}
 	p->v[p->n++] = x;
 }

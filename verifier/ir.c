@@ -1,6 +1,7 @@
 /* ir.c - opcode table, lookups by name, derived edges and the call graph. */
 #include "ir.h"
 #include "irbuild.h"
+#include "xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,14 +127,6 @@ enum call_context hlo_call_context(const struct hlo_instruction *in)
 
 const struct hlo_instr_ext hlo_no_ext;
 const char hlo_metadata_from_fields[] = "{metadata from its fields}";
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		die("out of memory (%zu x %zu bytes)", n, size);
-	return p;
-}
 
 /* Users in text order, each once: a counting sort of the uses by operand.
  * Control successors in one pass: predecessors are defined earlier in text

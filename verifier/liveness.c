@@ -1,6 +1,7 @@
 /* liveness.c - XLA's live-range tests (hlo_ordering.cc, hlo_dataflow_analysis.cc
  * CanShareOperandBufferWithUser) and display live ranges. */
 #include "liveness.h"
+#include "xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -531,9 +532,7 @@ int live_range_strictly_before(struct liveness *lv, int32_t ia, int32_t ib, int 
 		if (pi->parent->root == pi && nested(lv, b->def, pi->parent))
 			return 0;
 	}
-	const struct value_use **uses = malloc(((size_t)a->n_uses + 1) * sizeof(*uses));
-	if (!uses)
-		die("out of memory");
+	const struct value_use **uses = xmalloc(((size_t)a->n_uses + 1), sizeof(*uses));
 	int32_t n = 0;
 	for (int32_t u = 0; u < a->n_uses; u++) {
 		/* a's own use guarantees a match, so only a loop fusion user can

@@ -3,6 +3,7 @@
  * hlo_ordering.cc (GetExecutionConstraint, ExecutesBeforeInSameComputation)
  * and call_graph.cc (depth, dominators, NearestAncestorsInSameComputation). */
 #include "ordering.h"
+#include "xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,17 +53,6 @@ static struct comp_info *info(const struct ordering *o, const struct hlo_computa
 	if (!c || c->index < 0 || c->index >= o->n_comps || o->m->comps[c->index] != c)
 		return NULL;
 	return &o->ci[c->index];
-}
-
-static void *xmalloc(size_t n, size_t size)
-{
-	if (size && n > SIZE_MAX / size)
-		die("ordering: allocation overflows");
-	size_t bytes = n * size;
-	void *p = malloc(bytes ? bytes : 1);
-	if (!p)
-		die("out of memory (ordering scratch)");
-	return p;
 }
 
 /* --- call graph -------------------------------------------------------------- */

@@ -22,6 +22,7 @@
 #include "ir.h"
 #include "irbuild.h"
 #include "lex.h"
+#include "xalloc.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -2453,9 +2454,7 @@ static int parse_module(struct pctx *c)
 #define ARENA_PER_TEXT_BYTE 7
 static struct hlo_module *module_new(const char *file, size_t len, char **buf)
 {
-	struct hlo_module *m = calloc(1, sizeof(*m));
-	if (!m)
-		die("out of memory");
+	struct hlo_module *m = xcalloc(1, sizeof(*m));
 	arena_init(&m->arena);
 	if (!file)
 		file = "<input>";
@@ -2544,9 +2543,7 @@ struct hlo_module *hlo_parse(const char *file, const char *text, size_t len, str
 static char *read_stream(FILE *f, size_t *len, struct diag *d, struct srcpos at)
 {
 	size_t cap = 1 << 16, n = 0, r;
-	char *buf = malloc(cap);
-	if (!buf)
-		die("out of memory");
+	char *buf = xmalloc(cap, 1);
 	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
 		n += r;
 		if (memchr(buf + n - r, 0, r))
@@ -2557,9 +2554,7 @@ static char *read_stream(FILE *f, size_t *len, struct diag *d, struct srcpos at)
 			return NULL;
 		}
 		if (n == cap) {
-			char *b2 = realloc(buf, cap *= 2);
-			if (!b2)
-				die("out of memory");
+			char *b2 = xrealloc(buf, cap *= 2, 1);
 			buf = b2;
 		}
 	}

@@ -20,6 +20,7 @@
  * node whose window or landmarks prove the path. */
 #include "reach.h"
 #include "diag.h"
+#include "xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,17 +68,6 @@ void reach_default_options(struct reach_options *opt)
 
 /* scratch ints a reach_build keeps on the stack (8 KiB) */
 #define REACH_STACK_INTS 2048
-
-static void *xmalloc(size_t n, size_t size)
-{
-	if (size && n > SIZE_MAX / size)
-		die("reach: allocation overflows");
-	size_t bytes = n * size;
-	void *p = malloc(bytes ? bytes : 1);
-	if (!p)
-		die("out of memory (reach index scratch, %zu bytes)", n * size);
-	return p;
-}
 
 static void *aalloc(struct arena *a, size_t n, size_t size)
 {

@@ -4,6 +4,7 @@
 #include "report.h"
 #include "report_buffers.h"
 #include "source.h"
+#include "xalloc.h"
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,9 +201,7 @@ void report_buffers_json(FILE *out, struct buffers_view *c, const struct hlo_ins
 		const struct hlo_buffer *b = &c->bufs->buffers[k];
 		if ((size_t)b->n_values > cap) {
 			cap = (size_t)b->n_values;
-			sel = realloc(sel, cap * sizeof(int32_t));
-			if (!sel)
-				die("out of memory");
+			sel = xrealloc(sel, cap, sizeof(int32_t));
 		}
 		int32_t n = select_values(c, b, at, sel);
 		if (at && n == 0)
@@ -244,9 +243,7 @@ void report_buffers_text(FILE *out, struct buffers_view *c, const struct hlo_ins
 		const struct hlo_buffer *b = &c->bufs->buffers[k];
 		if ((size_t)b->n_values > cap) {
 			cap = (size_t)b->n_values;
-			sel = realloc(sel, cap * sizeof(int32_t));
-			if (!sel)
-				die("out of memory");
+			sel = xrealloc(sel, cap, sizeof(int32_t));
 		}
 		int32_t n = select_values(c, b, at, sel);
 		if (at && n == 0)

@@ -6,6 +6,7 @@
 #include "donormatch.h"
 #include "report.h"
 #include "report_source.h"
+#include "xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,9 +16,7 @@ void donation_violations_add(struct donation_violations *v, const char *msg)
 {
 	if (v->n == v->cap) {
 		int32_t cap = v->cap ? 2 * v->cap : 8;
-		char **m = realloc(v->msg, (size_t)cap * sizeof(*m));
-		if (!m)
-			die("out of memory");
+		char **m = xrealloc(v->msg, (size_t)cap, sizeof(*m));
 		v->msg = m;
 		v->cap = cap;
 	}

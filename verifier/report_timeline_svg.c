@@ -8,6 +8,7 @@
  * one type and verdict in one column), with the count kept in data-n. */
 #include "timeline.h"
 #include "copies.h"
+#include "xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -259,9 +260,7 @@ static void bar_group(FILE *f, const struct timeline *t, const struct tl_panel *
 		x0, y + 1, x1 - x0, LANE_H - 2, kind_fill[b->kind]);
 	if (j > i) {
 		size_t n = strlen(card);
-		char *c2 = realloc(card, n + 96);
-		if (!c2)
-			die("out of memory");
+		char *c2 = xrealloc(card, n + 96, 1);
 		card = c2;
 		snprintf(card + n, 96, "\n(and %d more values of this buffer, to position %d)",
 			 (int)(j - i), (int)last);
@@ -520,9 +519,7 @@ static void legend(FILE *f, double y)
 
 int timeline_write_svg(FILE *f, const struct timeline *t, int interactive)
 {
-	struct geo *gs = malloc(((size_t)t->n_panels + 1) * sizeof(*gs));
-	if (!gs)
-		die("out of memory");
+	struct geo *gs = xmalloc(((size_t)t->n_panels + 1), sizeof(*gs));
 	double top = 30;
 	for (int32_t k = 0; k < t->n_panels; k++) {
 		layout(t, k, top, &gs[k]);

@@ -5,6 +5,7 @@
  * time axis is the schedule position: 1 us = one position. */
 #include "timeline.h"
 #include "copies.h"
+#include "xalloc.h"
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,9 +189,7 @@ int timeline_write_trace(FILE *f, const struct timeline *t)
 			counter(&o, pid, "live bytes", p->n_pos, p->live[p->n_pos - 1]);
 		int next_tid = 1;
 		free(tid_of);
-		tid_of = malloc(((size_t)p->n_lanes + 1) * sizeof(int32_t));
-		if (!tid_of)
-			die("out of memory");
+		tid_of = xmalloc(((size_t)p->n_lanes + 1), sizeof(int32_t));
 		for (int32_t li = 0; li < p->n_lanes; li++) {
 			tid_of[li] = next_tid;
 			if (p->lanes[li].buffer < 0) {

@@ -2,6 +2,7 @@
  * once, and freed by the session that built it. */
 #include "session.h"
 #include "budget.h"
+#include "xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,9 +67,7 @@ void session_options_from_parsed(struct session_options *so, const struct analys
 struct session *session_open(struct hlo_module *m, const struct lint_config *cfg,
 			     const struct session_options *so)
 {
-	struct session *s = calloc(1, sizeof(*s));
-	if (!s)
-		die("out of memory");
+	struct session *s = xcalloc(1, sizeof(*s));
 	s->m = m;
 	s->cfg = cfg;
 	if (so)

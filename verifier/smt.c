@@ -1,5 +1,6 @@
 /* smt.c - slices of the schedule space as Z3 problems (smt.h). */
 #include "smt.h"
+#include "xalloc.h"
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -72,9 +73,7 @@ static void grow(void **v, int32_t *cap, int32_t need, size_t size)
 	int32_t c = *cap ? *cap : 16;
 	while (c < need)
 		c *= 2;
-	void *n = realloc(*v, (size_t)c * size);
-	if (!n)
-		die("out of memory");
+	void *n = xrealloc(*v, (size_t)c * size, 1);
 	*v = n;
 	*cap = c;
 }
@@ -110,9 +109,7 @@ static void set_z3_limits(void)
 struct smt *smt_new(int timeout_ms, const char *dump_dir, const char *module_name)
 {
 	pthread_once(&z3_limits_once, set_z3_limits);
-	struct smt *s = calloc(1, sizeof(*s));
-	if (!s)
-		die("out of memory");
+	struct smt *s = xcalloc(1, sizeof(*s));
 	Z3_config cfg = Z3_mk_config();
 	Z3_set_param_value(cfg, "model", "true");
 	s->ctx = Z3_mk_context_rc(cfg);
@@ -173,9 +170,7 @@ static Z3_ast keep(struct smt_problem *p, Z3_ast a)
 
 struct smt_problem *smt_problem_new(struct smt *s, struct depview *dv, const char *label)
 {
-	struct smt_problem *p = calloc(1, sizeof(*p));
-	if (!p)
-		die("out of memory");
+	struct smt_problem *p = xcalloc(1, sizeof(*p));
 	p->s = s;
 	p->dv = dv;
 	snprintf(p->label, sizeof(p->label), "%s", label ? label : "query");
@@ -231,9 +226,7 @@ static Z3_ast declare(struct smt_problem *p, const char *name, int is_bool)
 	grow((void **)&p->decls, &p->cap_decls, p->n_decls + 1, sizeof(Z3_ast));
 	if (p->cap_decls != cap) {
 		cap = p->cap_decls;
-		uint8_t *nb = realloc(p->decl_bool, (size_t)cap);
-		if (!nb)
-			die("out of memory");
+		uint8_t *nb = xrealloc(p->decl_bool, (size_t)cap, 1);
 		p->decl_bool = nb;
 	}
 	p->decl_bool[p->n_decls] = (uint8_t)is_bool;
@@ -330,9 +323,7 @@ static void build(struct smt_problem *p)
 			p->decls[keep_decls++] = p->decls[i];
 	p->n_decls = keep_decls;
 	/* positions distinct per computation; dependency order in the slice */
-	Z3_ast *group = malloc(((size_t)p->n_nodes + 1) * sizeof(Z3_ast));
-	if (!group)
-		die("out of memory");
+	Z3_ast *group = xmalloc(((size_t)p->n_nodes + 1), sizeof(Z3_ast));
 	for (int32_t i = 0; i < p->n_nodes; i++) {
 		int32_t ng = 0, seen_before = 0;
 		for (int32_t j = 0; j < i; j++)
@@ -355,9 +346,7 @@ static void build(struct smt_problem *p)
 				assert_kept(p, Z3_mk_lt(c, p->nodes[i].pos, p->nodes[j].pos));
 	for (int32_t i = 0; i < p->n_edges; i++)
 		assert_kept(p, lt(p, p->edges[i].a, p->edges[i].b));
-	Z3_ast *some = malloc(((size_t)p->n_triples + 1) * sizeof(Z3_ast));
-	if (!some)
-		die("out of memory");
+	Z3_ast *some = xmalloc(((size_t)p->n_triples + 1), sizeof(Z3_ast));
 	for (int32_t t = 0; t < p->n_triples; t++) {
 		struct triple *tr = &p->triples[t];
 		char name[64];
@@ -465,9 +454,7 @@ static enum smt_answer check(struct smt_problem *p, const char *what, const Z3_a
 enum smt_answer smt_check_none(struct smt_problem *p, const char **reason)
 {
 	build(p);
-	Z3_ast *lits = malloc(((size_t)p->n_triples + 1) * sizeof(Z3_ast));
-	if (!lits)
-		die("out of memory");
+	Z3_ast *lits = xmalloc(((size_t)p->n_triples + 1), sizeof(Z3_ast));
 	for (int32_t t = 0; t < p->n_triples; t++)
 		lits[t] = p->triples[t].avoided;
 	enum smt_answer a = check(p, "none", lits, p->n_triples, reason);

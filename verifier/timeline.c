@@ -5,6 +5,7 @@
 #include "timeline.h"
 #include "copies.h"
 #include "hazard.h"
+#include "xalloc.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,9 +128,7 @@ static void homes(struct tb *b)
 	for (int32_t c = 0; c < nc; c++)
 		b->home_off[c + 1] += b->home_off[c];
 	b->home_ids = arena_array(b->a, (size_t)b->home_off[nc] + 1, sizeof(int32_t));
-	int32_t *fill = calloc((size_t)nc + 1, sizeof(int32_t));
-	if (!fill)
-		die("out of memory");
+	int32_t *fill = xcalloc((size_t)nc + 1, sizeof(int32_t));
 	for (int32_t k = 0; k < bf->n_buffers; k++)
 		if (b->home[k] >= 0)
 			b->home_ids[b->home_off[b->home[k]] + fill[b->home[k]]++] = k;
@@ -185,9 +184,7 @@ static void comp_curve(struct tb *b, const struct hlo_computation *c, uint64_t *
 		       uint64_t *nested)
 {
 	int32_t n = c->n_instrs;
-	int64_t *diff = calloc((size_t)n + 1, sizeof(int64_t));
-	if (!diff)
-		die("out of memory");
+	int64_t *diff = xcalloc((size_t)n + 1, sizeof(int64_t));
 	for (int32_t q = b->home_off[c->index]; q < b->home_off[c->index + 1]; q++) {
 		int32_t k = b->home_ids[q], f, l;
 		if (!buffer_span(b, k, c, &f, &l))
@@ -304,9 +301,7 @@ static struct tl_mark *mark_push(struct markv *mv)
 {
 	if (mv->n == mv->cap) {
 		mv->cap = mv->cap ? 2 * mv->cap : 16;
-		mv->v = realloc(mv->v, (size_t)mv->cap * sizeof(*mv->v));
-		if (!mv->v)
-			die("out of memory");
+		mv->v = xrealloc(mv->v, (size_t)mv->cap, sizeof(*mv->v));
 	}
 	struct tl_mark *k = &mv->v[mv->n++];
 	memset(k, 0, sizeof(*k));
@@ -371,9 +366,7 @@ static void build_panel(struct tb *b, int32_t pi, const struct hlo_computation *
 
 	/* the buffers drawn here, largest first: the top ones get lanes */
 	int32_t h0 = b->home_off[c->index], h1 = b->home_off[c->index + 1], nc = 0;
-	struct cand *cs = malloc(((size_t)(h1 - h0) + 1) * sizeof(*cs));
-	if (!cs)
-		die("out of memory");
+	struct cand *cs = xmalloc(((size_t)(h1 - h0) + 1), sizeof(*cs));
 	for (int32_t q = h0; q < h1; q++) {
 		struct cand x = {b->home_ids[q], 0, 0, b->bufs->buffers[b->home_ids[q]].bytes};
 		if (buffer_span(b, x.buffer, c, &x.first, &x.last))
@@ -385,9 +378,7 @@ static void build_panel(struct tb *b, int32_t pi, const struct hlo_computation *
 	while (top < nc && top < b->opt->top && cs[top].bytes >= b->opt->min_bytes)
 		top++;
 	p->n_rest = nc - top;
-	int64_t *rdiff = calloc((size_t)n + 1, sizeof(int64_t));
-	if (!rdiff)
-		die("out of memory");
+	int64_t *rdiff = xcalloc((size_t)n + 1, sizeof(int64_t));
 	for (int32_t q = top; q < nc; q++) {
 		rdiff[cs[q].first] += (int64_t)cs[q].bytes;
 		rdiff[cs[q].last + 1] -= (int64_t)cs[q].bytes;
@@ -442,9 +433,7 @@ static void build_panel(struct tb *b, int32_t pi, const struct hlo_computation *
 	qsort(cs, (size_t)top, sizeof(*cs), cmp_start);
 	p->n_lanes = top + (p->n_rest > 0);
 	p->lanes = arena_array(a, (size_t)p->n_lanes + 1, sizeof(*p->lanes));
-	int32_t *lob = malloc(((size_t)b->bufs->n_buffers + 1) * sizeof(int32_t));
-	if (!lob)
-		die("out of memory");
+	int32_t *lob = xmalloc(((size_t)b->bufs->n_buffers + 1), sizeof(int32_t));
 	for (int32_t k = 0; k < b->bufs->n_buffers; k++)
 		lob[k] = -1;
 	int32_t nbars = 0;
@@ -642,9 +631,7 @@ struct timeline *timeline_build(struct hlo_module *m, const struct copy_verdicts
 		error_at(d, m->pos, "module has no entry computation");
 		return NULL;
 	}
-	struct timeline *t = calloc(1, sizeof(*t));
-	if (!t)
-		die("out of memory");
+	struct timeline *t = xcalloc(1, sizeof(*t));
 	t->m = m;
 	t->cv = cv;
 	t->scheduled = m->is_scheduled;
@@ -818,9 +805,7 @@ char *tl_bar_card(const struct timeline *t, const struct tl_panel *p, const stru
 	const char *arg = b->def->opcode == OP_PARAMETER ? "argument" : "op_name";
 	size_t cap = 1024 + strlen(src) + strlen(b->def->name) + strlen(p->comp->name) +
 		     (b->def->op_name ? strlen(b->def->op_name) : 0);
-	char *s = malloc(cap);
-	if (!s)
-		die("out of memory");
+	char *s = xmalloc(cap, 1);
 	snprintf(s, cap,
 		 "%s (%s)\nshape: %s\nbytes: %s (buffer %d)\nkind: %s\nsource: %s\n%s: %s\n"
 		 "live: [%d, %d]%s%s%s%s",

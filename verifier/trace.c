@@ -2,6 +2,7 @@
  * (docs/hazards.md sections 2-3). */
 #include "trace.h"
 #include "values.h"
+#include "xalloc.h"
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -433,9 +434,7 @@ static int reaches(const struct depview *dv, const struct hlo_instruction *a,
 
 struct dv_scratch *dv_scratch_new(const struct hlo_module *m)
 {
-	struct dv_scratch *s = calloc(1, sizeof(*s));
-	if (!s)
-		die("out of memory");
+	struct dv_scratch *s = xcalloc(1, sizeof(*s));
 	s->cap = m->n_instrs + 1;
 	s->stamp = calloc((size_t)s->cap, sizeof(uint32_t));
 	s->stack = malloc((size_t)s->cap * sizeof(*s->stack));

@@ -12,6 +12,7 @@
  * aliases pred[] to s32[]). The donation checks can compare sizes themselves
  * when they want the stricter view. */
 #include "ir.h"
+#include "xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,9 +160,7 @@ static int check_aliases(struct vctx *v, const struct io_alias **sorted_by_param
 	for (int32_t i = 0; i < n; i++)
 		if (check_alias(v, &m->aliases[i]) < 0)
 			return -1;
-	const struct io_alias **s = malloc(((size_t)n + 1) * sizeof(*s));
-	if (!s)
-		die("out of memory");
+	const struct io_alias **s = xmalloc(((size_t)n + 1), sizeof(*s));
 	for (int32_t i = 0; i < n; i++)
 		s[i] = &m->aliases[i];
 	qsort(s, (size_t)n, sizeof(*s), by_output);
@@ -243,9 +242,7 @@ int hlo_validate(struct hlo_module *m, struct diag *d)
 	if (check_entry_layout(&v) < 0)
 		return -1;
 	v.n_params = m->has_entry_layout ? m->n_entry_layout_params : m->entry->n_params;
-	const struct io_alias **by_p = malloc(((size_t)m->n_aliases + 1) * sizeof(*by_p));
-	if (!by_p)
-		die("out of memory");
+	const struct io_alias **by_p = xmalloc(((size_t)m->n_aliases + 1), sizeof(*by_p));
 	int rc = check_aliases(&v, by_p) < 0 || check_donors(&v, by_p) < 0 ? -1 : 0;
 	free(by_p);
 	return rc;

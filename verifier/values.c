@@ -6,6 +6,7 @@
  * joins), optimize the phi graph, then gather positions and uses. */
 #include "values.h"
 #include "unmodelled.h"
+#include "xalloc.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +22,7 @@ static void iv_push(struct ivec *a, int32_t x)
 {
 	if (a->n == a->cap) {
 		a->cap = a->cap ? 2 * a->cap : 8;
-		a->v = realloc(a->v, (size_t)a->cap * sizeof(int32_t));
-		if (!a->v)
-			die("out of memory");
+		a->v = xrealloc(a->v, (size_t)a->cap, sizeof(int32_t));
 	}
 	a->v[a->n++] = x;
 }
@@ -33,11 +32,6 @@ static void iv_free(struct ivec *a)
 	free(a->v);
 	a->v = NULL;
 	a->n = a->cap = 0;
-}
-
-static void *xrealloc(void *p, size_t n, size_t size)
-{
-	return heap_realloc_huge(p, n, size); /* the value tables reach 100 MB */
 }
 
 /* ---- shape trees ---- */
@@ -162,9 +156,7 @@ static int32_t intern_tree(struct tree_table *tt, struct arena *a, const struct 
 	uint64_t h = hash_ints(scratch->v, scratch->n);
 	if (2 * (tt->used + 1) > tt->cap) {
 		size_t ncap = tt->cap ? 2 * tt->cap : 64;
-		void *ns = calloc(ncap, sizeof(*tt->slot));
-		if (!ns)
-			die("out of memory");
+		void *ns = xcalloc(ncap, sizeof(*tt->slot));
 		struct tree_table nt = {ns, ncap, 0, tt->trees, tt->cap_trees};
 		for (size_t i = 0; i < tt->cap; i++) {
 			if (!tt->slot[i].tree)
@@ -189,9 +181,7 @@ static int32_t intern_tree(struct tree_table *tt, struct arena *a, const struct 
 	int32_t idx = ++*n_trees;
 	if (idx >= tt->cap_trees) {
 		tt->cap_trees = 2 * idx;
-		tt->trees = realloc(tt->trees, (size_t)tt->cap_trees * sizeof(*tt->trees));
-		if (!tt->trees)
-			die("out of memory");
+		tt->trees = xrealloc(tt->trees, (size_t)tt->cap_trees, sizeof(*tt->trees));
 	}
 	tt->trees[idx] = t;
 	tt->slot[j].hash = h;
@@ -252,9 +242,7 @@ static int32_t *ipool_alloc(struct ipool_chunk **head, int32_t n)
 	struct ipool_chunk *c = *head;
 	if (!c || c->cap - c->used < (size_t)n) {
 		size_t cap = (size_t)n > ((size_t)1 << 14) ? (size_t)n : ((size_t)1 << 14);
-		c = malloc(sizeof(*c) + cap * sizeof(int32_t));
-		if (!c)
-			die("out of memory");
+		c = xmalloc(sizeof(*c) + cap * sizeof(int32_t), 1);
 		c->next = *head;
 		c->used = 0;
 		c->cap = cap;
@@ -336,9 +324,9 @@ static int32_t new_value(struct build *b, struct hlo_instruction *def, int32_t s
 {
 	if (b->n_vals == b->cap_vals) {
 		b->cap_vals = b->cap_vals ? 2 * b->cap_vals : 1024;
-		b->vals = xrealloc(b->vals, (size_t)b->cap_vals, sizeof(*b->vals));
-		b->deleted = xrealloc(b->deleted, (size_t)b->cap_vals, 1);
-		b->node_of = xrealloc(b->node_of, (size_t)b->cap_vals, sizeof(int32_t));
+		b->vals = heap_realloc_huge(b->vals, (size_t)b->cap_vals, sizeof(*b->vals));
+		b->deleted = heap_realloc_huge(b->deleted, (size_t)b->cap_vals, 1);
+		b->node_of = heap_realloc_huge(b->node_of, (size_t)b->cap_vals, sizeof(int32_t));
 	}
 	int32_t id = b->n_vals++;
 	memset(&b->vals[id], 0, sizeof(b->vals[id]));
@@ -498,7 +486,7 @@ static int32_t phi_node_for(struct build *b, int32_t vid)
 		return b->node_of[vid];
 	if (b->n_nodes == b->cap_nodes) {
 		b->cap_nodes = b->cap_nodes ? 2 * b->cap_nodes : 64;
-		b->nodes = xrealloc(b->nodes, (size_t)b->cap_nodes, sizeof(*b->nodes));
+		b->nodes = heap_realloc_huge(b->nodes, (size_t)b->cap_nodes, sizeof(*b->nodes));
 	}
 	int32_t k = b->n_nodes++;
 	memset(&b->nodes[k], 0, sizeof(b->nodes[k]));
@@ -771,9 +759,7 @@ static int update_parameter(struct build *b, struct hlo_instruction *p)
 			if (!add[q])
 				continue;
 			if (n == cap) {
-				struct hlo_instruction **ni = malloc(2 * (size_t)cap * sizeof(*ni));
-				if (!ni)
-					die("out of memory");
+				struct hlo_instruction **ni = xmalloc(2 * (size_t)cap, sizeof(*ni));
 				memcpy(ni, inputs, (size_t)n * sizeof(*ni));
 				if (inputs != in)
 					free(inputs);
@@ -1010,9 +996,7 @@ static int update(struct build *b, struct hlo_instruction *i)
 	case OP_CONDITIONAL: {
 		if (i->ext->n_branches <= 0)
 			return 0;
-		struct hlo_instruction **in = malloc((size_t)i->ext->n_branches * sizeof(*in));
-		if (!in)
-			die("out of memory");
+		struct hlo_instruction **in = xmalloc((size_t)i->ext->n_branches, sizeof(*in));
 		int n = 0;
 		for (int32_t j = 0; j < i->ext->n_branches; j++)
 			if (i->ext->branches[j] && i->ext->branches[j]->root)
@@ -1414,7 +1398,7 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 	size_t total_slots = 0;
 	for (int32_t g = 0; g < df->n_instrs; g++)
 		total_slots += (size_t)n_slots[g];
-	struct slot *slot_block = xrealloc(NULL, total_slots + 1, sizeof(struct slot));
+	struct slot *slot_block = heap_realloc_huge(NULL, total_slots + 1, sizeof(struct slot));
 	size_t off = 0;
 	for (int32_t g = 0; g < df->n_instrs; g++) {
 		slots[g] = slot_block + off;
@@ -1447,7 +1431,7 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 	for (int32_t g = 0; g < df->n_instrs; g++)
 		if (df_tree(df, g)->n > 1)
 			total_nested += (size_t)n_slots[g];
-	struct slot *nested_block = xrealloc(NULL, total_nested + 1, sizeof(struct slot));
+	struct slot *nested_block = heap_realloc_huge(NULL, total_nested + 1, sizeof(struct slot));
 	off = 0;
 	for (int32_t g = 0; g < df->n_instrs; g++) {
 		if (df_tree(df, g)->n <= 1)
@@ -1482,7 +1466,7 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 				}
 				if (nu == ucap) {
 					ucap = ucap ? 2 * ucap : 64;
-					ubuf = xrealloc(ubuf, ucap, sizeof(*ubuf));
+					ubuf = heap_realloc_huge(ubuf, ucap, sizeof(*ubuf));
 				}
 				ubuf[nu].instr = user;
 				ubuf[nu].operand = sl[q].k;
@@ -1540,9 +1524,7 @@ struct dataflow *dataflow_run(struct hlo_module *m, struct arena *a, struct diag
 		}
 	struct tree_table tt = {0};
 	tt.cap_trees = 16;
-	tt.trees = malloc((size_t)tt.cap_trees * sizeof(*tt.trees));
-	if (!tt.trees)
-		die("out of memory");
+	tt.trees = xmalloc((size_t)tt.cap_trees, sizeof(*tt.trees));
 	tt.trees[0] = &leaf_tree;
 	size_t n_subs = 0;
 	for (int32_t g = 0; g < m->n_instrs; g++) {
@@ -1575,9 +1557,9 @@ struct dataflow *dataflow_run(struct hlo_module *m, struct arena *a, struct diag
 	size_t guess = 1024 + n_subs;
 	if (guess < (size_t)INT32_MAX / 2) {
 		b.cap_vals = (int32_t)(guess + guess / 16);
-		b.vals = xrealloc(NULL, (size_t)b.cap_vals, sizeof(*b.vals));
-		b.deleted = xrealloc(NULL, (size_t)b.cap_vals, 1);
-		b.node_of = xrealloc(NULL, (size_t)b.cap_vals, sizeof(int32_t));
+		b.vals = heap_realloc_huge(NULL, (size_t)b.cap_vals, sizeof(*b.vals));
+		b.deleted = heap_realloc_huge(NULL, (size_t)b.cap_vals, 1);
+		b.node_of = heap_realloc_huge(NULL, (size_t)b.cap_vals, sizeof(int32_t));
 	}
 
 	/* define values: computations in text order (callees come first), instructions in text order */
@@ -1586,10 +1568,8 @@ struct dataflow *dataflow_run(struct hlo_module *m, struct arena *a, struct diag
 			define_values(&b, m->comps[c]->instrs[j]);
 
 	/* propagate to a fixpoint */
-	b.heap = xrealloc(NULL, (size_t)m->n_instrs + 1, sizeof(int32_t));
-	b.in_work = calloc((size_t)m->n_instrs + 1, 1);
-	if (!b.in_work)
-		die("out of memory");
+	b.heap = heap_realloc_huge(NULL, (size_t)m->n_instrs + 1, sizeof(int32_t));
+	b.in_work = xcalloc((size_t)m->n_instrs + 1, 1);
 	/* Every instruction starts queued, in gid order: the first sweep takes
 	 * them in order from `next`, and the heap holds only the ones queued
 	 * again behind it (gids below `next`). The smallest queued gid comes
@@ -1629,7 +1609,7 @@ struct dataflow *dataflow_run(struct hlo_module *m, struct arena *a, struct diag
 			rewrite_set_phis(&b, df_set(df, g, s));
 
 	/* drop deleted values: renumber densely, keeping the order */
-	int32_t *remap = xrealloc(NULL, (size_t)b.n_vals + 1, sizeof(int32_t));
+	int32_t *remap = heap_realloc_huge(NULL, (size_t)b.n_vals + 1, sizeof(int32_t));
 	int32_t n = 0;
 	for (int32_t v = 0; v < b.n_vals; v++)
 		remap[v] = b.deleted[v] ? -1 : n++;

@@ -93,6 +93,7 @@ $(BUILD)/tests/test_agreement: $(AGREE_SRC) $(AGREE_SRC:.c=.h)
 # suites again built with AddressSanitizer and UndefinedBehaviorSanitizer.
 # tests/limits.sh, tests/outputs.sh: bounds, time budget, atomic results (issue 8);
 # tests/metamorphic.sh: analyses invariant under renaming, reordering, reprinting.
+# tests/repairs.sh: every printed repair re-checked on the text with its edges added.
 ROBUST_ENV = HLOPROOF_SHARED=$(SHARED) HLOGEN=$(BUILD)/hlogen
 test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/run-suites.sh $(TEST_BIN)
@@ -101,6 +102,7 @@ test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@$(ROBUST_ENV) HLOPROOF=$(BUILD)/hloproof sh tests/outputs.sh
 	@$(ROBUST_ENV) HLOPROOF=$(BUILD)/hloproof MUTATE=$(BUILD)/tests/mutate sh tests/metamorphic.sh
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/gate.sh
+	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/repairs.sh
 
 asan-test: deps $(BUILD)/hlogen
 	@$(MAKE) --no-print-directory BUILD=build-asan \

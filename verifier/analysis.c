@@ -2,6 +2,7 @@
 #include "analysis.h"
 #include "hzview.h"
 #include "smt.h"
+#include "repair.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,8 @@ void analysis_free(struct analysis *an)
 	an->smt = NULL;
 	hz_cache_free(an->cache);
 	an->cache = NULL;
+	repair_cache_free(an->repairs);
+	an->repairs = NULL;
 }
 
 int analysis_parse_option(struct analysis_options *o, int argc, char **argv, int *i)

@@ -3,6 +3,7 @@
  * the hazards of the module as it stands). */
 #include "cli.h"
 #include "copies.h"
+#include "repair.h"
 #include "hazard.h"
 #include "smt.h"
 #include <stdio.h>
@@ -46,13 +47,16 @@ void explain_print_copy(FILE *out, const struct copy_report *r)
 	}
 }
 
-static void print_hazard(FILE *out, const struct hazard_report *h)
+/* The edge is named only when the module with it added no longer has this
+ * hazard (repair.h). */
+static void print_hazard(FILE *out, struct analysis *an, const struct hazard_report *h)
 {
 	fprintf(out, "hazard %s: %s\n", hazard_kind_name(h->kind), h->witness ? h->witness : "");
 	fprintf(out, "  in given: %s, in some schedule: %s, in every schedule: %s\n",
 		h->in_given < 0 ? "null" : h->in_given ? "yes" : "no", h->in_some ? "yes" : "no",
 		h->in_every ? "yes" : "no");
-	if (h->edge_from && h->edge_to)
+	if (h->edge_from && h->edge_to &&
+	    repair_avoids_value_hazards(an, 1, &h->edge_from, &h->edge_to, h, 1u << h->kind, 1) == 1)
 		fprintf(out, "  avoided by: control edge %s -> %s\n", h->edge_from->name, h->edge_to->name);
 	fprintf(out, "  predicted copy: %s, %llu bytes\n", copy_family_name(h->predicted_family),
 		(unsigned long long)h->bytes);
@@ -145,7 +149,7 @@ int cmd_explain(int argc, char **argv)
 		if (n < 0)
 			status = EXIT_INTERNAL;
 		for (int32_t i = 0; i < n; i++)
-			print_hazard(stdout, &hs[i]);
+			print_hazard(stdout, an, &hs[i]);
 		if (n == 0)
 			printf("no hazards\n");
 	}

@@ -8,6 +8,7 @@
  * to. tests/test_copies.c checks this against a re-parse of the rewritten
  * text on the corpus. */
 #include "copies.h"
+#include "repair.h"
 #include "hazard.h"
 #include "hzview.h"
 #include "rewrite.h"
@@ -768,7 +769,10 @@ int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
 	if (phis_may_stay(an->df, M.source_value, M.copy_value)) {
 		merged_free(&M);
 		free(mem); /* and af, at */
-		return decide_by_rewrite(an, copy, out);
+		if (decide_by_rewrite(an, copy, out) < 0)
+			return -1;
+		repair_check_copy(an, out);
+		return 0;
 	}
 	struct hz_input in;
 	memset(&in, 0, sizeof(in));
@@ -801,6 +805,7 @@ int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
 	out->evidence = sb_finish(&b, A);
 	merged_free(&M);
 	free(mem); /* and af, at */
+	repair_check_copy(an, out); /* docs/verdicts.md, Repairs */
 	return 0;
 }
 

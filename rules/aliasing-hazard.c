@@ -155,18 +155,25 @@ static void put_repair(FILE *s, struct analysis *an, const struct hazard_report 
 		return;
 	}
 	unsigned kinds = kinds_of(klass(&H[i]));
-	if (!edgeless && ne > 0 && repair_avoids_value_hazards(an, 1, from, to, &H[i], kinds, 0) == 1) {
+	int rc = edgeless || ne == 0 ? 0 : repair_avoids_value_hazards(an, 1, from, to, &H[i], kinds, 0);
+	if (rc == 1) {
 		fprintf(s, "the control edge %s -> %s avoids it", from[0]->name, to[0]->name);
 		return;
 	}
-	if (!edgeless && ne > 1 && repair_avoids_value_hazards(an, ne, from, to, &H[i], kinds, 0) == 1) {
+	if (rc == 0 && ne > 1)
+		rc = repair_avoids_value_hazards(an, ne, from, to, &H[i], kinds, 0);
+	if (rc == 1) {
 		fprintf(s, "the control edges");
 		for (int32_t e = 0; e < ne; e++)
 			fprintf(s, "%s %s -> %s", e ? "," : "", from[e]->name, to[e]->name);
 		fprintf(s, " together avoid it");
 		return;
 	}
-	fprintf(s, "some schedules have it; no set of control edges that avoids it was found");
+	if (rc < 0)
+		fprintf(s, "some schedules have it; no repair by control edges was checked (the module "
+			   "could not be analysed again with them, or the repair checks' budget is spent)");
+	else
+		fprintf(s, "some schedules have it; no set of control edges that avoids it was found");
 }
 
 static int check(struct rule_ctx *ctx)

@@ -19,9 +19,16 @@ struct repair_entry {
 	int cycle;
 };
 
+/* Instructions analysed again per module for the one-hazard checks
+ * (explain --hazards: one per hazard, thousands on a large module): past it
+ * such a claim is not checked, and so not made (a module of 50,000
+ * instructions gets 40 checks; a check costs the module's analysis) */
+#define REPAIR_BUDGET_INSTRS 2000000
+
 struct repair_cache {
 	struct repair_entry e[REPAIR_CACHED];
 	int next;
+	int64_t spent;
 };
 
 static void entry_free(struct repair_entry *e)
@@ -58,7 +65,7 @@ static char *edges_key(int32_t n, const struct hlo_instruction *const *from,
 /* The analysed module with the edges added, built once per edge set; NULL
  * with *cycle set when the edges close a cycle, or when it failed. */
 static struct analysis *with_edges(struct analysis *an, int32_t n, const struct hlo_instruction *const *from,
-				   const struct hlo_instruction *const *to, int *cycle)
+				   const struct hlo_instruction *const *to, int *cycle, int budgeted)
 {
 	*cycle = 0;
 	if (n <= 0)
@@ -80,6 +87,11 @@ static struct analysis *with_edges(struct analysis *an, int32_t n, const struct 
 			*cycle = c->e[i].cycle;
 			return c->e[i].aw;
 		}
+	if (budgeted && c->spent + an->m->n_instrs > REPAIR_BUDGET_INSTRS) {
+		free(key);
+		return NULL; /* not checked: -1 */
+	}
+	c->spent += budgeted ? an->m->n_instrs : 0;
 	struct repair_entry *e = &c->e[c->next];
 	c->next = (c->next + 1) % REPAIR_CACHED;
 	entry_free(e);
@@ -156,7 +168,7 @@ int repair_avoids_value_hazards(struct analysis *an, int32_t n, const struct hlo
 				unsigned kind_mask, int exact)
 {
 	int cycle;
-	struct analysis *aw = with_edges(an, n, from, to, &cycle);
+	struct analysis *aw = with_edges(an, n, from, to, &cycle, exact);
 	if (!aw)
 		return cycle ? 0 : -1;
 	int32_t v = same_value(an, h->v, aw);
@@ -177,7 +189,7 @@ int repair_makes_removable(struct analysis *an, int32_t n, const struct hlo_inst
 			   const struct hlo_instruction *const *to, const struct hlo_instruction *copy)
 {
 	int cycle;
-	struct analysis *aw = with_edges(an, n, from, to, &cycle);
+	struct analysis *aw = with_edges(an, n, from, to, &cycle, 0);
 	if (!aw)
 		return cycle ? 0 : -1;
 	const struct hlo_computation *k = hlo_find_computation(aw->m, copy->parent->name);
@@ -192,7 +204,7 @@ int repair_makes_safe(struct analysis *an, int32_t n, const struct hlo_instructi
 		      const struct hlo_instruction *const *to, int32_t value)
 {
 	int cycle;
-	struct analysis *aw = with_edges(an, n, from, to, &cycle);
+	struct analysis *aw = with_edges(an, n, from, to, &cycle, 0);
 	if (!aw)
 		return cycle ? 0 : -1;
 	int32_t v = same_value(an, value, aw);

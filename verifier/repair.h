@@ -6,7 +6,9 @@
  * Each check builds and analyses one module per distinct edge set; the last
  * few are kept on the analysis (an->repairs), so claims sharing an edge set
  * (a copy and a donation of one buffer, say) pay once. The analyses of the
- * rewritten modules make no repair claims themselves. */
+ * rewritten modules make no repair claims themselves. The one-hazard checks
+ * (exact) have a budget of instructions analysed again per module; past it
+ * they answer -1 (not checked), and the caller claims no repair. */
 #ifndef HLOPROOF_REPAIR_H
 #define HLOPROOF_REPAIR_H
 #include "analysis.h"

@@ -98,10 +98,12 @@ $(BUILD)/tests/test_agreement: $(AGREE_SRC) $(AGREE_SRC:.c=.h)
 # Every cmocka suite, then the shell tests (CLI, bad corpus), then the same
 # suites again built with AddressSanitizer and UndefinedBehaviorSanitizer.
 # tests/limits.sh, tests/outputs.sh: bounds, time budget, atomic results (issue 8);
-# tests/metamorphic.sh: analyses invariant under renaming, reordering, reprinting;
+
 # tests/copy_count.sh: every copy of the corpora, counted from the text, is in copies[];
 # tests/timeline.sh: the timeline's pages in headless Chromium, its SVG and trace (issue 24).
 # tests/ci-outputs.sh: what CI reads (issue 23), validated with xmllint and the SARIF Multitool.
+
+# tests/repairs.sh: every printed repair re-checked on the text with its edges added.
 ROBUST_ENV = HLOPROOF_SHARED=$(SHARED) HLOGEN=$(BUILD)/hlogen
 test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@sh tests/layering.sh
@@ -116,6 +118,7 @@ test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@$(MAKE) --no-print-directory sarif-deps
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof SARIF_MULTITOOL=$(BUILD)/node/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool \
 	  sh tests/ci-outputs.sh
+	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/repairs.sh
 
 asan-test: deps $(BUILD)/hlogen
 	@$(MAKE) --no-print-directory BUILD=build-asan \

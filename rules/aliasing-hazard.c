@@ -7,12 +7,13 @@
  * the compiled program reads corrupted data (error). A module that is not
  * scheduled (before copy insertion) gets a warning that predicts the copy
  * XLA will insert, with its family and bytes, when some schedule has the
- * hazard; it says whether every schedule has it or which control edge
- * avoids it. Hazards are grouped per overwritten value (one predicted copy
+ * hazard; it says whether every schedule has it or which control edges
+ * avoid it, checked on the module with them added (repair.h). Hazards are grouped per overwritten value (one predicted copy
  * each); the evidence lists the first few of each group. */
 #include "lint.h"
 #include "copies.h"
 #include "hazard.h"
+#include "repair.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,80 @@ static struct group *group_of(struct groups *G, int64_t key)
 	return &G->g[h];
 }
 
+/* The group's hazards that some schedule has, from i on. */
+static int in_group(const struct hazard_report *g, int64_t key)
+{
+	return (int64_t)g->v * 4 + klass(g) == key && g->in_some;
+}
+
+static unsigned kinds_of(int32_t k)
+{
+	switch (k) {
+	case 1: return 1u << HAZARD_READ_ONLY_WRITTEN;
+	case 2: return 1u << HAZARD_READ_ONLY_OUTPUT;
+	case 3: return 1u << HAZARD_OUTPUTS_NOT_DISTINCT;
+	default:
+		return 1u << HAZARD_OVERWRITE | 1u << HAZARD_SAME_TIME | 1u << HAZARD_SAME_INSTRUCTION;
+	}
+}
+
+/* What a module that is not scheduled can do about the group of hazard i
+ * (docs/verdicts.md "Repairs"): a repair is named only when the module with
+ * its edges added, analysed again, has none of the group's hazards. Tried:
+ * the first hazard's edge alone, then every hazard's edge together. */
+static void put_repair(FILE *s, struct analysis *an, const struct hazard_report *H, int32_t n, int32_t i,
+		       int64_t key)
+{
+	enum { MAX_EDGES = 64 };
+	const struct hlo_instruction *from[MAX_EDGES], *to[MAX_EDGES];
+	int32_t ne = 0;
+	int every = 0, edgeless = 0;
+	for (int32_t j = i; j < n; j++) {
+		const struct hazard_report *g = &H[j];
+		if (!in_group(g, key))
+			continue;
+		every |= g->in_every;
+		if (!g->edge_from || !g->edge_to) {
+			edgeless = 1;
+			continue;
+		}
+		int32_t e = 0;
+		while (e < ne && !(from[e] == g->edge_from && to[e] == g->edge_to))
+			e++;
+		if (e == ne && ne < MAX_EDGES) {
+			from[ne] = g->edge_from;
+			to[ne] = g->edge_to;
+			ne++;
+		} else if (e == ne) {
+			edgeless = 1; /* too many to try */
+		}
+	}
+	if (every) {
+		fprintf(s, "every schedule has it, so no control edge avoids it");
+		return;
+	}
+	unsigned kinds = kinds_of(klass(&H[i]));
+	int rc = edgeless || ne == 0 ? 0 : repair_avoids_value_hazards(an, 1, from, to, &H[i], kinds, 0);
+	if (rc == 1) {
+		fprintf(s, "the control edge %s -> %s avoids it", from[0]->name, to[0]->name);
+		return;
+	}
+	if (rc == 0 && ne > 1)
+		rc = repair_avoids_value_hazards(an, ne, from, to, &H[i], kinds, 0);
+	if (rc == 1) {
+		fprintf(s, "the control edges");
+		for (int32_t e = 0; e < ne; e++)
+			fprintf(s, "%s %s -> %s", e ? "," : "", from[e]->name, to[e]->name);
+		fprintf(s, " together avoid it");
+		return;
+	}
+	if (rc < 0)
+		fprintf(s, "some schedules have it; no repair by control edges was checked (the module "
+			   "could not be analysed again with them, or the repair checks' budget is spent)");
+	else
+		fprintf(s, "some schedules have it; no set of control edges that avoids it was found");
+}
+
 static int check(struct rule_ctx *ctx)
 {
 	const struct hazard_list *hl = rule_hazards(ctx);
@@ -151,13 +226,7 @@ static int check(struct rule_ctx *ctx)
 		} else {
 			fprintf(s, "%s; XLA will insert a copy (family %s, %llu bytes); ", h->witness,
 				copy_family_name(h->predicted_family), (unsigned long long)h->bytes);
-			if (h->in_every)
-				fprintf(s, "every schedule has it");
-			else if (h->edge_from && h->edge_to)
-				fprintf(s, "the control edge %s -> %s avoids it", h->edge_from->name,
-					h->edge_to->name);
-			else
-				fprintf(s, "some schedules have it");
+			put_repair(s, rule_analysis(ctx), H, n, i, key);
 			fprintf(s, "%s", more);
 		}
 		fclose(s);

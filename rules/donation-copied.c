@@ -60,13 +60,14 @@ static int check(struct rule_ctx *ctx)
 					 r->reader->name, r->writer->name);
 			else
 				snprintf(what, sizeof(what), "it is still read after the output is written");
-			if (r->any == VERDICT_SCHEDULE_DEPENDENT && r->edge_from && r->edge_to)
+			if (r->any == VERDICT_SCHEDULE_DEPENDENT && r->edges)
 				f = finding_add_at(ctx, r->param_instr, r->pos, key,
 						   "%s of %s into output %s will be honored only through a "
 						   "copy: %s in some schedules, and copy insertion orders by "
-						   "dependencies only; the control edge %s -> %s avoids the "
+						   "dependencies only; the control edge%s %s %s the "
 						   "copy (%llu bytes)", kind, pd, oi, what,
-						   r->edge_from->name, r->edge_to->name,
+						   strchr(r->edges, ',') ? "s" : "", r->edges,
+						   strchr(r->edges, ',') ? "together avoid" : "avoids",
 						   (unsigned long long)r->bytes);
 			else
 				f = finding_add_at(ctx, r->param_instr, r->pos, key,

@@ -1,6 +1,7 @@
 /* analysis.c - build the per-module analyses the copy and hazard deciders share. */
 #include "analysis.h"
 #include "smt.h"
+#include "repair.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,4 +49,6 @@ void analysis_free(struct analysis *an)
 	if (an->cache && an->cache_free)
 		an->cache_free(an->cache);
 	an->cache = NULL;
+	repair_cache_free(an->repairs);
+	an->repairs = NULL;
 }

@@ -40,12 +40,16 @@ struct analysis_options {
 	 * matrices with the other views of the same values (hazard.c,
 	 * member_mats); 0: the default, 16. The agreement tests take 1. */
 	int shared_mats_min_members;
+	/* set in the analyses of modules rewritten to check a repair claim
+	 * (repair.h): they decide, but claim and check no repairs themselves */
+	int no_repair_check;
 };
 
 void analysis_default_options(struct analysis_options *opt);
 
 struct smt;      /* the Z3 side (smt.h) */
 struct hz_cache; /* per-analysis caches of the hazard deciders */
+struct repair_cache; /* the modules rewritten to check repairs (repair.h) */
 
 struct analysis {
 	struct hlo_module *m;
@@ -63,6 +67,7 @@ struct analysis {
 	 * reaching up to the file that knows their layout */
 	struct hz_cache *cache;
 	void (*cache_free)(struct hz_cache *c);
+	struct repair_cache *repairs;
 	/* counters, for --stats and the performance figures */
 	uint64_t n_graph_queries, n_smt_queries, n_smt_unknown, n_cache_hits;
 	uint64_t n_verdicts;      /* views decided (buffers, copy removals, values) */

@@ -157,7 +157,7 @@ int cmd_explain(int argc, char **argv)
 		if (!hl)
 			status = EXIT_INTERNAL;
 		for (int32_t i = 0; i < n; i++)
-			report_explain_hazard(stdout, &hs[i]);
+			report_explain_hazard(stdout, &hs[i], session_hazard_repair_holds(s, &hs[i]));
 		if (n == 0)
 			printf("no hazards\n");
 	}

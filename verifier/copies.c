@@ -8,6 +8,7 @@
  * to. tests/test_copies.c checks this against a re-parse of the rewritten
  * text on the corpus. */
 #include "copies.h"
+#include "repair.h"
 #include "hazard.h"
 #include "hzview.h"
 #include "rewrite.h"
@@ -988,8 +989,11 @@ int copy_analyse_site(struct analysis *an, const struct copy_site *st, struct co
 		char note[600];
 		snprintf(note, sizeof(note), "loop phis that collapse onto %s stay phis once they reach %s, a phi",
 			 copy->name, site_source(st)->name);
-		return decide_by_rewrite(an, st, "a loop phi group would no longer collapse after the removal",
-					 note, out);
+		if (decide_by_rewrite(an, st, "a loop phi group would no longer collapse after the removal",
+				      note, out) < 0)
+			return -1;
+		repair_check_copy(an, out);
+		return 0;
 	}
 	struct hz_input in;
 	memset(&in, 0, sizeof(in));
@@ -1022,6 +1026,7 @@ int copy_analyse_site(struct analysis *an, const struct copy_site *st, struct co
 	out->evidence = sb_finish(&b, A);
 	merged_free(&M);
 	free(mem); /* and af, at */
+	repair_check_copy(an, out); /* docs/verdicts.md, Repairs */
 	return 0;
 }
 

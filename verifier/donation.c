@@ -3,6 +3,7 @@
  * model and the same Z3 path as for copies; this file only picks the values,
  * names the verdicts and writes the evidence. */
 #include "donation.h"
+#include "repair.h"
 #include "analysis.h"
 #include "donormatch.h"
 #include "hazard.h"
@@ -193,8 +194,8 @@ static void explain_verdict(struct text *t, const struct hlo_module *m,
 		break;
 	case VERDICT_SCHEDULE_DEPENDENT:
 		ev(t, "any: schedule-dependent: some schedules overwrite the donated buffer too "
-		   "early; the ordering %s -> %s (a control edge) avoids it", iname(r->edge_from),
-		   iname(r->edge_to));
+		   "early; the ordering %s (%s) avoids it", r->edges ? r->edges : "?",
+		   r->edges && strchr(r->edges, ',') ? "control edges, together" : "a control edge");
 		break;
 	case VERDICT_UNKNOWN:
 		ev(t, "any: unknown: %s", r->reason ? r->reason : "the decider did not settle it");
@@ -247,10 +248,17 @@ static void decide(struct analysis *an, int32_t buffer, struct donation_report *
 		r->reason = "internal error in the hazard decider";
 		return;
 	}
+	repair_check_buffer(an, buffer, bv); /* docs/verdicts.md, Repairs */
 	r->given = an->m->is_scheduled ? bv->given : VERDICT_NONE;
 	r->any = bv->any;
 	r->edge_from = bv->edge_from;
 	r->edge_to = bv->edge_to;
+	if (bv->n_edges > 0) {
+		struct sbuf e = {0};
+		for (int32_t i = 0; i < bv->n_edges; i++)
+			sb_printf(&e, "%s%s -> %s", i ? ", " : "", bv->edges_from[i]->name, bv->edges_to[i]->name);
+		r->edges = sb_finish(&e, &an->m->arena);
+	}
 	if (bv->any == VERDICT_UNKNOWN || bv->given == VERDICT_UNKNOWN)
 		r->reason = bv->unknown_reason;
 }
@@ -536,10 +544,10 @@ struct donation_summaries *donation_summaries_make(const struct donation_report 
 		d->copy_bytes = r[i].copy_bytes;
 		d->reason = dup_or_null(r[i].reason);
 		d->source = r[i].param_instr ? source_of(r[i].param_instr, frames, &s->arena) : NULL;
-		if (r[i].any == VERDICT_SCHEDULE_DEPENDENT && r[i].edge_from && r[i].edge_to) {
-			size_t len = strlen(r[i].edge_from->name) + strlen(r[i].edge_to->name) + 8;
+		if (r[i].any == VERDICT_SCHEDULE_DEPENDENT && r[i].edges) {
+			size_t len = strlen(r[i].edges) + 1;
 			d->edge = xmalloc(len, 1);
-			snprintf(d->edge, len, "%s -> %s", r[i].edge_from->name, r[i].edge_to->name);
+			snprintf(d->edge, len, "%s", r[i].edges);
 		}
 	}
 	return s;

@@ -42,6 +42,7 @@ struct donation_report {
 	uint64_t bytes;                    /* of the donated leaf */
 	/* schedule-dependent: a control edge edge_from -> edge_to that makes it safe */
 	const struct hlo_instruction *edge_from, *edge_to;
+	const char *edges;                 /* every edge needed: "a -> b, c -> d" (arena) */
 	int copied;                        /* honored only through a copy of the parameter */
 	const struct hlo_instruction *copy;/* that copy (the first), when copied */
 	uint64_t copy_bytes;               /* what the copies cost */

@@ -13,6 +13,11 @@ const struct copy_list *rule_copies(struct rule_ctx *ctx)
 	return cv ? &cv->copies : NULL;
 }
 
+struct analysis *rule_analysis(struct rule_ctx *ctx)
+{
+	return session_copy_verdicts(ctx->session) ? session_analysis_built(ctx->session) : NULL;
+}
+
 const struct hazard_list *rule_hazards(struct rule_ctx *ctx)
 {
 	/* with the copies, in the order check builds them */

@@ -48,6 +48,9 @@ struct finding *finding_vadd_at(struct rule_ctx *ctx, const struct hlo_instructi
  * rule never builds or frees a stage; the session does. */
 const struct copy_list *rule_copies(struct rule_ctx *ctx);
 const struct hazard_list *rule_hazards(struct rule_ctx *ctx);
+/* The analysis the copies and hazards came from (NULL when they did not):
+ * for checking a repair claim on it (repair.h) before printing it. */
+struct analysis *rule_analysis(struct rule_ctx *ctx);
 /* NULL also when the module donates nothing, or the run has no donation
  * decider (gate --no-deciders). */
 const struct donation_list *rule_donations(struct rule_ctx *ctx);

@@ -156,7 +156,9 @@ struct copy_report;
 struct hazard_report;
 /* A copy's family, verdicts, repair edges and full evidence. */
 void report_explain_copy(FILE *out, const struct copy_report *r);
-void report_explain_hazard(FILE *out, const struct hazard_report *h);
+/* repair_holds: the module with h's edge added no longer has h (the edge is
+ * named only then). */
+void report_explain_hazard(FILE *out, const struct hazard_report *h, int repair_holds);
 /* --summary: "copy NAME COMPUTATION FAMILY GIVEN ANY", "hazard KIND V W USE
  * every|some FAMILY COMPUTATION" (tests/conformance.sh reads them) */
 void report_explain_summary_copy(FILE *out, const struct copy_report *r);

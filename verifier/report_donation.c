@@ -111,10 +111,8 @@ static json_t *report_json_one(const struct donation_report *r)
 	json_object_set_new(o, "arg_path", jstr(r->arg_path));
 	json_object_set_new(o, "copied", json_boolean(r->copied));
 	json_object_set_new(o, "copy_bytes", json_integer((json_int_t)r->copy_bytes));
-	if (r->any == VERDICT_SCHEDULE_DEPENDENT && r->edge_from && r->edge_to) {
-		char e[600];
-		snprintf(e, sizeof(e), "%s -> %s", r->edge_from->name, r->edge_to->name);
-		json_object_set_new(o, "edge", report_json_string(e));
+	if (r->any == VERDICT_SCHEDULE_DEPENDENT && r->edges) {
+		json_object_set_new(o, "edge", report_json_string(r->edges));
 	} else {
 		json_object_set_new(o, "edge", json_null());
 	}
@@ -161,8 +159,8 @@ static void print_report_line(FILE *out, const struct hlo_module *m, const struc
 		fprintf(out, " (%s)", r->reason);
 	if (r->any == VERDICT_UNKNOWN && r->reason)
 		fprintf(out, " (%s)", r->reason);
-	if (r->any == VERDICT_SCHEDULE_DEPENDENT && r->edge_from && r->edge_to)
-		fprintf(out, " (safe with %s -> %s)", r->edge_from->name, r->edge_to->name);
+	if (r->any == VERDICT_SCHEDULE_DEPENDENT && r->edges)
+		fprintf(out, " (safe with %s)", r->edges);
 	if (r->copied)
 		fprintf(out, "; honored through copy %s, %llu bytes: no memory saved",
 			r->copy ? r->copy->name : "?", (unsigned long long)r->copy_bytes);

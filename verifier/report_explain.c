@@ -53,13 +53,13 @@ void report_explain_copy(FILE *out, const struct copy_report *r)
 	}
 }
 
-void report_explain_hazard(FILE *out, const struct hazard_report *h)
+void report_explain_hazard(FILE *out, const struct hazard_report *h, int repair_holds)
 {
 	fprintf(out, "hazard %s: %s\n", hazard_kind_name(h->kind), h->witness ? h->witness : "");
 	fprintf(out, "  in given: %s, in some schedule: %s, in every schedule: %s\n",
 		h->in_given < 0 ? "null" : h->in_given ? "yes" : "no", h->in_some ? "yes" : "no",
 		h->in_every ? "yes" : "no");
-	if (h->edge_from && h->edge_to)
+	if (repair_holds)
 		fprintf(out, "  avoided by: control edge %s -> %s\n", h->edge_from->name, h->edge_to->name);
 	fprintf(out, "  predicted copy: %s, %llu bytes\n", copy_family_name(h->predicted_family),
 		(unsigned long long)h->bytes);

@@ -154,3 +154,132 @@ struct hlo_module *hlo_module_without_copy(const struct hlo_module *m,
 	st.to = copy->shape;
 	return hlo_module_without_site(m, &st, d);
 }
+
+/* m printed and parsed again: a private module to edit. */
+static struct hlo_module *reparse(const struct hlo_module *m, struct diag *d)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	hlo_print_module(f, m);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	struct hlo_module *r = hlo_parse(m->file, text, len, d);
+	free(text);
+	return r;
+}
+
+/* Add p to x's control predecessors (once) and to the printed attribute. */
+static void add_ctrl_pred(struct hlo_module *w, struct hlo_instruction *x, struct hlo_instruction *p)
+{
+	struct hlo_instr_ext *e = x->ext;
+	for (int32_t j = 0; j < e->n_ctrl_preds; j++)
+		if (e->ctrl_preds[j] == p)
+			return;
+	if (e == HLO_NO_EXT) {
+		e = arena_alloc(&w->arena, sizeof(*e));
+		memset(e, 0, sizeof(*e));
+		x->ext = e;
+	}
+	struct hlo_instruction **v = arena_array(&w->arena, (size_t)e->n_ctrl_preds + 1, sizeof(*v));
+	if (e->n_ctrl_preds)
+		memcpy(v, e->ctrl_preds, (size_t)e->n_ctrl_preds * sizeof(*v));
+	v[e->n_ctrl_preds++] = p;
+	e->ctrl_preds = v;
+	int has = 0;
+	for (int32_t a = 0; a < x->n_attrs; a++)
+		has |= !strcmp(x->attrs[a].name, "control-predecessors");
+	if (!has) {
+		struct hlo_attr *at = arena_array(&w->arena, (size_t)x->n_attrs + 1, sizeof(*at));
+		if (x->n_attrs)
+			memcpy(at, x->attrs, (size_t)x->n_attrs * sizeof(*at));
+		at[x->n_attrs].name = "control-predecessors";
+		at[x->n_attrs].value = "{}";
+		x->attrs = at;
+		x->n_attrs++;
+	}
+	rewrite_ctrl_attr(w, x);
+}
+
+/* Put k's instructions in an order where each follows its operands and
+ * control predecessors in k, the earliest printed first among the ready
+ * ones (the printed order itself when it already is one). Returns -1 on a
+ * cycle. */
+static int order_computation(struct hlo_module *w, struct hlo_computation *k)
+{
+	int32_t n = k->n_instrs;
+	struct hlo_instruction **out = arena_array(&w->arena, (size_t)n + 1, sizeof(*out));
+	uint8_t *placed = arena_array(&w->arena, (size_t)n + 1, 1);
+	memset(placed, 0, (size_t)n + 1);
+	for (int32_t i = 0; i < n; i++)
+		k->instrs[i]->index = i;
+	int32_t m = 0, lo = 0;
+	/* n rounds: each places the first ready instruction (lo: the first
+	 * not placed, so an order that already holds costs one pass) */
+	while (m < n) {
+		int32_t pick = -1;
+		while (lo < n && placed[lo])
+			lo++;
+		for (int32_t i = lo; i < n && pick < 0; i++) {
+			if (placed[i])
+				continue;
+			struct hlo_instruction *x = k->instrs[i];
+			int ready = 1;
+			for (int32_t j = 0; j < x->n_operands && ready; j++)
+				ready = x->operands[j]->parent != k || placed[x->operands[j]->index];
+			for (int32_t j = 0; j < x->ext->n_ctrl_preds && ready; j++)
+				ready = placed[x->ext->ctrl_preds[j]->index];
+			if (ready)
+				pick = i;
+		}
+		if (pick < 0)
+			return -1;
+		placed[pick] = 1;
+		out[m++] = k->instrs[pick];
+	}
+	memcpy(k->instrs, out, (size_t)n * sizeof(*out));
+	for (int32_t i = 0; i < n; i++)
+		k->instrs[i]->index = i;
+	return 0;
+}
+
+struct hlo_module *hlo_module_with_edges(const struct hlo_module *m, int32_t n,
+					 const struct hlo_instruction *const *from,
+					 const struct hlo_instruction *const *to, int *cycle,
+					 struct diag *d)
+{
+	*cycle = 0;
+	struct hlo_module *w = reparse(m, d);
+	if (!w)
+		return NULL;
+	for (int32_t i = 0; i < n; i++) {
+		if (from[i]->parent != to[i]->parent || from[i] == to[i]) {
+			*cycle = from[i] == to[i];
+			hlo_module_free(w);
+			return NULL;
+		}
+		struct hlo_computation *k = hlo_find_computation(w, to[i]->parent->name);
+		struct hlo_instruction *a = k ? hlo_find_instruction(k, from[i]->name) : NULL;
+		struct hlo_instruction *b = k ? hlo_find_instruction(k, to[i]->name) : NULL;
+		if (!a || !b) {
+			hlo_module_free(w);
+			return NULL;
+		}
+		add_ctrl_pred(w, b, a);
+	}
+	for (int32_t i = 0; i < n; i++) {
+		struct hlo_computation *k = hlo_find_computation(w, to[i]->parent->name);
+		if (order_computation(w, k) < 0) {
+			*cycle = 1;
+			hlo_module_free(w);
+			return NULL;
+		}
+	}
+	struct hlo_module *r = reparse(w, d);
+	hlo_module_free(w);
+	return r;
+}

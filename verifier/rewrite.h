@@ -1,4 +1,5 @@
-/* rewrite.h - the module with one copy removed, parsed again.
+/* rewrite.h - the module with one copy removed, or with control edges
+ * added (a repair to check), parsed again.
  *
  * Used where the merged-buffer model of copies.c cannot follow XLA's phi
  * optimization (a group of loop phis that collapsed onto the copy but would
@@ -26,5 +27,15 @@ struct hlo_module *hlo_module_without_copy(const struct hlo_module *m,
  * multi-output fusion used whole) or does not parse. */
 struct hlo_module *hlo_module_without_site(const struct hlo_module *m, const struct copy_site *st,
 					   struct diag *d);
+/* The module with control edges from[i] -> to[i] added (each pair in one
+ * computation, named in m), printed and parsed again like the above. Where
+ * an edge runs against the printed order, the computation's instructions are
+ * put in an order that respects every data and control edge (first in print
+ * order among the ready ones). NULL when an edge joins two computations, or
+ * the edges close a cycle (*cycle = 1 then), or the text does not parse. */
+struct hlo_module *hlo_module_with_edges(const struct hlo_module *m, int32_t n,
+					 const struct hlo_instruction *const *from,
+					 const struct hlo_instruction *const *to, int *cycle,
+					 struct diag *d);
 
 #endif

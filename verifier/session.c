@@ -1,6 +1,7 @@
 /* session.c - one module's run (session.h): each stage built on first use,
  * once, and freed by the session that built it. */
 #include "session.h"
+#include "repair.h"
 #include "budget.h"
 #include "xalloc.h"
 #include <stdlib.h>
@@ -199,6 +200,14 @@ int session_copy_one(struct session *s, const struct hlo_instruction *copy, stru
 {
 	struct analysis *an = session_analysis(s);
 	return an ? copy_analyse_one(an, copy, out) : -1;
+}
+
+int session_hazard_repair_holds(struct session *s, const struct hazard_report *h)
+{
+	struct analysis *an = session_analysis(s);
+	if (!an || !h->edge_from || !h->edge_to)
+		return 0;
+	return repair_avoids_value_hazards(an, 1, &h->edge_from, &h->edge_to, h, 1u << h->kind, 1) == 1;
 }
 
 int session_copy_site(struct session *s, const struct copy_site *site, struct copy_report *out)

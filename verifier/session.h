@@ -103,6 +103,9 @@ const struct copy_verdicts *session_copy_verdicts(struct session *s);
 /* One copy's report, not kept (explain COPY, prove-removal). Returns 0, or
  * -1 when unavailable (session_why) or on an internal error. */
 int session_copy_one(struct session *s, const struct hlo_instruction *copy, struct copy_report *out);
+/* Whether the module with h's edge added no longer has h (repair.h): the
+ * edge is named only then. 0 also when h names no edge. */
+int session_hazard_repair_holds(struct session *s, const struct hazard_report *h);
 /* The same for one copy site (copysite.h: a fused output, an async pair). */
 int session_copy_site(struct session *s, const struct copy_site *site, struct copy_report *out);
 /* Every alias and donor with its verdict (donation.h). NULL when the module

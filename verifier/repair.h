@@ -1,0 +1,55 @@
+/* repair.h - a repair claim checked before it is printed (docs/verdicts.md
+ * "Repairs"): the module with the claimed control edges added must have no
+ * cycle and none of the hazards the claim is about, decided by running the
+ * same analysis again on the rewritten module (rewrite.h).
+ *
+ * Each check builds and analyses one module per distinct edge set; the last
+ * few are kept on the analysis (an->repairs), so claims sharing an edge set
+ * (a copy and a donation of one buffer, say) pay once. The analyses of the
+ * rewritten modules make no repair claims themselves. The one-hazard checks
+ * (exact) have a budget of instructions analysed again per module; past it
+ * they answer -1 (not checked), and the caller claims no repair. */
+#ifndef HLOPROOF_REPAIR_H
+#define HLOPROOF_REPAIR_H
+#include "analysis.h"
+
+struct hazard_report;
+struct repair_cache;
+
+/* 1: with the edges, no schedule has a hazard of a kind in kind_mask (bit
+ * per enum hazard_kind) on the value that hazard h is about (exact: that
+ * very hazard, the same writer and read); 0: some schedule still has one,
+ * or the edges close a cycle; -1: the rewritten module could not be
+ * analysed. */
+int repair_avoids_value_hazards(struct analysis *an, int32_t n, const struct hlo_instruction *const *from,
+				const struct hlo_instruction *const *to, const struct hazard_report *h,
+				unsigned kind_mask, int exact);
+
+/* 1: with the edges, removing `copy` is `removable` under every schedule; 0:
+ * not, or a cycle; -1: the rewritten module could not be analysed. */
+int repair_makes_removable(struct analysis *an, int32_t n, const struct hlo_instruction *const *from,
+			   const struct hlo_instruction *const *to, const struct hlo_instruction *copy);
+
+/* 1: with the edges, the buffer of value `value` (an id of an->df; a
+ * donated parameter's, say) is `safe` under every schedule; 0: not, or a
+ * cycle; -1: the rewritten module could not be analysed. */
+int repair_makes_safe(struct analysis *an, int32_t n, const struct hlo_instruction *const *from,
+		      const struct hlo_instruction *const *to, int32_t value);
+
+struct copy_report;
+struct buffer_verdict;
+
+/* A schedule-dependent copy verdict keeps its edges only when they make the
+ * removal removable (repair_makes_removable); otherwise it becomes unknown,
+ * with the reason, and its evidence says the edges were no repair. Nothing
+ * to do for other verdicts, or in an analysis made to check a repair. */
+void repair_check_copy(struct analysis *an, struct copy_report *r);
+/* The same for the verdict of one buffer of the module as given (a
+ * donation's): its edges together must make it safe. Returns 1 when the
+ * verdict stands, 0 when it became unknown. */
+int repair_check_buffer(struct analysis *an, int32_t buffer, struct buffer_verdict *bv);
+
+/* analysis_free's part */
+void repair_cache_free(struct repair_cache *c);
+
+#endif

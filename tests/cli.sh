@@ -156,7 +156,9 @@ expect_out 0 '"kind": "buffer-donor"' "$H" check --format=json $D/donor_matched_
 expect_out 0 '"output_index": null' "$H" check --format=json $D/donor_matched_and_unmatched.hlo
 expect_out 1 'error: donated param 0 \{\} \(params\[.w.\]\) \(may-alias into output \{0\}\) is unsafe in the printed schedule.*\[HP202 donation-unsafe\]' \
 	"$H" check $D/unsafe_scheduled.hlo
-expect_out 1 'warning: donation of param 0 .*honored only through a copy \(cp\).*\[HP203 donation-copied\]' "$H" check --fail-on=warning $D/copied.hlo
+expect_out 1 "^$D/copied.hlo:5:59: warning: donated param 0 \{\} \(params\['w'\]\) is reused only through a copy \(16 B\): no memory saved; read it before the in-place update \[HP203 donation-copied\]\$" "$H" check --fail-on=warning $D/copied.hlo
+expect_out 1 '^    donation: output \{0\} is written through copy cp$' "$H" check --fail-on=warning $D/copied.hlo
+expect_out 1 '^    help: docs/rules/donation-copied.md \(hloproof rules donation-copied\)$' "$H" check --fail-on=warning $D/copied.hlo
 # annotations: expectations, accepted copies, hostile and invalid files
 expect_out 1 'fires_not_donated.xml:3: expected param 1 \{\} \(params\[.b.\]\) to be donated.*\[HP204 annotation-violated\]' \
 	"$H" check --annotations $R/annotation-violated/fires_not_donated.xml $R/annotation-violated/fires_not_donated.hlo
@@ -342,7 +344,13 @@ AH=$R/aliasing-hazard
 expect_out 1 'fires_scheduled.hlo:8:[0-9]+: error: the printed schedule reads corrupted data' "$H" check --cross-check $AH/fires_scheduled.hlo
 expect_out 0 'warning: .*XLA will insert a copy \(family in-place, 32 bytes\); every schedule has it' "$H" check $AH/fires_in_place_before_read.hlo
 expect_out 0 '"any": "schedule-dependent"' "$H" check --format=json $C/in_place.hlo
-expect_out 0 'note: copy c .*control edge r -> d' "$H" check $R/schedule-dependent-copy/fires_unordered_read.hlo
+expect_out 0 'fires_unordered_read.hlo:9:3: note: copy c \(32 B, in-place\) is needed only if a read runs after the in-place update: read the old value first \[HP103 schedule-dependent-copy\]$' "$H" check $R/schedule-dependent-copy/fires_unordered_read.hlo
+expect_out 0 '^    in JAX: pass the old value through jax.lax.optimization_barrier with the read, before the update$' "$H" check $R/schedule-dependent-copy/fires_unordered_read.hlo
+expect_out 0 '^    repair: control edge r -> d \(in main\) rules out all 1 hazard\(s\)$' "$H" check $R/schedule-dependent-copy/fires_unordered_read.hlo
+expect_out 0 '^    help: docs/rules/schedule-dependent-copy.md \(hloproof rules schedule-dependent-copy\)$' "$H" check $R/schedule-dependent-copy/fires_unordered_read.hlo
+expect_out 0 '^# HP103 schedule-dependent-copy$' "$H" rules schedule-dependent-copy
+expect_out 0 '^# HP102 removable-copy$' "$H" rules HP102
+expect 2 "$H" rules no-such-rule
 
 # A byte that is not UTF-8 in an op_name (the argument path): `donation
 # --format=json` escapes it as `check --format=json` does (report_json_string:
@@ -488,7 +496,8 @@ expect 2 "$H" prove-removal $C/fused_horizontal.hlo copy_fusion
 expect_out 0 '^  kind: async \(copy-start cs2, copy-done cd2\)$' "$H" explain $C/async_same_space.hlo cd2
 expect_out 0 '^cs2: removal proven safe under the given schedule \(family in-place, 256 bytes saved\)$' "$H" prove-removal $C/async_same_space.hlo cd2
 expect_out 4 '^reshape_copy: unknown: the copy is tuple-shaped or also changes the dimensions' "$H" prove-removal $C/fused_reshape.hlo reshape_copy
-expect_out 0 'note: copy copy_fusion\{1\} \(in-place, 128 bytes\) is needed only in some schedules; with the control edge copy_fusion -> d1' "$H" check $C/fused_horizontal.hlo
+expect_out 0 'note: copy copy_fusion\{1\} \(128 B, in-place\) is needed only if a read runs after the in-place update: read the old value first \[HP103 schedule-dependent-copy\]$' "$H" check $C/fused_horizontal.hlo
+expect_out 0 '^    repair: control edge copy_fusion -> d1 ' "$H" check $C/fused_horizontal.hlo
 # --- source lines (issue 22): "source" on copies, donations and findings --
 # corpus/source/*.hlo: "// expect: COPY source=FILE:LINE:COL function=F";
 # the copy and the findings at it carry that place in JSON, innermost user

@@ -15,7 +15,7 @@ const struct command commands[] = {
 	{"parse", cmd_parse, "parse [--format=text|json] [--stats] [--time-budget-ms N] FILE...",
 	 "parse modules and print one summary line per module", 0},
 	{"print", cmd_print, "print [-o FILE] FILE", "print a module back as canonical HLO text", 0},
-	{"rules", cmd_rules, "rules", "list the lint rules", 0},
+	{"rules", cmd_rules, "rules [RULE]", "list the lint rules, or print one rule's page", 0},
 	{"check", cmd_check,
 	 "check [--format=text|json|sarif|junit|checkstyle] [-o FILE] [--config FILE]\n"
 	 "       [--fail-on=error|warning|note|none] [--enable RULE] [--disable RULE]\n"

@@ -58,6 +58,8 @@ int report_text(FILE *out, const struct report *r, const struct report_options *
 					p += len + (e ? 1 : 0);
 				}
 			}
+			fprintf(out, "    help: docs/rules/%s.md (hloproof rules %s)\n", f->rule->slug,
+				f->rule->slug);
 		}
 	}
 	if (r->baseline)

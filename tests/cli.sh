@@ -549,5 +549,32 @@ expect_out 0 '^  value cp\{\} e live \[4,5\]$' "$H" buffers $SF
 sed 's/input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {}, may-alias) }/input_output_alias={ {1}: (1, {}, may-alias) }/' $SF >$T/sf_head.hlo
 expect_out 1 "stack_frames.hlo:7:46: donation lost: parameter 0 \{\} \(state\.params\['w'\]\), 32 bytes: may-alias" "$H" gate $SF $T/sf_head.hlo
 
+# issue 22: the module summary, --min-bytes, --sort, --statistics, --quiet (report_text.c)
+DM=corpus/demo/train_step.after.hlo
+GPT=${HLOPROOF_SHARED:-../shared}/corpus/real/nv_maxtext_gpt3_train_preopt.hlo
+expect_out 0 "^summary: $DM: 4 copies, 272.0 KiB: layout 1 \(256.0 KiB\), loop-carry 3 \(16.0 KiB\)\$" "$H" check $DM
+expect_out 0 '^   256.0 KiB  w_t \(layout, necessary\) at /home/me/model/train.py:38$' "$H" check $DM
+expect_out 0 '^         4 B  start_copy \(loop-carry, necessary\)$' "$H" check $DM
+expect_out 0 '^  donations: 1 honored \(256.0 KiB\), 0 through a copy \(0 B\), 0 not honored \(0 B\)$' "$H" check $DM
+expect_out 0 '^  donations: 33 honored \(7.48 GiB\), 0 through a copy \(0 B\), 0 not honored \(0 B\)$' "$H" check --min-bytes 1048576 $GPT
+expect_out 0 '^  6 findings below --min-bytes not listed$' "$H" check --min-bytes 1048576 $GPT
+expect_out 0 ': 0 errors, 31 warnings, 0 notes, 6 below --min-bytes$' "$H" check --min-bytes 1048576 $GPT
+"$H" check --min-bytes 1048576 --format=json $GPT >$T/minb.json
+r=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["modules"][0]["findings"]
+print(len(f), all(x["bytes"] is not None and x["bytes"] >= 1048576 for x in f), d["summary"]["below_min_bytes"])' $T/minb.json)
+if [ "$r" = "31 True 6" ]; then ok; else bad "check --min-bytes 1048576 --format=json: got '$r', want '31 True 6'"; fi
+# cost first by default, file order with --sort=position
+"$H" check $GPT >$T/cost.txt; "$H" check --sort=position $GPT >$T/pos.txt
+r="$(grep -m1 'HP10' $T/cost.txt | cut -d: -f2-3) $(grep -m1 'HP10' $T/pos.txt | cut -d: -f2-3)"
+if [ "$r" = "294:3 199:3" ]; then ok; else bad "check --sort: first findings at '$r', want '294:3 199:3'"; fi
+expect_out 0 '^    36  HP101  aliasing-hazard            33.11 GiB$' "$H" check --statistics $GPT
+r=$("$H" check --statistics $GPT | grep -c 'HP101 aliasing-hazard\]')
+if [ "$r" = 0 ]; then ok; else bad "check --statistics listed $r findings"; fi
+r=$("$H" check --quiet $DM | grep -c 'HP103')
+if [ "$r" = 0 ]; then ok; else bad "check --quiet listed $r findings"; fi
+expect_out 0 '^hloproof: 1 module checked: 0 errors, 0 warnings, 1 note$' "$H" check --quiet $DM
+expect 2 "$H" check --sort=bytes $DM
+expect 2 "$H" check --min-bytes -1 $DM
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

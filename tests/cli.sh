@@ -576,5 +576,16 @@ expect_out 0 '^hloproof: 1 module checked: 0 errors, 0 warnings, 1 note$' "$H" c
 expect 2 "$H" check --sort=bytes $DM
 expect 2 "$H" check --min-bytes -1 $DM
 
+# every option of each command's usage has its sentence under "options:" in --help (cmd_help.c)
+for c in parse print rules check buffers donation explain prove-removal gate timeline; do
+	"$H" $c --help >$T/help.txt
+	missing=""
+	for opt in $(sed -n '1,/^$/p' $T/help.txt | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+		sed -n '/^options:$/,/^$/p' $T/help.txt | grep -qE -- "^  (-[a-z] [A-Z]+, )?$opt([ =,]|$)|, $opt([ =]|$)" || missing="$missing $opt"
+	done
+	if [ -z "$missing" ]; then ok; else bad "$c --help: no sentence for$missing"; fi
+done
+expect_out 0 '^  RULE                 a slug or id \(HP102\): print that rule.s page instead of the list.$' "$H" rules --help
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

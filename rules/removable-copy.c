@@ -38,8 +38,8 @@ static int check(struct rule_ctx *ctx)
 		finding_facts(f, (long long)r->bytes, copy_family_name(r->family), verdict_name(r->any));
 		if (f) {
 			add_evidence(ctx->findings, f, r->evidence);
-			finding_evidence(ctx->findings, f, "hloproof prove-removal FILE %s checks the proof "
-					 "and prints the module without the copy", nm);
+			finding_evidence(ctx->findings, f, "hloproof prove-removal FILE %s proves the removal "
+					 "on its own (exit 0)", nm);
 		}
 	}
 	return 0;

@@ -70,22 +70,20 @@ static const char *bytes_text(uint64_t b, char *buf, size_t cap)
 	return buf;
 }
 
-/* Sort keys for qsort: the most bytes first, then the earlier position. */
-static const struct finding *sort_findings;
-static int by_cost(const void *x, const void *y)
+/* Sort keys for qsort_r over indices: the most bytes first, then the earlier position. */
+static int by_cost(const void *x, const void *y, void *items)
 {
-	const struct finding *a = &sort_findings[*(const int32_t *)x];
-	const struct finding *b = &sort_findings[*(const int32_t *)y];
+	const struct finding *a = &((const struct finding *)items)[*(const int32_t *)x];
+	const struct finding *b = &((const struct finding *)items)[*(const int32_t *)y];
 	if (a->bytes != b->bytes)
 		return a->bytes > b->bytes ? -1 : 1;
 	return *(const int32_t *)x - *(const int32_t *)y;
 }
 
-static const struct copy_summary *sort_copies;
-static int copy_by_cost(const void *x, const void *y)
+static int copy_by_cost(const void *x, const void *y, void *items)
 {
-	const struct copy_summary *a = &sort_copies[*(const int32_t *)x];
-	const struct copy_summary *b = &sort_copies[*(const int32_t *)y];
+	const struct copy_summary *a = &((const struct copy_summary *)items)[*(const int32_t *)x];
+	const struct copy_summary *b = &((const struct copy_summary *)items)[*(const int32_t *)y];
 	if (a->bytes != b->bytes)
 		return a->bytes > b->bytes ? -1 : 1;
 	return *(const int32_t *)x - *(const int32_t *)y;
@@ -125,8 +123,7 @@ static void module_summary(FILE *out, const struct module_report *mr, int below)
 	if (idx) {
 		for (int32_t i = 0; i < nc; i++)
 			idx[i] = i;
-		sort_copies = cs->v;
-		qsort(idx, (size_t)nc, sizeof(*idx), copy_by_cost);
+		qsort_r(idx, (size_t)nc, sizeof(*idx), copy_by_cost, cs->v);
 		for (int32_t k = 0; k < nc && k < TOP_COPIES; k++) {
 			const struct copy_summary *c = &cs->v[idx[k]];
 			const char *v = verdict_name(c->any);
@@ -198,8 +195,7 @@ int report_text(FILE *out, const struct report *r, const struct report_options *
 		for (int32_t i = 0; idx && i < fs->n; i++)
 			idx[i] = i;
 		if (idx && !(o && o->sort_position)) {
-			sort_findings = fs->items;
-			qsort(idx, (size_t)fs->n, sizeof(*idx), by_cost);
+			qsort_r(idx, (size_t)fs->n, sizeof(*idx), by_cost, fs->items);
 		}
 		for (int32_t i = 0; i < fs->n; i++) {
 			const struct finding *f = &fs->items[idx ? idx[i] : i];

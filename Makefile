@@ -138,9 +138,20 @@ asan-test: deps $(BUILD)/hlogen
 check: test asan-test
 	@echo "make check: all suites passed (plain and ASan+UBSan)"
 
+# The main job on a small training step (corpus/demo/train_step.*.hlo): a decode
+# loop updating a cache in place, a donated kernel, a layout copy. Exit 1 is a
+# finding or a regression by design; 2 and 3 (bad input, unknown) stop the demo.
+DEMO = corpus/demo/train_step
 demo: all
-	$(BUILD)/hloproof parse corpus/demo/step.hlo
-	$(BUILD)/hloproof buffers corpus/demo/step.hlo
+	@echo "== check $(DEMO).after.hlo (the copies XLA kept, costly first; full report: $(BUILD)/demo-check.txt)"
+	@$(BUILD)/hloproof check --color=never $(DEMO).after.hlo > $(BUILD)/demo-check.txt; rc=$$?; \
+	  grep -v '^      [^ 0-9]' $(BUILD)/demo-check.txt; test $$rc -le 1
+	@echo "== explain $(DEMO).after.hlo w_t (why the layout copy stays)"
+	@$(BUILD)/hloproof explain $(DEMO).after.hlo w_t
+	@echo "== donation $(DEMO).before.hlo $(DEMO).after.hlo (did XLA reuse the donated kernel?)"
+	@$(BUILD)/hloproof donation $(DEMO).before.hlo $(DEMO).after.hlo
+	@echo "== gate $(DEMO).after.hlo $(DEMO).head.hlo (a change that adds a copy and drops donate_argnums)"
+	@$(BUILD)/hloproof gate --color=never $(DEMO).after.hlo $(DEMO).head.hlo; test $$? -le 1
 
 # At merge time: does this build behave as REF (an hloproof binary built from the
 # branch point) over both corpora? stdout, stderr and exit status of check, gate,

@@ -12,6 +12,7 @@
 #include "donation.h"
 #include "donormatch.h"
 #include "lint.h"
+#include "timeline.h" /* tl_format_bytes */
 #include <stdio.h>
 #include <string.h>
 
@@ -48,33 +49,34 @@ static int check(struct rule_ctx *ctx)
 		const char *kind = r->kind == DONATION_MUST_ALIAS ? "must-alias donation"
 				 : r->kind == DONATION_BUFFER_DONOR ? "predicted donation" : "donation";
 		struct finding *f;
+		char b[32];
+		tl_format_bytes(r->copied ? r->copy_bytes : r->bytes, b, sizeof(b));
 		if (r->copied) {
 			f = finding_add_at(ctx, r->param_instr, r->pos, key,
-					   "%s of %s into output %s is honored only through a copy (%s): "
-					   "no memory saved, the copy takes %llu bytes",
-					   kind, pd, oi, r->copy ? r->copy->name : "?",
-					   (unsigned long long)r->copy_bytes);
+					   "donated %s is reused only through a copy (%s): no memory saved; "
+					   "read it before the in-place update", pd, b);
+			if (f)
+				finding_evidence(ctx->findings, f, "%s: output %s is written through copy %s",
+						 kind, oi, r->copy ? r->copy->name : "?");
 		} else {
 			if (r->reader && r->writer)
-				snprintf(what, sizeof(what), "%s reads it after %s writes the output",
-					 r->reader->name, r->writer->name);
+				snprintf(what, sizeof(what), "%s reads it after %s writes output %s",
+					 r->reader->name, r->writer->name, oi);
 			else
-				snprintf(what, sizeof(what), "it is still read after the output is written");
-			if (r->any == VERDICT_SCHEDULE_DEPENDENT && r->edges)
-				f = finding_add_at(ctx, r->param_instr, r->pos, key,
-						   "%s of %s into output %s will be honored only through a "
-						   "copy: %s in some schedules, and copy insertion orders by "
-						   "dependencies only; the control edge%s %s %s the "
-						   "copy (%llu bytes)", kind, pd, oi, what,
-						   strchr(r->edges, ',') ? "s" : "", r->edges,
-						   strchr(r->edges, ',') ? "together avoid" : "avoids",
-						   (unsigned long long)r->bytes);
-			else
-				f = finding_add_at(ctx, r->param_instr, r->pos, key,
-						   "%s of %s into output %s will be honored only through a "
-						   "copy: %s in every schedule, so XLA copies the parameter "
-						   "(%llu bytes, no memory saved)", kind, pd, oi, what,
-						   (unsigned long long)r->bytes);
+				snprintf(what, sizeof(what), "it is still read after output %s is written", oi);
+			int some = r->any == VERDICT_SCHEDULE_DEPENDENT && r->edges;
+			f = finding_add_at(ctx, r->param_instr, r->pos, key,
+					   "donated %s will cost a copy (%s): read after the update%s; "
+					   "read it first", pd, b,
+					   some ? " in some schedules" : "");
+			if (f && some)
+				finding_evidence(ctx->findings, f, "%s: %s in some schedules, and copy insertion "
+						 "orders by dependencies only; the control edge%s %s %s the copy",
+						 kind, what, strchr(r->edges, ',') ? "s" : "", r->edges,
+						 strchr(r->edges, ',') ? "together avoid" : "avoids");
+			else if (f)
+				finding_evidence(ctx->findings, f, "%s: %s in every schedule, so XLA copies the "
+						 "parameter", kind, what);
 		}
 		finding_facts(f, (long long)(r->copied ? r->copy_bytes : r->bytes),
 			      copy_family_name(FAMILY_DONATION), verdict_name(r->any));

@@ -7,6 +7,7 @@
  * (same dtype and shape, §7.5) would have gone. */
 #include "donormatch.h"
 #include "lint.h"
+#include "timeline.h" /* tl_format_bytes */
 #include "verdict.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,9 +37,12 @@ static void report(struct rule_ctx *ctx, const struct donor_matching *dm, int32_
 	donor_reason(dm, i, reason, sizeof(reason));
 	const struct hlo_instruction *pi = m->entry && dn->param < m->entry->n_params
 						   ? m->entry->params[dn->param] : NULL;
+	char b[32];
+	tl_format_bytes(dn->bytes, b, sizeof(b));
 	struct finding *f = finding_add_at(ctx, pi, dn->donor->pos, key,
-					   "donated %s %s (%llu bytes) will not be reused by any output: %s",
-					   pd, ss, (unsigned long long)dn->bytes, reason);
+					   "donated %s %s (%s) is reused by no output: %s; return an "
+					   "output of its dtype and shape, or stop donating it",
+					   pd, ss, b, reason);
 	finding_facts(f, (long long)dn->bytes, NULL, verdict_name(VERDICT_NOT_HONORED));
 	/* candidates only when the walk looked at outputs for it */
 	if (dn->outcome == DONOR_NO_OUTPUT_SIZE || dn->outcome == DONOR_MEMORY_SPACE ||

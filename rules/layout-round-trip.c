@@ -14,6 +14,7 @@
  * Bounds: a search starts at each relayout copy, follows users at most
  * MAX_DEPTH steps deep and visits at most MAX_VISITS instructions. */
 #include "lint.h"
+#include "timeline.h" /* tl_format_bytes */
 #include "verdict.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,11 +182,13 @@ static void report(struct search *s, int depth)
 	layout_str(first->shape, lb, sizeof(lb));
 	char key[300];
 	snprintf(key, sizeof(key), "%.*s", (int)name_stem_len(last->name), last->name);
+	char b[32];
+	tl_format_bytes((uint64_t)bytes, b, sizeof(b));
 	struct finding *f = finding_add_at(
 		s->ctx, first, (struct srcpos){0, 0, 0}, key,
 		"layout round trip: %s goes from layout %s to %s and back through %d copies "
-		"(%s ... %s), moving %llu bytes for nothing",
-		s->start->name, la, lb, copies, first->name, last->name, (unsigned long long)bytes);
+		"(%s ... %s), moving %s for nothing; keep one layout",
+		s->start->name, la, lb, copies, first->name, last->name, b);
 	finding_facts(f, (long long)bytes, copy_family_name(FAMILY_LAYOUT), NULL);
 	char ss[200];
 	shape_to_string(s->start->shape, ss, sizeof(ss));

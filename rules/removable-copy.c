@@ -4,6 +4,7 @@
  * the bytes the copy writes; the evidence is the proof. */
 #include "lint.h"
 #include "copies.h"
+#include "timeline.h" /* tl_format_bytes */
 #include <string.h>
 
 #define EVIDENCE_LINES 24
@@ -28,14 +29,18 @@ static int check(struct rule_ctx *ctx)
 		const struct copy_report *r = &cl->items[i];
 		if (r->any != VERDICT_REMOVABLE || (r->given != VERDICT_NONE && r->given != VERDICT_REMOVABLE))
 			continue;
-		char nm[512]; /* "f{1}" for one output of a multi-output fusion */
+		char nm[512], b[32]; /* "f{1}" for one output of a multi-output fusion */
+		tl_format_bytes(r->bytes, b, sizeof(b));
 		struct finding *f = finding_add(ctx, r->copy,
-						"copy %s is removable under every schedule: %llu bytes saved (%s copy)",
-						copy_site_name(&r->site, nm, sizeof(nm)), (unsigned long long)r->bytes,
+						"copy %s (%s, %s) is needed by no schedule: remove it",
+						copy_site_name(&r->site, nm, sizeof(nm)), b,
 						copy_family_name(r->family));
 		finding_facts(f, (long long)r->bytes, copy_family_name(r->family), verdict_name(r->any));
-		if (f)
+		if (f) {
 			add_evidence(ctx->findings, f, r->evidence);
+			finding_evidence(ctx->findings, f, "hloproof prove-removal FILE %s proves the removal "
+					 "on its own (exit 0)", nm);
+		}
 	}
 	return 0;
 }

@@ -3,7 +3,7 @@
  * every schedule safe without it, and the evidence shows a hazardous order. */
 #include "lint.h"
 #include "copies.h"
-#include <stdio.h>
+#include "timeline.h" /* tl_format_bytes */
 #include <string.h>
 
 static int check(struct rule_ctx *ctx)
@@ -15,19 +15,16 @@ static int check(struct rule_ctx *ctx)
 		const struct copy_report *r = &cl->items[i];
 		if (r->any != VERDICT_SCHEDULE_DEPENDENT || !r->edge_from)
 			continue;
-		char edges[512];
-		size_t o = 0;
-		edges[0] = 0;
-		for (int32_t k = 0; k < r->n_edges && o < sizeof(edges); k++)
-			o += (size_t)snprintf(edges + o, sizeof(edges) - o, "%s%s -> %s", k ? ", " : "",
-					      r->edges_from[k]->name, r->edges_to[k]->name);
-		char nm[512]; /* "f{1}" for one output of a multi-output fusion */
+		char nm[512], b[32]; /* "f{1}" for one output of a multi-output fusion */
+		tl_format_bytes(r->bytes, b, sizeof(b));
 		struct finding *f = finding_add(
-			ctx, r->copy, "copy %s (%s, %llu bytes) is needed only in some schedules; with the control edge%s %s it can be removed",
-			copy_site_name(&r->site, nm, sizeof(nm)), copy_family_name(r->family), (unsigned long long)r->bytes,
-			r->n_edges > 1 ? "s" : "", edges);
+			ctx, r->copy, "copy %s (%s, %s) is needed only if a read runs after the in-place "
+			"update: read the old value first",
+			copy_site_name(&r->site, nm, sizeof(nm)), b, copy_family_name(r->family));
 		if (!f)
 			continue;
+		finding_evidence(ctx->findings, f, "in JAX: pass the old value through "
+				 "jax.lax.optimization_barrier with the read, before the update");
 		finding_facts(f, (long long)r->bytes, copy_family_name(r->family), verdict_name(r->any));
 		for (const char *e = r->evidence; e && *e;) {
 			const char *nl = strchr(e, '\n');

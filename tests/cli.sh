@@ -156,7 +156,9 @@ expect_out 0 '"kind": "buffer-donor"' "$H" check --format=json $D/donor_matched_
 expect_out 0 '"output_index": null' "$H" check --format=json $D/donor_matched_and_unmatched.hlo
 expect_out 1 'error: donated param 0 \{\} \(params\[.w.\]\) \(may-alias into output \{0\}\) is unsafe in the printed schedule.*\[HP202 donation-unsafe\]' \
 	"$H" check $D/unsafe_scheduled.hlo
-expect_out 1 'warning: donation of param 0 .*honored only through a copy \(cp\).*\[HP203 donation-copied\]' "$H" check --fail-on=warning $D/copied.hlo
+expect_out 1 "^$D/copied.hlo:5:59: warning: donated param 0 \{\} \(params\['w'\]\) is reused only through a copy \(16 B\): no memory saved; read it before the in-place update \[HP203 donation-copied\]\$" "$H" check --fail-on=warning $D/copied.hlo
+expect_out 1 '^    donation: output \{0\} is written through copy cp$' "$H" check --fail-on=warning $D/copied.hlo
+expect_out 1 '^    help: docs/rules/donation-copied.md \(hloproof rules donation-copied\)$' "$H" check --fail-on=warning $D/copied.hlo
 # annotations: expectations, accepted copies, hostile and invalid files
 expect_out 1 'fires_not_donated.xml:3: expected param 1 \{\} \(params\[.b.\]\) to be donated.*\[HP204 annotation-violated\]' \
 	"$H" check --annotations $R/annotation-violated/fires_not_donated.xml $R/annotation-violated/fires_not_donated.hlo
@@ -357,7 +359,13 @@ AH=$R/aliasing-hazard
 expect_out 1 'fires_scheduled.hlo:8:[0-9]+: error: the printed schedule reads corrupted data' "$H" check --cross-check $AH/fires_scheduled.hlo
 expect_out 0 'warning: .*XLA will insert a copy \(family in-place, 32 bytes\); every schedule has it' "$H" check $AH/fires_in_place_before_read.hlo
 expect_out 0 '"any": "schedule-dependent"' "$H" check --format=json $C/in_place.hlo
-expect_out 0 'note: copy c .*control edge r -> d' "$H" check $R/schedule-dependent-copy/fires_unordered_read.hlo
+expect_out 0 'fires_unordered_read.hlo:9:3: note: copy c \(32 B, in-place\) is needed only if a read runs after the in-place update: read the old value first \[HP103 schedule-dependent-copy\]$' "$H" check $R/schedule-dependent-copy/fires_unordered_read.hlo
+expect_out 0 '^    in JAX: pass the old value through jax.lax.optimization_barrier with the read, before the update$' "$H" check $R/schedule-dependent-copy/fires_unordered_read.hlo
+expect_out 0 '^    repair: control edge r -> d \(in main\) rules out all 1 hazard\(s\)$' "$H" check $R/schedule-dependent-copy/fires_unordered_read.hlo
+expect_out 0 '^    help: docs/rules/schedule-dependent-copy.md \(hloproof rules schedule-dependent-copy\)$' "$H" check $R/schedule-dependent-copy/fires_unordered_read.hlo
+expect_out 0 '^# HP103 schedule-dependent-copy$' "$H" rules schedule-dependent-copy
+expect_out 0 '^# HP102 removable-copy$' "$H" rules HP102
+expect 2 "$H" rules no-such-rule
 
 # A byte that is not UTF-8 in an op_name (the argument path): `donation
 # --format=json` escapes it as `check --format=json` does (report_json_string:
@@ -503,7 +511,8 @@ expect 2 "$H" prove-removal $C/fused_horizontal.hlo copy_fusion
 expect_out 0 '^  kind: async \(copy-start cs2, copy-done cd2\)$' "$H" explain $C/async_same_space.hlo cd2
 expect_out 0 '^cs2: removal proven safe under the given schedule \(family in-place, 256 bytes saved\)$' "$H" prove-removal $C/async_same_space.hlo cd2
 expect_out 4 '^reshape_copy: unknown: the copy is tuple-shaped or also changes the dimensions' "$H" prove-removal $C/fused_reshape.hlo reshape_copy
-expect_out 0 'note: copy copy_fusion\{1\} \(in-place, 128 bytes\) is needed only in some schedules; with the control edge copy_fusion -> d1' "$H" check $C/fused_horizontal.hlo
+expect_out 0 'note: copy copy_fusion\{1\} \(128 B, in-place\) is needed only if a read runs after the in-place update: read the old value first \[HP103 schedule-dependent-copy\]$' "$H" check $C/fused_horizontal.hlo
+expect_out 0 '^    repair: control edge copy_fusion -> d1 ' "$H" check $C/fused_horizontal.hlo
 # --- source lines (issue 22): "source" on copies, donations and findings --
 # corpus/source/*.hlo: "// expect: COPY source=FILE:LINE:COL function=F";
 # the copy and the findings at it carry that place in JSON, innermost user
@@ -554,6 +563,44 @@ expect_out 0 '"instruction":"q","computation":"e","index":\[\],"live":\[1,9\],"a
 expect_out 0 '^  value cp\{\} e live \[4,5\]$' "$H" buffers $SF
 sed 's/input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {}, may-alias) }/input_output_alias={ {1}: (1, {}, may-alias) }/' $SF >$T/sf_head.hlo
 expect_out 1 "stack_frames.hlo:7:46: donation lost: parameter 0 \{\} \(state\.params\['w'\]\), 32 bytes: may-alias" "$H" gate $SF $T/sf_head.hlo
+
+# issue 22: the module summary, --min-bytes, --sort, --statistics, --quiet (report_text.c)
+DM=corpus/demo/train_step.after.hlo
+GPT=${HLOPROOF_SHARED:-../shared}/corpus/real/nv_maxtext_gpt3_train_preopt.hlo
+expect_out 0 "^summary: $DM: 4 copies, 272.0 KiB: layout 1 \(256.0 KiB\), loop-carry 3 \(16.0 KiB\)\$" "$H" check $DM
+expect_out 0 '^   256.0 KiB  w_t \(layout, necessary\) at /home/me/model/train.py:38$' "$H" check $DM
+expect_out 0 '^         4 B  start_copy \(loop-carry, necessary\)$' "$H" check $DM
+expect_out 0 '^  donations: 1 honored \(256.0 KiB\), 0 through a copy \(0 B\), 0 not honored \(0 B\)$' "$H" check $DM
+expect_out 0 '^  donations: 33 honored \(7.48 GiB\), 0 through a copy \(0 B\), 0 not honored \(0 B\)$' "$H" check --min-bytes 1048576 $GPT
+expect_out 0 '^  6 findings below --min-bytes not listed$' "$H" check --min-bytes 1048576 $GPT
+expect_out 0 ': 0 errors, 31 warnings, 0 notes, 6 below --min-bytes$' "$H" check --min-bytes 1048576 $GPT
+"$H" check --min-bytes 1048576 --format=json $GPT >$T/minb.json
+r=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["modules"][0]["findings"]
+print(len(f), all(x["bytes"] is not None and x["bytes"] >= 1048576 for x in f), d["summary"]["below_min_bytes"])' $T/minb.json)
+if [ "$r" = "31 True 6" ]; then ok; else bad "check --min-bytes 1048576 --format=json: got '$r', want '31 True 6'"; fi
+# cost first by default, file order with --sort=position
+"$H" check $GPT >$T/cost.txt; "$H" check --sort=position $GPT >$T/pos.txt
+r="$(grep -m1 'HP10' $T/cost.txt | cut -d: -f2-3) $(grep -m1 'HP10' $T/pos.txt | cut -d: -f2-3)"
+if [ "$r" = "294:3 199:3" ]; then ok; else bad "check --sort: first findings at '$r', want '294:3 199:3'"; fi
+expect_out 0 '^    36  HP101  aliasing-hazard            33.11 GiB$' "$H" check --statistics $GPT
+r=$("$H" check --statistics $GPT | grep -c 'HP101 aliasing-hazard\]')
+if [ "$r" = 0 ]; then ok; else bad "check --statistics listed $r findings"; fi
+r=$("$H" check --quiet $DM | grep -c 'HP103')
+if [ "$r" = 0 ]; then ok; else bad "check --quiet listed $r findings"; fi
+expect_out 0 '^hloproof: 1 module checked: 0 errors, 0 warnings, 1 note$' "$H" check --quiet $DM
+expect 2 "$H" check --sort=bytes $DM
+expect 2 "$H" check --min-bytes -1 $DM
+
+# every option of each command's usage has its sentence under "options:" in --help (cmd_help.c)
+for c in parse print rules check buffers donation explain prove-removal gate timeline; do
+	"$H" $c --help >$T/help.txt
+	missing=""
+	for opt in $(sed -n '1,/^$/p' $T/help.txt | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+		sed -n '/^options:$/,/^$/p' $T/help.txt | grep -qE -- "^  (-[a-z] [A-Z]+, )?$opt([ =,]|$)|, $opt([ =]|$)" || missing="$missing $opt"
+	done
+	if [ -z "$missing" ]; then ok; else bad "$c --help: no sentence for$missing"; fi
+done
+expect_out 0 '^  RULE                 a slug or id \(HP102\): print that rule.s page instead of the list.$' "$H" rules --help
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -95,7 +95,7 @@ static char *render_with(enum report_format fmt, const struct report *r,
 
 static char *render(enum report_format fmt, const struct report *r, int color)
 {
-	struct report_options o = {color, FAIL_WARNING, NULL};
+	struct report_options o = {.color = color, .fail_on = FAIL_WARNING};
 	return render_with(fmt, r, &o);
 }
 
@@ -543,7 +543,7 @@ static void test_junit(void **state)
 static void test_junit_fail_on(void **state)
 {
 	struct fixture *fx = make_fixture("b.hlo");
-	struct report_options o = {0, FAIL_ERROR, NULL};
+	struct report_options o = {.fail_on = FAIL_ERROR};
 	char *out = render_with(FMT_JUNIT, &fx->rep, &o);
 	xmlDocPtr doc = parse_xml(out);
 	xmlNodePtr root = xmlDocGetRootElement(doc);

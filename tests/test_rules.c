@@ -187,7 +187,7 @@ static void test_layout_round_trip(void **state)
 	assert_int_equal(f->severity, SEV_WARNING);
 	assert_non_null(strstr(f->message, "p goes from layout {1,0} to {0,1} and back"));
 	assert_non_null(strstr(f->message, "2 copies"));
-	assert_non_null(strstr(f->message, "48 bytes")); /* 2 x 24 */
+	assert_non_null(strstr(f->message, "moving 48 B for nothing; keep one layout")); /* 2 x 24 */
 	assert_non_null(f->evidence);
 	assert_non_null(strstr(f->evidence, "5:3: p = f32[2,3]{1,0} parameter"));
 	assert_non_null(strstr(f->evidence, "8:8: copy.2 = f32[2,3]{1,0} copy  <- relayout {0,1} -> {1,0}, 24 bytes"));
@@ -197,7 +197,7 @@ static void test_layout_round_trip(void **state)
 	f = &fs.items[0];
 	assert_string_equal(f->instruction, "copy.1");
 	assert_non_null(strstr(f->message, "(copy.1 ... copy.2)"));
-	assert_non_null(strstr(f->message, "36 bytes")); /* f32[3,2] 24 + f16[2,3] 12 */
+	assert_non_null(strstr(f->message, "moving 36 B for nothing")); /* f32[3,2] 24 + f16[2,3] 12 */
 	assert_non_null(strstr(f->evidence, "t2 = f16[2,3]{0,1} transpose  <- no data movement"));
 	findings_free(&fs);
 
@@ -266,8 +266,8 @@ static void test_donation_not_honored(void **state)
 	assert_string_equal(f->instruction, "b");
 	assert_int_equal(f->severity, SEV_WARNING);
 	assert_string_equal(f->message,
-		"donated param 1 {} (params['b']) f32[8]{0} (32 bytes) will not be reused by any "
-		"output: no output of 32 bytes");
+		"donated param 1 {} (params['b']) f32[8]{0} (32 B) is reused by no output: no output "
+		"of 32 bytes; return an output of its dtype and shape, or stop donating it");
 	/* the candidates considered, with w's output taken */
 	assert_non_null(strstr(f->evidence, "output {} f32[16]{0}, 64 bytes: taken by donor param 0 {} (params['w'])"));
 	findings_free(&fs);

@@ -47,6 +47,8 @@ const char *cli_one_input(const char *cmd, const char *arg, char buf[CLI_PATH_MA
 void cli_free_inputs(char **files);
 /* Print "hloproof CMD: usage: ..." to stderr and return EXIT_INPUT. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One sentence per option of COMMAND for its --help (cmd_help.c), or NULL. */
+const char *cli_options_help(const char *command);
 
 /* The one option parser (cmd_options.c). Every command loops over
  * cli_getopt, getopt_long with `--opt=value` and `--opt value`, whose usage
@@ -65,7 +67,7 @@ struct cli_number {
 	long long max;
 };
 extern const struct cli_number cli_timeout_ms, cli_time_budget_ms, cli_jobs,
-	cli_max_new_copy_bytes;
+	cli_max_new_copy_bytes, cli_min_bytes;
 /* ARG, a decimal number in n's range, into *out: 0, or EXIT_INPUT after
  * "hloproof CMD: FLAG takes WHAT from MIN to MAX, not 'ARG'". */
 int cli_number(const char *cmd, const struct cli_number *n, const char *arg, long long *out);

@@ -33,6 +33,9 @@ struct check_opts {
 	int stats;                /* --stats: one "stats:" line per module on stderr */
 	char *source_root;        /* --source-root DIR (SARIF URI base), resolved; malloc'd */
 	int color;                /* --color (enum cli_color) */
+	long long min_bytes;      /* --min-bytes N: smaller findings counted, not listed; 0: all */
+	int sort_position;        /* --sort=position (text; default cost) */
+	int statistics, quiet;    /* --statistics, --quiet (text) */
 };
 
 static int parse_opts(int argc, char **argv, struct check_opts *o)
@@ -55,6 +58,10 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{"stats", no_argument, 0, 'Z'},
 		{"source-root", required_argument, 0, 'R'},
 		{"color", required_argument, 0, 'K'},
+		{"min-bytes", required_argument, 0, 'M'},
+		{"sort", required_argument, 0, 'P'},
+		{"statistics", no_argument, 0, 'Y'},
+		{"quiet", no_argument, 0, 'q'},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -92,6 +99,21 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 			break;
 		case 'Z':
 			o->stats = 1;
+			break;
+		case 'M':
+			if (cli_number("check", &cli_min_bytes, optarg, &o->min_bytes))
+				return EXIT_INPUT;
+			break;
+		case 'P':
+			if (strcmp(optarg, "cost") && strcmp(optarg, "position"))
+				return cli_usage_error("check", "--sort takes cost or position, not '%s'", optarg);
+			o->sort_position = !strcmp(optarg, "position");
+			break;
+		case 'Y':
+			o->statistics = 1;
+			break;
+		case 'q':
+			o->quiet = 1;
 			break;
 		case 'K':
 			if (cli_color_option("check", optarg, &o->color))
@@ -152,6 +174,7 @@ struct report_job {
 	int fail_on;
 	const char *source_root;
 	int color;                /* --color */
+	int sort_position, statistics, quiet;
 };
 
 /* For cli_write_report: colour as --color, NO_COLOR and FORCE_COLOR say. */
@@ -162,6 +185,9 @@ static int write_report(FILE *f, void *arg)
 	ro.fail_on = w->fail_on;
 	ro.source_root = w->source_root;
 	ro.color = w->format == FMT_TEXT && cli_color_on(w->color, f);
+	ro.sort_position = w->sort_position;
+	ro.statistics = w->statistics;
+	ro.quiet = w->quiet;
 	return report_write(f, w->format, w->r, &ro);
 }
 
@@ -443,7 +469,16 @@ int cmd_check(int argc, char **argv)
 		status = EXIT_INPUT;
 		goto out;
 	}
-	struct report_job wr = {o.format, &rep, (int)cfg.fail_on, o.source_root, o.color};
+	/* --min-bytes: a finding with fewer bytes is counted, not listed, and does
+	 * not fail the run; one without bytes (a hazard, say) is always listed */
+	for (size_t i = 0; o.min_bytes > 0 && i < rep.n_modules; i++)
+		for (int32_t k = 0; k < rep.modules[i].findings.n; k++) {
+			struct finding *f = &rep.modules[i].findings.items[k];
+			if (f->bytes >= 0 && f->bytes < o.min_bytes && !f->suppressed && !f->baselined)
+				f->below_min_bytes = 1;
+		}
+	struct report_job wr = {o.format, &rep, (int)cfg.fail_on, o.source_root, o.color,
+				o.sort_position, o.statistics, o.quiet};
 	if (o.write_baseline && o.format == FMT_TEXT && !o.co.output) {
 		/* the findings went into the baseline: say so, do not list them */
 		printf("hloproof: %zu module%s checked", rep.n_modules, rep.n_modules == 1 ? "" : "s");

@@ -17,6 +17,8 @@ const struct cli_number cli_time_budget_ms = {
 	"--time-budget-ms", "a number of milliseconds", 0, NULL, BUDGET_MAX_MS};
 const struct cli_number cli_jobs = {
 	"--jobs", "a number of threads", 0, "one per CPU", JOBS_MAX};
+const struct cli_number cli_min_bytes = {
+	"--min-bytes", "a number of bytes", 0, "every finding", 9223372036854775807LL};
 const struct cli_number cli_max_new_copy_bytes = {
 	"--max-new-copy-bytes", "a number of bytes", 0, NULL, 9223372036854775807LL};
 

@@ -40,6 +40,7 @@ struct finding {
 
 	const char *suppressed;  /* reason of the accepted item that matched, or NULL */
 	int baselined;           /* present in the --baseline file: not reported */
+	int below_min_bytes;     /* fewer bytes than check --min-bytes: counted, not listed */
 	uint64_t fp_hash;        /* fingerprint before the occurrence counter */
 	int32_t seq;             /* insertion order, the last sort key */
 };

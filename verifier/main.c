@@ -15,13 +15,14 @@ const struct command commands[] = {
 	{"parse", cmd_parse, "parse [--format=text|json] [--stats] [--time-budget-ms N] FILE...",
 	 "parse modules and print one summary line per module", 0},
 	{"print", cmd_print, "print [-o FILE] FILE", "print a module back as canonical HLO text", 0},
-	{"rules", cmd_rules, "rules", "list the lint rules", 0},
+	{"rules", cmd_rules, "rules [RULE]", "list the lint rules, or print one rule's page", 0},
 	{"check", cmd_check,
 	 "check [--format=text|json|sarif|junit|checkstyle] [-o FILE] [--config FILE]\n"
 	 "       [--fail-on=error|warning|note|none] [--enable RULE] [--disable RULE]\n"
 	 "       [--baseline FILE] [--write-baseline FILE] [--timeout-ms N] [--strict-donation]\n"
 	 "       [--annotations FILE.xml] [--smt-dump DIR] [--cross-check] [--jobs N]\n"
 	 "       [--time-budget-ms N] [--stats] [--source-root DIR] [--color=auto|always|never]\n"
+	 "       [--frames=user|all] [--min-bytes N] [--sort=cost|position] [--statistics] [--quiet]\n"
 	 "       FILE...",
 	 "run the lint rules and report findings", CMD_HEAP_SETUP},
 	{"buffers", cmd_buffers,
@@ -105,6 +106,9 @@ int main(int argc, char **argv)
 				break;
 			if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 				printf("usage: hloproof %s\n%s\n", c->usage, c->summary);
+				const char *opts = cli_options_help(c->name);
+				if (opts)
+					printf("\noptions:\n%s", opts);
 				if (strcmp(c->name, "rules"))
 					printf("\n%s", inputs_note);
 				return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_CLEAN : EXIT_INTERNAL;

@@ -29,6 +29,8 @@ void report_count(const struct report *r, struct report_counts *c)
 				c->suppressed++;
 			else if (f->baselined)
 				c->baselined++;
+			else if (f->below_min_bytes)
+				c->below_min_bytes++;
 			else if (f->severity == SEV_ERROR)
 				c->errors++;
 			else if (f->severity == SEV_WARNING)

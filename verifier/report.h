@@ -61,11 +61,16 @@ struct report_options {
 	 * the %SRCROOT% base; NULL: the enclosing git work tree of the first
 	 * module, else the current directory */
 	const char *source_root;
+	/* text: findings in file order (--sort=position) instead of the most
+	 * bytes first; --statistics: counts and bytes per rule instead of the
+	 * list; --quiet: the module summaries and the totals only */
+	int sort_position, statistics, quiet;
 };
 
 struct report_counts {
 	int errors, warnings, notes;      /* reported findings */
 	int suppressed, baselined, stale;
+	int below_min_bytes;              /* check --min-bytes: counted, not listed */
 };
 
 int report_format_parse(const char *s, enum report_format *out);
@@ -73,7 +78,7 @@ void report_count(const struct report *r, struct report_counts *c);
 /* A finding the formats show as a result (neither suppressed nor baselined). */
 static inline int finding_reported(const struct finding *f)
 {
-	return !f->suppressed && !f->baselined;
+	return !f->suppressed && !f->baselined && !f->below_min_bytes;
 }
 
 /* Each returns 0, or -1 on a write error. */

@@ -108,7 +108,7 @@ static json_t *module_json(const struct module_report *mr)
 			json_t *o = finding_json(f);
 			json_object_set_new(o, "reason", report_json_string(f->suppressed));
 			json_array_append_new(supp, o);
-		} else if (!f->baselined) {
+		} else if (finding_reported(f)) {
 			json_array_append_new(found, finding_json(f));
 		}
 	}
@@ -177,6 +177,8 @@ static json_t *report_json_value(const struct report *r)
 	json_object_set_new(sum, "suppressed", json_integer(c.suppressed));
 	json_object_set_new(sum, "baselined", json_integer(c.baselined));
 	json_object_set_new(sum, "files_failed", json_integer(r->files_failed));
+	if (c.below_min_bytes) /* check --min-bytes */
+		json_object_set_new(sum, "below_min_bytes", json_integer(c.below_min_bytes));
 	json_object_set_new(root, "summary", sum);
 	if (r->baseline) {
 		json_t *stale = json_array();

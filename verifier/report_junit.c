@@ -21,7 +21,7 @@ static int module_failures(const struct findings *fs, const struct report_option
 	*tests = 0;
 	for (int32_t i = 0; i < fs->n; i++) {
 		const struct finding *f = &fs->items[i];
-		if (f->baselined)
+		if (f->baselined || f->below_min_bytes)
 			continue;
 		(*tests)++;
 		fail += is_failure(f, o);
@@ -109,7 +109,7 @@ static int module_suite(xmlTextWriterPtr w, const struct findings *fs, const str
 	rc |= xmlTextWriterEndElement(w);
 	rc |= xmlTextWriterEndElement(w);
 	for (int32_t i = 0; i < fs->n; i++)
-		if (!fs->items[i].baselined)
+		if (!fs->items[i].baselined && !fs->items[i].below_min_bytes)
 			rc |= testcase(w, &fs->items[i], o);
 	if (t == 0) {
 		rc |= xmlTextWriterStartElement(w, BAD_CAST "testcase");

@@ -190,7 +190,7 @@ int report_sarif(FILE *out, const struct report *r, const struct report_options 
 	for (size_t m = 0; m < r->n_modules; m++) {
 		const struct findings *fs = &r->modules[m].findings;
 		for (int32_t i = 0; i < fs->n; i++)
-			if (!fs->items[i].baselined)
+			if (!fs->items[i].baselined && !fs->items[i].below_min_bytes)
 				json_array_append_new(results, result_json(&fs->items[i], root));
 	}
 	json_t *run = json_object();

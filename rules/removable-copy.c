@@ -26,6 +26,8 @@ static int check(struct rule_ctx *ctx)
 		return 0; /* the module could not be analysed */
 	for (int32_t i = 0; i < cl->n; i++) {
 		const struct copy_report *r = &cl->items[i];
+		if (r->family == FAMILY_NO_OP)
+			continue; /* XLA's simplifier removes it anyway: nothing to save */
 		if (r->any != VERDICT_REMOVABLE || (r->given != VERDICT_NONE && r->given != VERDICT_REMOVABLE))
 			continue;
 		char nm[512]; /* "f{1}" for one output of a multi-output fusion */

@@ -13,7 +13,7 @@ static int check(struct rule_ctx *ctx)
 		return 0; /* the module could not be analysed */
 	for (int32_t i = 0; i < cl->n; i++) {
 		const struct copy_report *r = &cl->items[i];
-		if (r->any != VERDICT_SCHEDULE_DEPENDENT || !r->edge_from)
+		if (r->family == FAMILY_NO_OP || r->any != VERDICT_SCHEDULE_DEPENDENT || !r->edge_from)
 			continue;
 		char edges[512];
 		size_t o = 0;

@@ -844,6 +844,13 @@ int copy_analyse_site(struct analysis *an, const struct copy_site *st, struct co
 	out->site = *st;
 	out->bytes = st->to ? st->to->bytes : 0;
 	out->family = site_family_of(an, st, &out->family_evidence);
+	/* before optimization, the simplifier removes it first (stage.h); its
+	 * removal verdict is still decided below */
+	if (an->stage == STAGE_BEFORE && st->kind == COPY_KIND_PLAIN && copy_is_simplifier_noop(copy)) {
+		out->family = FAMILY_NO_OP;
+		out->family_evidence = arena_strdup(A, "XLA's algebraic simplifier removes it before copy "
+						       "insertion (HandleCopy: the shapes are compatible)");
+	}
 	int scheduled = an->m->is_scheduled;
 	if (out->family == FAMILY_LAYOUT || out->family == FAMILY_MEMORY_SPACE) {
 		out->any = VERDICT_NECESSARY;

@@ -49,6 +49,10 @@ struct findings {
 	const char *file;         /* module file as given */
 	const char *module_name;
 	int scheduled;
+	/* lint_run: "before" or "after" (stage.h) and why, static text; NULL
+	 * when no rules ran; and how many copies are family no-op */
+	const char *stage, *stage_why;
+	int32_t n_noop;
 	int32_t n, cap;
 	struct finding *items;    /* malloc'd; text order after findings_finalize() */
 	int finalized;

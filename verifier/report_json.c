@@ -116,6 +116,10 @@ static json_t *module_json(const struct module_report *mr)
 	json_object_set_new(o, "file", report_json_string(fs->file));
 	json_object_set_new(o, "name", report_json_string(fs->module_name));
 	json_object_set_new(o, "scheduled", json_boolean(fs->scheduled));
+	if (fs->stage) {
+		json_object_set_new(o, "stage", json_string(fs->stage));
+		json_object_set_new(o, "stage_why", json_string(fs->stage_why));
+	}
 	json_object_set_new(o, "copies", copies_json(mr));
 	json_object_set_new(o, "donations", donations_json(mr));
 	json_object_set_new(o, "findings", found);

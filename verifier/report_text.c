@@ -37,6 +37,14 @@ int report_text(FILE *out, const struct report *r, const struct report_options *
 	int color = o && o->color;
 	for (size_t m = 0; m < r->n_modules; m++) {
 		const struct findings *fs = &r->modules[m].findings;
+		if (fs->n_noop > 0) {
+			/* the stage, named once, where it changed what is reported */
+			where(out, fs->file, 0, 0, color);
+			fprintf(out, " %snote:%s module %s is before optimization (%s): %d cop%s that XLA's "
+				     "algebraic simplifier removes are not reported (--stage=after reports them)\n",
+				color ? C_CYAN : "", color ? C_RESET : "", fs->module_name ? fs->module_name : "",
+				fs->stage_why ? fs->stage_why : "", (int)fs->n_noop, fs->n_noop == 1 ? "y" : "ies");
+		}
 		for (int32_t i = 0; i < fs->n; i++) {
 			const struct finding *f = &fs->items[i];
 			if (!finding_reported(f))

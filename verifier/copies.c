@@ -833,7 +833,23 @@ static int site_fits_merge(const struct copy_site *st)
 	       (st->kind == COPY_KIND_FUSED && st->result && st->at->n_operands == 1 && st->operand == 0);
 }
 
+static int analyse_site(struct analysis *an, const struct copy_site *st, struct copy_report *out);
+
 int copy_analyse_site(struct analysis *an, const struct copy_site *st, struct copy_report *out)
+{
+	int rc = analyse_site(an, st, out);
+	/* before optimization, the simplifier removes it first (stage.h); its
+	 * removal verdict stays the one decided for the copy as it is */
+	if (!rc && an->stage == STAGE_BEFORE && st->kind == COPY_KIND_PLAIN &&
+	    copy_is_simplifier_noop(st->at)) {
+		out->family = FAMILY_NO_OP;
+		out->family_evidence = arena_strdup(&an->m->arena, "XLA's algebraic simplifier removes it "
+				"before copy insertion (HandleCopy: the shapes are compatible)");
+	}
+	return rc;
+}
+
+static int analyse_site(struct analysis *an, const struct copy_site *st, struct copy_report *out)
 {
 	struct arena *A = &an->m->arena;
 	memset(out, 0, sizeof(*out));
@@ -844,13 +860,6 @@ int copy_analyse_site(struct analysis *an, const struct copy_site *st, struct co
 	out->site = *st;
 	out->bytes = st->to ? st->to->bytes : 0;
 	out->family = site_family_of(an, st, &out->family_evidence);
-	/* before optimization, the simplifier removes it first (stage.h); its
-	 * removal verdict is still decided below */
-	if (an->stage == STAGE_BEFORE && st->kind == COPY_KIND_PLAIN && copy_is_simplifier_noop(copy)) {
-		out->family = FAMILY_NO_OP;
-		out->family_evidence = arena_strdup(A, "XLA's algebraic simplifier removes it before copy "
-						       "insertion (HandleCopy: the shapes are compatible)");
-	}
 	int scheduled = an->m->is_scheduled;
 	if (out->family == FAMILY_LAYOUT || out->family == FAMILY_MEMORY_SPACE) {
 		out->any = VERDICT_NECESSARY;

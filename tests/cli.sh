@@ -340,7 +340,7 @@ for f in $C/*.hlo; do
 done
 AH=$R/aliasing-hazard
 expect_out 1 'fires_scheduled.hlo:8:[0-9]+: error: the printed schedule reads corrupted data' "$H" check --cross-check $AH/fires_scheduled.hlo
-expect_out 0 'warning: .*XLA will insert a copy \(family in-place, 32 bytes\); every schedule has it' "$H" check $AH/fires_in_place_before_read.hlo
+expect_out 0 'warning: XLA will insert a copy of p \(32 bytes\): it is overwritten in place while it is still read, in every schedule \[HP101' "$H" check $AH/fires_in_place_before_read.hlo
 expect_out 0 '"any": "schedule-dependent"' "$H" check --format=json $C/in_place.hlo
 expect_out 0 'note: copy c .*control edge r -> d' "$H" check --stage=after $R/schedule-dependent-copy/fires_unordered_read.hlo
 

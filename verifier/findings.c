@@ -159,6 +159,15 @@ void finding_facts(struct finding *f, long long bytes, const char *family, const
 	f->verdict = verdict;
 }
 
+void finding_copy(struct findings *fs, struct finding *f, const char *copied_value,
+		  const char *copy_place)
+{
+	if (!f)
+		return;
+	f->copied_value = copied_value ? arena_strdup(&fs->arena, copied_value) : NULL;
+	f->copy_place = copy_place ? arena_strdup(&fs->arena, copy_place) : NULL;
+}
+
 void finding_evidence(struct findings *fs, struct finding *f, const char *fmt, ...)
 {
 	if (!f)

@@ -37,6 +37,10 @@ struct finding {
 	const char *family;                  /* copy family (copy_family_name) */
 	const char *verdict;                 /* verdict_name: removable, unsafe, ... */
 	struct source_info *source;          /* the instruction's Python place, or NULL (source.h) */
+	/* a predicted copy (HP101): the value XLA's copy protects, as
+	 * "name@computation", and where the copy goes, in words; NULL when
+	 * the finding predicts none. Arena strings (finding_copy). */
+	const char *copied_value, *copy_place;
 
 	const char *suppressed;  /* reason of the accepted item that matched, or NULL */
 	int baselined;           /* present in the --baseline file: not reported */
@@ -76,6 +80,9 @@ void finding_evidence(struct findings *fs, struct finding *f, const char *fmt, .
 /* Attach the structured facts to f (NULL: nothing): bytes (-1: none), the
  * copy family and verdict names (static strings or NULL). */
 void finding_facts(struct finding *f, long long bytes, const char *family, const char *verdict);
+/* Attach the predicted copy's value and place (copied), into fs's arena. */
+void finding_copy(struct findings *fs, struct finding *f, const char *copied_value,
+		  const char *copy_place);
 
 /* Sort into text order (line, column, rule, insertion) and assign the
  * fingerprints' occurrence counters. Idempotent. */

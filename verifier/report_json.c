@@ -30,6 +30,10 @@ static json_t *finding_json(const struct finding *f)
 	json_object_set_new(o, "fingerprint", json_string(f->fingerprint ? f->fingerprint : ""));
 	json_object_set_new(o, "bytes", f->bytes >= 0 ? json_integer((json_int_t)f->bytes) : json_null());
 	json_object_set_new(o, "family", str_or_null(f->family));
+	if (f->copied_value) {
+		json_object_set_new(o, "copied_value", json_string(f->copied_value));
+		json_object_set_new(o, "copy_place", str_or_null(f->copy_place));
+	}
 	json_object_set_new(o, "verdict", str_or_null(f->verdict));
 	json_object_set_new(o, "evidence", report_evidence_lines(f));
 	json_object_set_new(o, "source", report_source_json(f->source));

@@ -215,11 +215,25 @@ static int check(struct rule_ctx *ctx)
 				lead = &H[j];
 		char fkey[160];
 		snprintf(fkey, sizeof(fkey), "%s/%d", h->def_v->name, (int)klass(h));
+		/* the leaf too ("param{1,0}@body"): one copy per value, and a
+		 * tuple's leaves are values of one instruction */
+		char cv[400], ix[200] = "";
+		const struct dataflow *df = rule_dataflow(ctx);
+		if (df && h->v >= 0 && h->v < df->n_values && df->values[h->v].sub != 0) {
+			int32_t idx[SHAPE_MAX_DEPTH + 1];
+			int32_t ni = dataflow_value_index(df, &df->values[h->v], idx);
+			size_t k = (size_t)snprintf(ix, sizeof(ix), "{");
+			for (int32_t q = 0; q < ni && k < sizeof(ix); q++)
+				k += (size_t)snprintf(ix + k, sizeof(ix) - k, "%s%d", q ? "," : "", idx[q]);
+			if (k < sizeof(ix))
+				snprintf(ix + k, sizeof(ix) - k, "}");
+		}
+		snprintf(cv, sizeof(cv), "%s%s@%s", h->def_v->name, ix, h->def_v->parent->name);
 		char size[32], why[160], at[300], vname[120];
 		human_bytes(lead->bytes, size, sizeof(size));
 		reason(lead, why, sizeof(why));
 		place(m, lead, at, sizeof(at));
-		snprintf(vname, sizeof(vname), "%.60s%s", h->def_v->name, strlen(h->def_v->name) > 60 ? "..." : "");
+		snprintf(vname, sizeof(vname), "%.60s%s%.40s", h->def_v->name, strlen(h->def_v->name) > 60 ? "..." : "", ix);
 		char *msg = NULL;
 		size_t len = 0;
 		FILE *s = open_memstream(&msg, &len);
@@ -244,8 +258,6 @@ static int check(struct rule_ctx *ctx)
 		finding_facts(f, (long long)lead->bytes,
 			      scheduled ? NULL : copy_family_name(lead->predicted_family),
 			      verdict_name(scheduled || grp->every ? VERDICT_UNSAFE : VERDICT_SCHEDULE_DEPENDENT));
-		char cv[400];
-		snprintf(cv, sizeof(cv), "%s@%s", h->def_v->name, h->def_v->parent->name);
 		finding_copy(ctx->findings, f, cv, at);
 		if (!scheduled)
 			finding_evidence(ctx->findings, f, "predicted copy: family %s, %llu bytes, at %s",

@@ -20,6 +20,12 @@ const struct hazard_list *rule_hazards(struct rule_ctx *ctx)
 	return cv ? &cv->hazards : NULL;
 }
 
+const struct dataflow *rule_dataflow(struct rule_ctx *ctx)
+{
+	const struct copy_verdicts *cv = session_copy_verdicts(ctx->session);
+	return cv && cv->an ? cv->an->df : NULL;
+}
+
 enum module_stage rule_stage(struct rule_ctx *ctx)
 {
 	return session_stage(ctx->session, NULL);

@@ -49,6 +49,8 @@ struct finding *finding_vadd_at(struct rule_ctx *ctx, const struct hlo_instructi
  * rule never builds or frees a stage; the session does. */
 const struct copy_list *rule_copies(struct rule_ctx *ctx);
 const struct hazard_list *rule_hazards(struct rule_ctx *ctx);
+/* The dataflow values the hazards' v/w ids name; NULL when not analysed. */
+const struct dataflow *rule_dataflow(struct rule_ctx *ctx);
 /* STAGE_BEFORE or STAGE_AFTER: --stage, else module_stage_detect (stage.h). */
 enum module_stage rule_stage(struct rule_ctx *ctx);
 /* NULL also when the module donates nothing, or the run has no donation

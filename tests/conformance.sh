@@ -162,7 +162,7 @@ tail -n +2 "$PO" | while IFS="$tab" read -r what case pnote; do
 			"$H" parse "$case" > /dev/null 2> "$T/err"
 			says="exit $?: $(head -n 1 "$T/err" | sed "s|^$case:||")" ;;
 		*)
-			"$H" check --format=json "$case" > "$T/json" 2> "$T/err"
+			"$H" check --stage=after --format=json "$case" > "$T/json" 2> "$T/err"
 			rc=$?
 			says=$(python3 - "$T/json" "$rc" <<'PY'
 import json, sys

@@ -15,6 +15,7 @@
 #include "lint.h"
 #include "copies.h"
 #include "hazard.h"
+#include "tripcount.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,8 +230,20 @@ static int check(struct rule_ctx *ctx)
 				snprintf(ix + k, sizeof(ix) - k, "}");
 		}
 		snprintf(cv, sizeof(cv), "%s%s@%s", h->def_v->name, ix, h->def_v->parent->name);
-		char size[32], why[160], at[300], vname[120];
+		char size[64], why[160], at[300], vname[120];
 		human_bytes(lead->bytes, size, sizeof(size));
+		/* inside a loop the copy runs every iteration */
+		const struct hlo_computation *lc = where(m, lead)->parent;
+		int in_loop;
+		int64_t trips = computation_trips(lc, &in_loop);
+		if (in_loop && trips > 0) {
+			size_t k = strlen(size);
+			snprintf(size + k, sizeof(size) - k, " per step, %lld step%s", (long long)trips,
+				 trips == 1 ? "" : "s");
+		} else if (in_loop) {
+			size_t k = strlen(size);
+			snprintf(size + k, sizeof(size) - k, " per iteration");
+		}
 		reason(lead, why, sizeof(why));
 		place(m, lead, at, sizeof(at));
 		snprintf(vname, sizeof(vname), "%.60s%s%.40s", h->def_v->name, strlen(h->def_v->name) > 60 ? "..." : "", ix);
@@ -259,6 +272,7 @@ static int check(struct rule_ctx *ctx)
 			      scheduled ? NULL : copy_family_name(lead->predicted_family),
 			      verdict_name(scheduled || grp->every ? VERDICT_UNSAFE : VERDICT_SCHEDULE_DEPENDENT));
 		finding_copy(ctx->findings, f, cv, at);
+		finding_trips(f, lc, (long long)lead->bytes);
 		if (!scheduled)
 			finding_evidence(ctx->findings, f, "predicted copy: family %s, %llu bytes, at %s",
 					 copy_family_name(lead->predicted_family),

@@ -36,6 +36,7 @@ static int check(struct rule_ctx *ctx)
 						copy_site_name(&r->site, nm, sizeof(nm)), (unsigned long long)r->bytes,
 						copy_family_name(r->family));
 		finding_facts(f, (long long)r->bytes, copy_family_name(r->family), verdict_name(r->any));
+		finding_trips(f, r->copy->parent, (long long)r->bytes);
 		if (f)
 			add_evidence(ctx->findings, f, r->evidence);
 	}

@@ -29,6 +29,7 @@ static int check(struct rule_ctx *ctx)
 		if (!f)
 			continue;
 		finding_facts(f, (long long)r->bytes, copy_family_name(r->family), verdict_name(r->any));
+		finding_trips(f, r->copy->parent, (long long)r->bytes);
 		for (const char *e = r->evidence; e && *e;) {
 			const char *nl = strchr(e, '\n');
 			int len = nl ? (int)(nl - e) : (int)strlen(e);

@@ -565,5 +565,19 @@ expect 2 "$H" donation --stage=x $C/noop_same_shape.hlo
 expect 2 "$H" timeline --stage=x $C/noop_same_shape.hlo
 expect 2 "$H" gate --stage=x $C/noop_same_shape.hlo $C/noop_same_shape.hlo
 
+# --- cost per step (issue 21): a copy in a loop body of known trip count
+TL=corpus/loops/trip_copy_in_body.hlo
+"$H" check --format=json --fail-on=none $TL >$T/trip.json 2>/dev/null
+set -- $(python3 -c 'import json,sys
+m=json.load(open(sys.argv[1]))["modules"][0]
+c=[c for c in m["copies"] if c["name"]=="y"][0]
+f=[f for f in m["findings"] if f.get("instruction")=="y" and "trip_count" in f]
+print(c["trip_count"], c["bytes"], c["bytes_per_step"], len(f), f[0]["trip_count"] if f else "-", f[0]["bytes_per_step"] if f else "-")' $T/trip.json)
+if [ "$*" = "8 16 128 1 8 128" ]; then ok; else bad "$TL: trip_count bytes bytes_per_step findings: $*"; fi
+"$H" check --format=json --fail-on=none $C/noop_same_shape.hlo >$T/trip.json 2>/dev/null
+if python3 -c 'import json,sys
+c=json.load(open(sys.argv[1]))["modules"][0]["copies"][0]
+sys.exit(not (c["trip_count"] is None and c["bytes_per_step"] == c["bytes"] == 32))' $T/trip.json; then ok; else bad "noop_same_shape: trip_count not null outside loops"; fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -11,6 +11,7 @@
 #include "hazard.h"
 #include "hzview.h"
 #include "rewrite.h"
+#include "tripcount.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1029,6 +1030,9 @@ struct copy_summaries *copy_summaries_build(const struct copy_verdicts *cv,
 			 r->family_evidence ? r->family_evidence : "", r->evidence ? r->evidence : "");
 		o->evidence = e;
 		o->bytes = r->bytes;
+		int in_loop;
+		int64_t t = computation_trips(r->copy->parent, &in_loop);
+		o->trips = in_loop ? t : 0;
 		o->source = source_of(r->copy, frames, a);
 	}
 	return s;

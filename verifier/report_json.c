@@ -30,6 +30,10 @@ static json_t *finding_json(const struct finding *f)
 	json_object_set_new(o, "fingerprint", json_string(f->fingerprint ? f->fingerprint : ""));
 	json_object_set_new(o, "bytes", f->bytes >= 0 ? json_integer((json_int_t)f->bytes) : json_null());
 	json_object_set_new(o, "family", str_or_null(f->family));
+	if (f->has_trips) {
+		json_object_set_new(o, "trip_count", f->trip_count > 0 ? json_integer((json_int_t)f->trip_count) : json_null());
+		json_object_set_new(o, "bytes_per_step", f->bytes_per_step >= 0 ? json_integer((json_int_t)f->bytes_per_step) : json_null());
+	}
 	if (f->copied_value) {
 		json_object_set_new(o, "copied_value", json_string(f->copied_value));
 		json_object_set_new(o, "copy_place", str_or_null(f->copy_place));
@@ -64,6 +68,9 @@ static json_t *copies_json(const struct module_report *mr)
 		json_object_set_new(o, "verdict", v);
 		json_object_set_new(o, "evidence", report_json_string(c->evidence));
 		json_object_set_new(o, "bytes", json_integer((json_int_t)c->bytes));
+		/* per module run: bytes x trips inside a loop of known count */
+		json_object_set_new(o, "trip_count", c->trips > 0 ? json_integer((json_int_t)c->trips) : json_null());
+		json_object_set_new(o, "bytes_per_step", json_integer((json_int_t)(c->trips > 0 ? c->bytes * (uint64_t)c->trips : c->bytes)));
 		json_object_set_new(o, "source", report_source_json(c->source));
 		json_array_append_new(a, o);
 	}

@@ -7,13 +7,16 @@
  * the compiled program reads corrupted data (error). A module that is not
  * scheduled (before copy insertion) gets a warning that predicts the copy
  * XLA will insert, with its family and bytes, when some schedule has the
- * hazard; it says whether every schedule has it or which control edges
- * avoid it, checked on the module with them added (repair.h). Hazards are grouped per overwritten value (one predicted copy
- * each); the evidence lists the first few of each group. */
+ * hazard; it says whether every schedule has it or which control edge
+ * avoids it. Hazards are grouped per copied value, whatever their kinds:
+ * one finding per predicted copy, its value (JSON copied_value) and place,
+ * the hazards behind it as evidence lines (the first few). The headline is
+ * plain words; the HLO details are in the evidence. */
 #include "lint.h"
 #include "copies.h"
 #include "hazard.h"
 #include "repair.h"
+#include "tripcount.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +47,7 @@ static const struct hlo_instruction *where(const struct hlo_module *m, const str
 	}
 }
 
-/* Per group (value * 4 + class): how many hazards, and whether reported.
+/* Per group (the copied value): how many hazards, and whether reported.
  * A table over the groups that have hazards, grown as they come, not an
  * array over every value of the module (10^6: 24 MB cleared for a few
  * thousand groups; a table sized by the reports faulted in 8 MB). */
@@ -52,6 +55,7 @@ struct group {
 	int64_t key; /* -1: empty */
 	int32_t count;
 	uint8_t done;
+	uint8_t every; /* one of its hazards is in every schedule */
 };
 
 struct groups {
@@ -98,82 +102,72 @@ static struct group *group_of(struct groups *G, int64_t key)
 		h = group_slot(G, key);
 	}
 	G->n++;
-	G->g[h] = (struct group){key, 0, 0};
+	G->g[h] = (struct group){key, 0, 0, 0};
 	return &G->g[h];
 }
 
-/* The group's hazards that some schedule has, from i on. */
-static int in_group(const struct hazard_report *g, int64_t key)
+/* "8.0 KiB", "32 bytes": the headline's size in plain words */
+static void human_bytes(uint64_t b, char *out, size_t cap)
 {
-	return (int64_t)g->v * 4 + klass(g) == key && g->in_some;
+	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+	if (b < 1024) {
+		snprintf(out, cap, "%llu byte%s", (unsigned long long)b, b == 1 ? "" : "s");
+		return;
+	}
+	double v = (double)b / 1024;
+	int u = 0;
+	while (v >= 1024 && u < 3) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(out, cap, "%.1f %s", v, units[u]);
 }
 
-static unsigned kinds_of(int32_t k)
+/* Why XLA copies the value, in plain words (the HLO details are evidence). */
+static void reason(const struct hazard_report *h, char *out, size_t cap)
 {
-	switch (k) {
-	case 1: return 1u << HAZARD_READ_ONLY_WRITTEN;
-	case 2: return 1u << HAZARD_READ_ONLY_OUTPUT;
-	case 3: return 1u << HAZARD_OUTPUTS_NOT_DISTINCT;
+	switch (h->kind) {
+	case HAZARD_READ_ONLY_WRITTEN:
+		snprintf(out, cap, "it is read-only (a constant or an undonated parameter) and "
+				   "is updated in place");
+		break;
+	case HAZARD_READ_ONLY_OUTPUT:
+		snprintf(out, cap, "it is read-only and also returned as an output");
+		break;
+	case HAZARD_OUTPUTS_NOT_DISTINCT:
+		snprintf(out, cap, "one buffer is returned at two outputs");
+		break;
 	default:
-		return 1u << HAZARD_OVERWRITE | 1u << HAZARD_SAME_TIME | 1u << HAZARD_SAME_INSTRUCTION;
+		if (h->predicted_family == FAMILY_LOOP_CARRY)
+			snprintf(out, cap, "the loop updates it in place while the old value is still read");
+		else
+			snprintf(out, cap, "it is overwritten in place while it is still read");
 	}
 }
 
-/* What a module that is not scheduled can do about the group of hazard i
- * (docs/verdicts.md "Repairs"): a repair is named only when the module with
- * its edges added, analysed again, has none of the group's hazards. Tried:
- * the first hazard's edge alone, then every hazard's edge together. */
-static void put_repair(FILE *s, struct analysis *an, const struct hazard_report *H, int32_t n, int32_t i,
-		       int64_t key)
+/* Where the copy goes, in words (JSON copy_place). */
+static void place(const struct hlo_module *m, const struct hazard_report *h, char *out, size_t cap)
 {
-	enum { MAX_EDGES = 64 };
-	const struct hlo_instruction *from[MAX_EDGES], *to[MAX_EDGES];
-	int32_t ne = 0;
-	int every = 0, edgeless = 0;
-	for (int32_t j = i; j < n; j++) {
-		const struct hazard_report *g = &H[j];
-		if (!in_group(g, key))
-			continue;
-		every |= g->in_every;
-		if (!g->edge_from || !g->edge_to) {
-			edgeless = 1;
-			continue;
-		}
-		int32_t e = 0;
-		while (e < ne && !(from[e] == g->edge_from && to[e] == g->edge_to))
-			e++;
-		if (e == ne && ne < MAX_EDGES) {
-			from[ne] = g->edge_from;
-			to[ne] = g->edge_to;
-			ne++;
-		} else if (e == ne) {
-			edgeless = 1; /* too many to try */
-		}
+	switch (h->kind) {
+	case HAZARD_READ_ONLY_OUTPUT:
+	case HAZARD_OUTPUTS_NOT_DISTINCT:
+		snprintf(out, cap, "an entry output (%s)", m->entry && m->entry->root ? m->entry->root->name : "?");
+		break;
+	default:
+		if (h->predicted_family == FAMILY_LOOP_CARRY && h->def_w)
+			snprintf(out, cap, "the while-state slot that %s writes", h->def_w->name);
+		else if (h->def_w)
+			snprintf(out, cap, "the operand of %s (before it writes in place)", h->def_w->name);
+		else
+			snprintf(out, cap, "the value %s", h->def_v->name);
 	}
-	if (every) {
-		fprintf(s, "every schedule has it, so no control edge avoids it");
-		return;
-	}
-	unsigned kinds = kinds_of(klass(&H[i]));
-	int rc = edgeless || ne == 0 ? 0 : repair_avoids_value_hazards(an, 1, from, to, &H[i], kinds, 0);
-	if (rc == 1) {
-		fprintf(s, "the control edge %s -> %s avoids it", from[0]->name, to[0]->name);
-		return;
-	}
-	if (rc == 0 && ne > 1)
-		rc = repair_avoids_value_hazards(an, ne, from, to, &H[i], kinds, 0);
-	if (rc == 1) {
-		fprintf(s, "the control edges");
-		for (int32_t e = 0; e < ne; e++)
-			fprintf(s, "%s %s -> %s", e ? "," : "", from[e]->name, to[e]->name);
-		fprintf(s, " together avoid it");
-		return;
-	}
-	if (rc < 0)
-		fprintf(s, "some schedules have it; no repair by control edges was checked (the module "
-			   "could not be analysed again with them, or the repair checks' budget is spent)");
-	else
-		fprintf(s, "some schedules have it; no set of control edges that avoids it was found");
+}
+
+/* A hazard the rule reports: in the printed schedule, or in some schedule
+ * before copy insertion. */
+static int shown_hazard(const struct hazard_report *h, int scheduled)
+{
+	return scheduled ? h->in_given > 0 : h->in_some;
 }
 
 static int check(struct rule_ctx *ctx)
@@ -188,13 +182,17 @@ static int check(struct rule_ctx *ctx)
 		sev = SEV_WARNING; /* a prediction, before copy insertion */
 	const struct hazard_report *H = hl->items;
 	int32_t n = hl->n;
+	/* one group per copied value: XLA inserts one copy for it, whatever
+	 * the number and kinds of the hazards behind it */
 	struct groups G;
 	int oom = groups_init(&G, 64) < 0;
 	for (int32_t i = 0; i < n && !oom; i++)
-		if (scheduled ? H[i].in_given > 0 : H[i].in_some) {
-			struct group *grp = group_of(&G, (int64_t)H[i].v * 4 + klass(&H[i]));
-			if (grp)
+		if (shown_hazard(&H[i], scheduled)) {
+			struct group *grp = group_of(&G, (int64_t)H[i].v);
+			if (grp) {
 				grp->count++;
+				grp->every |= (uint8_t)(H[i].in_every != 0);
+			}
 			oom = !grp;
 		}
 	if (oom) {
@@ -203,48 +201,104 @@ static int check(struct rule_ctx *ctx)
 	}
 	for (int32_t i = 0; i < n; i++) {
 		const struct hazard_report *h = &H[i];
-		int64_t key = (int64_t)h->v * 4 + klass(h);
-		if (!(scheduled ? h->in_given > 0 : h->in_some))
+		int64_t key = (int64_t)h->v;
+		if (!shown_hazard(h, scheduled))
 			continue;
 		struct group *grp = group_of(&G, key); /* counted above: never NULL */
 		if (grp->done)
 			continue;
 		grp->done = 1;
 		int32_t count = grp->count;
-		char more[96] = "";
-		if (count > 1)
-			snprintf(more, sizeof(more), " (%d hazards on this value)", count);
+		/* the headline's hazard: an every-schedule one when there is one,
+		 * so that the finding never says both "every" and "this edge" */
+		const struct hazard_report *lead = h;
+		for (int32_t j = i; grp->every && !lead->in_every && j < n; j++)
+			if ((int64_t)H[j].v == key && shown_hazard(&H[j], scheduled) && H[j].in_every)
+				lead = &H[j];
 		char fkey[160];
 		snprintf(fkey, sizeof(fkey), "%s/%d", h->def_v->name, (int)klass(h));
+		/* the leaf too ("param{1,0}@body"): one copy per value, and a
+		 * tuple's leaves are values of one instruction */
+		char cv[400], ix[200] = "";
+		const struct dataflow *df = rule_dataflow(ctx);
+		if (df && h->v >= 0 && h->v < df->n_values && df->values[h->v].sub != 0) {
+			int32_t idx[SHAPE_MAX_DEPTH + 1];
+			int32_t ni = dataflow_value_index(df, &df->values[h->v], idx);
+			size_t k = (size_t)snprintf(ix, sizeof(ix), "{");
+			for (int32_t q = 0; q < ni && k < sizeof(ix); q++)
+				k += (size_t)snprintf(ix + k, sizeof(ix) - k, "%s%d", q ? "," : "", idx[q]);
+			if (k < sizeof(ix))
+				snprintf(ix + k, sizeof(ix) - k, "}");
+		}
+		snprintf(cv, sizeof(cv), "%s%s@%s", h->def_v->name, ix, h->def_v->parent->name);
+		char size[64], why[160], at[300], vname[120];
+		human_bytes(lead->bytes, size, sizeof(size));
+		/* inside a loop the copy runs every iteration */
+		const struct hlo_computation *lc = where(m, lead)->parent;
+		int in_loop;
+		int64_t trips = computation_trips(lc, &in_loop);
+		if (in_loop && trips > 0) {
+			size_t k = strlen(size);
+			snprintf(size + k, sizeof(size) - k, " per step, %lld step%s", (long long)trips,
+				 trips == 1 ? "" : "s");
+		} else if (in_loop) {
+			size_t k = strlen(size);
+			snprintf(size + k, sizeof(size) - k, " per iteration");
+		}
+		reason(lead, why, sizeof(why));
+		place(m, lead, at, sizeof(at));
+		snprintf(vname, sizeof(vname), "%.60s%s%.40s", h->def_v->name, strlen(h->def_v->name) > 60 ? "..." : "", ix);
 		char *msg = NULL;
 		size_t len = 0;
 		FILE *s = open_memstream(&msg, &len);
 		if (!s)
 			continue;
-		if (scheduled) {
-			fprintf(s, "the printed schedule reads corrupted data: %s%s", h->witness, more);
-		} else {
-			fprintf(s, "%s; XLA will insert a copy (family %s, %llu bytes); ", h->witness,
-				copy_family_name(h->predicted_family), (unsigned long long)h->bytes);
-			put_repair(s, rule_analysis(ctx), H, n, i, key);
-			fprintf(s, "%s", more);
-		}
+		/* a repair is named only once the module with its edge added,
+		 * analysed again, no longer has the hazard (docs/verdicts.md) */
+		int edge_ok = !scheduled && !grp->every && lead->edge_from && lead->edge_to &&
+			      repair_avoids_value_hazards(rule_analysis(ctx), 1, &lead->edge_from,
+							  &lead->edge_to, lead, 1u << lead->kind, 1) == 1;
+		if (scheduled)
+			fprintf(s, "the printed schedule reads corrupted data: %s (%s): %s", vname, size, why);
+		else if (grp->every)
+			fprintf(s, "XLA will insert a copy of %s (%s): %s, in every schedule", vname, size, why);
+		else if (edge_ok && count == 1)
+			fprintf(s, "XLA will insert a copy of %s (%s): %s, unless %s runs before %s", vname,
+				size, why, lead->edge_from->name, lead->edge_to->name);
+		else
+			fprintf(s, "XLA will insert a copy of %s (%s): %s, in some schedules", vname, size, why);
 		fclose(s);
-		struct finding *f = findings_add(ctx->findings, ctx->rule, sev, where(m, h),
+		struct finding *f = findings_add(ctx->findings, ctx->rule, sev, where(m, lead),
 						 (struct srcpos){0}, fkey, msg);
 		free(msg);
 		if (!f)
 			continue;
 		/* the module's own hazard: unsafe in the printed (or every) schedule */
-		finding_facts(f, (long long)h->bytes,
-			      scheduled ? NULL : copy_family_name(h->predicted_family),
-			      verdict_name(scheduled || h->in_every ? VERDICT_UNSAFE : VERDICT_SCHEDULE_DEPENDENT));
+		finding_facts(f, (long long)lead->bytes,
+			      scheduled ? NULL : copy_family_name(lead->predicted_family),
+			      verdict_name(scheduled || grp->every ? VERDICT_UNSAFE : VERDICT_SCHEDULE_DEPENDENT));
+		finding_copy(ctx->findings, f, cv, at);
+		finding_trips(f, lc, (long long)lead->bytes);
+		if (!scheduled)
+			finding_evidence(ctx->findings, f, "predicted copy: family %s, %llu bytes, at %s",
+					 copy_family_name(lead->predicted_family),
+					 (unsigned long long)lead->bytes, at);
+		if (edge_ok)
+			finding_evidence(ctx->findings, f, "the control edge %s -> %s avoids %s (checked on "
+					 "the module with it added)", lead->edge_from->name, lead->edge_to->name,
+					 count == 1 ? "it" : "the first hazard");
+		else if (!scheduled && !grp->every)
+			finding_evidence(ctx->findings, f, "no control edge that avoids it was found and checked");
+		if (!scheduled && !grp->every)
+			finding_evidence(ctx->findings, f, "assumes copy insertion orders by dependencies only "
+					 "(on GPU, copy removal runs again after scheduling and may drop the copy)");
 		int shown = 0;
-		for (int32_t j = i; j < n && shown < EVIDENCE_MAX && count > 1; j++) {
+		for (int32_t j = i; j < n && shown < EVIDENCE_MAX; j++) {
 			const struct hazard_report *g = &H[j];
-			if ((int64_t)g->v * 4 + klass(g) != key || !(scheduled ? g->in_given > 0 : g->in_some))
+			if ((int64_t)g->v != key || !shown_hazard(g, scheduled))
 				continue;
-			finding_evidence(ctx->findings, f, "%s: %s%s", hazard_kind_name(g->kind), g->witness,
+			finding_evidence(ctx->findings, f, "%s: %s%s", hazard_kind_name(g->kind),
+					 g->witness ? g->witness : "(witness not formatted)",
 					 g->in_every ? " [every schedule]" : "");
 			shown++;
 		}

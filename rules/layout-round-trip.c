@@ -253,13 +253,15 @@ static int check(struct rule_ctx *ctx)
 	}
 	s->ctx = ctx;
 	s->stamp = stamp;
+	/* before optimization the simplifier drops a relayout copy first */
+	int before = rule_stage(ctx) == STAGE_BEFORE;
 	for (int i = 0; i < SHAPE_MAX_RANK; i++)
 		s->start_orig[i] = i;
 	for (int32_t c = 0; c < m->n_comps; c++) {
 		const struct hlo_computation *comp = m->comps[c];
 		for (int32_t j = 0; j < comp->n_instrs; j++) {
 			const struct hlo_instruction *in = comp->instrs[j];
-			if (!is_relayout_copy(in))
+			if (!is_relayout_copy(in) || (before && copy_is_simplifier_noop(in)))
 				continue;
 			s->start = in->operands[0];
 			s->path[0].in = in;

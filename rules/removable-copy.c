@@ -27,6 +27,8 @@ static int check(struct rule_ctx *ctx)
 		return 0; /* the module could not be analysed */
 	for (int32_t i = 0; i < cl->n; i++) {
 		const struct copy_report *r = &cl->items[i];
+		if (r->family == FAMILY_NO_OP)
+			continue; /* XLA's simplifier removes it anyway: nothing to save */
 		if (r->any != VERDICT_REMOVABLE || (r->given != VERDICT_NONE && r->given != VERDICT_REMOVABLE))
 			continue;
 		char nm[512], b[32]; /* "f{1}" for one output of a multi-output fusion */
@@ -36,6 +38,7 @@ static int check(struct rule_ctx *ctx)
 						copy_site_name(&r->site, nm, sizeof(nm)), b,
 						copy_family_name(r->family));
 		finding_facts(f, (long long)r->bytes, copy_family_name(r->family), verdict_name(r->any));
+		finding_trips(f, r->copy->parent, (long long)r->bytes);
 		if (f) {
 			add_evidence(ctx->findings, f, r->evidence);
 			finding_evidence(ctx->findings, f, "hloproof prove-removal FILE %s proves the removal "

@@ -13,7 +13,7 @@ static int check(struct rule_ctx *ctx)
 		return 0; /* the module could not be analysed */
 	for (int32_t i = 0; i < cl->n; i++) {
 		const struct copy_report *r = &cl->items[i];
-		if (r->any != VERDICT_SCHEDULE_DEPENDENT || !r->edge_from)
+		if (r->family == FAMILY_NO_OP || r->any != VERDICT_SCHEDULE_DEPENDENT || !r->edge_from)
 			continue;
 		char nm[512], b[32]; /* "f{1}" for one output of a multi-output fusion */
 		tl_format_bytes(r->bytes, b, sizeof(b));
@@ -26,6 +26,7 @@ static int check(struct rule_ctx *ctx)
 		finding_evidence(ctx->findings, f, "in JAX: pass the old value through "
 				 "jax.lax.optimization_barrier with the read, before the update");
 		finding_facts(f, (long long)r->bytes, copy_family_name(r->family), verdict_name(r->any));
+		finding_trips(f, r->copy->parent, (long long)r->bytes);
 		for (const char *e = r->evidence; e && *e;) {
 			const char *nl = strchr(e, '\n');
 			int len = nl ? (int)(nl - e) : (int)strlen(e);

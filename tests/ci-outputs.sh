@@ -86,7 +86,7 @@ assert len(k) == len(set(k)), [x for x in k if k.count(x) > 1][:3]
 assert not list(r.iter('failure'))" "$T/real.xml" && [ $st = 0 ] && ok || bad "JUnit (classname, name) not unique (exit $st)"
 
 # 3. JSON findings: bytes, family, verdict, evidence lines
-"$H" check --format=json --fail-on=none "$RC" "$LRT" $RT/donation-not-honored/fires_memory_space.hlo \
+"$H" check --stage=after --format=json --fail-on=none "$RC" "$LRT" $RT/donation-not-honored/fires_memory_space.hlo \
 	$RT/aliasing-hazard/fires_scheduled.hlo >"$T/facts.json"; st=$?
 py "
 f={}

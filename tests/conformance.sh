@@ -58,7 +58,7 @@ tail -n +2 "$EXP" | while IFS="$tab" read -r file pipeline expected notes; do
 	[ -n "$file" ] || continue
 	f=$DIR/$file
 	names=$(printf '%s' "$expected" | tr ';' '\n' | sed -n 's/^\(not_\)\{0,1\}copied=//p' | tr '\n' ',' | sed 's/,$//')
-	"$H" explain "$f" --summary ${names:+--names=$names} > "$T/sum" 2> "$T/err"
+	"$H" explain --stage=after "$f" --summary ${names:+--names=$names} > "$T/sum" 2> "$T/err"
 	rc=$?
 	copies=$(grep -c '^copy ' "$T/sum")
 	removable=$(awk '$1 == "copy" && $6 == "removable"' "$T/sum" | wc -l | tr -d ' ')
@@ -162,7 +162,7 @@ tail -n +2 "$PO" | while IFS="$tab" read -r what case pnote; do
 			"$H" parse "$case" > /dev/null 2> "$T/err"
 			says="exit $?: $(head -n 1 "$T/err" | sed "s|^$case:||")" ;;
 		*)
-			"$H" check --format=json "$case" > "$T/json" 2> "$T/err"
+			"$H" check --stage=after --format=json "$case" > "$T/json" 2> "$T/err"
 			rc=$?
 			says=$(python3 - "$T/json" "$rc" <<'PY'
 import json, sys

@@ -263,7 +263,8 @@ static void test_severity_overrides(void **state)
 		"}\n");
 	struct findings fs;
 	findings_init(&fs, m);
-	struct session *s = session_open(m, &cfg, NULL);
+	struct session_options so = {.stage = STAGE_AFTER}; /* the layout copies are kept */
+	struct session *s = session_open(m, &cfg, &so);
 	assert_int_equal(lint_run(s, &cfg, &fs), 0);
 	session_close(s);
 	assert_int_equal(fs.n, 1);
@@ -275,7 +276,7 @@ static void test_severity_overrides(void **state)
 	assert_int_equal(config_set_rule(&cfg, "layout-round-trip", 0), 0);
 	assert_int_equal(config_set_rule(&cfg, "no-such-rule", 0), -1);
 	findings_init(&fs, m);
-	s = session_open(m, &cfg, NULL);
+	s = session_open(m, &cfg, &so);
 	assert_int_equal(lint_run(s, &cfg, &fs), 0);
 	session_close(s);
 	assert_int_equal(fs.n, 0);

@@ -12,7 +12,7 @@ static void build(const char *text, struct gate_module *g)
 	struct hlo_module *m = parse_text(text);
 	struct lint_config cfg;
 	config_init(&cfg);
-	assert_int_equal(gate_module_build(m, &cfg, &(struct gate_build_options){NULL, ir_only}, g), 0);
+	assert_int_equal(gate_module_build(m, &cfg, &(struct gate_build_options){.ann = NULL, .no_deciders = ir_only}, g), 0);
 	config_free(&cfg);
 	hlo_module_free(m); /* the summary outlives the module */
 }

@@ -22,6 +22,7 @@ static struct analysis *analyse(struct hlo_module *m)
 	struct analysis_options opt;
 	analysis_default_options(&opt);
 	opt.cross_check = 1;
+	opt.stage = STAGE_AFTER; /* after optimization, whatever the module shows */
 	struct diag d;
 	diag_init(&d, stderr);
 	struct analysis *an = analysis_run(m, &opt, &d);

@@ -22,11 +22,12 @@ static void only(struct lint_config *cfg, const struct rule *r)
 /* Run the rules as `check` does (cmd_check.c check_one): one session with
  * check's options, the copy verdicts first, then lint_run. */
 static int run_as_check(struct hlo_module *m, const struct lint_config *cfg,
-			const struct annotations *ann, struct findings *out)
+			const struct annotations *ann, enum module_stage stage, struct findings *out)
 {
 	struct session_options so = {0};
 	session_options_for_rules(&so);
 	so.annotations = ann;
+	so.stage = stage;
 	struct session *s = session_open(m, cfg, &so);
 	session_copy_verdicts(s);
 	int rc = lint_run(s, cfg, out);
@@ -61,7 +62,10 @@ static int run_rule_file_q(const struct rule *r, const char *path, struct findin
 		if (annotations_load(&ann, xml, &ad) < 0)
 			fail_msg("%s: does not load", xml);
 	}
-	int rc = run_as_check(m, &cfg, have_ann ? &ann : NULL, out);
+	/* the cases are modules as copy insertion sees them (--stage=after),
+	 * but for the *preopt* ones: dumps before optimization (auto) */
+	enum module_stage stage = strstr(path, "preopt") ? STAGE_AUTO : STAGE_AFTER;
+	int rc = run_as_check(m, &cfg, have_ann ? &ann : NULL, stage, out);
 	annotations_free(&ann);
 	hlo_module_free(m);
 	config_free(&cfg);
@@ -85,7 +89,7 @@ static int run_rule_text(const struct rule *r, const char *text, struct findings
 	only(&cfg, r);
 	cfg.strict_donation = strict;
 	findings_init(out, m);
-	assert_int_equal(run_as_check(m, &cfg, NULL, out), 0);
+	assert_int_equal(run_as_check(m, &cfg, NULL, STAGE_AFTER, out), 0);
 	hlo_module_free(m);
 	config_free(&cfg);
 	return out->n;

@@ -26,6 +26,12 @@ struct analysis *analysis_run(struct hlo_module *m, const struct analysis_option
 		analysis_default_options(&an->opt);
 	if (an->opt.timeout_ms <= 0)
 		an->opt.timeout_ms = 2000;
+	if (an->opt.stage == STAGE_AUTO)
+		an->stage = module_stage_detect(m, &an->stage_why);
+	else {
+		an->stage = an->opt.stage;
+		an->stage_why = an->stage == STAGE_BEFORE ? "--stage=before" : "--stage=after";
+	}
 	an->df = dataflow_run(m, &m->arena, d);
 	if (!an->df)
 		return NULL;

@@ -12,6 +12,7 @@
 #include "liveness.h"
 #include "verdict.h"
 #include "budget.h"
+#include "stage.h"
 
 struct analysis_options {
 	int timeout_ms;           /* per SMT query; default 2000; <= 0 = default */
@@ -43,6 +44,9 @@ struct analysis_options {
 	/* set in the analyses of modules rewritten to check a repair claim
 	 * (repair.h): they decide, but claim and check no repairs themselves */
 	int no_repair_check;
+	/* --stage: where in XLA's pipeline the module was dumped (stage.h);
+	 * STAGE_AUTO (zeroed): module_stage_detect */
+	enum module_stage stage;
 };
 
 void analysis_default_options(struct analysis_options *opt);
@@ -60,6 +64,9 @@ struct analysis {
 	struct ordering *seq;     /* sequential ordering; NULL unless scheduled */
 	struct liveness lv_dep;   /* XLA's live-range tests over dep */
 	struct analysis_options opt;
+	/* opt.stage resolved: STAGE_BEFORE or STAGE_AFTER, and why (static text) */
+	enum module_stage stage;
+	const char *stage_why;
 	struct diag *d;
 	struct smt *smt;          /* created on first use; freed by analysis_free */
 	/* the hazard deciders' caches: created and given a destructor by

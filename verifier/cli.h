@@ -76,12 +76,15 @@ int cli_number(const char *cmd, const struct cli_number *n, const char *arg, lon
  * place: their getopt_long entries (codes 't', 'S', 'X'), their values, and
  * what they set in struct analysis_options. */
 #define CLI_TIMEOUT_OPTION {"timeout-ms", required_argument, 0, 't'}
+#define CLI_OPT_STAGE 0x101  /* getopt value of --stage (no short form) */
+#define CLI_STAGE_OPTION {"stage", required_argument, 0, CLI_OPT_STAGE}
 #define CLI_ANALYSIS_OPTIONS CLI_TIMEOUT_OPTION, {"smt-dump", required_argument, 0, 'S'}, \
-	{"cross-check", no_argument, 0, 'X'}
+	{"cross-check", no_argument, 0, 'X'}, CLI_STAGE_OPTION
 struct cli_analysis {
 	long long timeout_ms; /* --timeout-ms; -1: not given; 0: the deciders' default */
 	const char *smt_dump; /* --smt-dump DIR: every SMT query written there */
 	int cross_check;      /* --cross-check: both deciders; disagreeing exits 3 */
+	int stage;            /* --stage=before|after|auto (enum module_stage); 0: auto */
 };
 void cli_analysis_init(struct cli_analysis *a);
 /* One cli_getopt result: 1 when it was an analysis option, 0 when not, -1

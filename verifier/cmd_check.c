@@ -320,6 +320,7 @@ static void check_one(void *arg, size_t i)
 	session_options_for_rules(&so);
 	so.smt_dump_dir = run->o->co.an.smt_dump;
 	so.cross_check = run->o->co.an.cross_check;
+	so.stage = (enum module_stage)run->o->co.an.stage;
 	so.budget = run->budget;
 	so.annotations = run->ann;
 	struct session *s = session_open(m, run->cfg, &so);

@@ -29,6 +29,7 @@ struct opts {
 	int json, evidence;
 	const char *annotations;
 	long timeout_ms;
+	int stage;                 /* --stage (enum module_stage) */
 	int color;                 /* --color (enum cli_color) */
 };
 
@@ -58,6 +59,7 @@ static int load(struct side *s, const char *file, const struct opts *o, int anal
 	}
 	struct session_options so = {0};
 	so.timeout_ms = o->timeout_ms;
+	so.stage = (enum module_stage)o->stage;
 	so.donation_why_in_full = 1;
 	if (!analyse)
 		so.no_analysis = "not analysed (the donation request only)";
@@ -293,6 +295,7 @@ int cmd_donation(int argc, char **argv)
 		{"format", required_argument, 0, 'f'},
 		{"annotations", required_argument, 0, 'A'},
 		CLI_TIMEOUT_OPTION,
+		CLI_STAGE_OPTION,
 		{"evidence", no_argument, 0, 'e'},
 		{"color", required_argument, 0, 'K'},
 		{0, 0, 0, 0},
@@ -331,6 +334,7 @@ int cmd_donation(int argc, char **argv)
 		}
 	}
 	o.timeout_ms = an.timeout_ms; /* -1 or 0: the deciders' default */
+	o.stage = an.stage;
 	int nfiles = argc - optind;
 	if (nfiles < 1 || nfiles > 2)
 		return cli_usage_error("donation", nfiles < 1 ? "no input file" : "too many input files");

@@ -45,6 +45,7 @@ static int parse_opts(int argc, char **argv, struct gate_opts *o)
 		{"allow-lost-donations", no_argument, 0, 'a'},
 		{"fail-on-new", required_argument, 0, 'F'},
 		CLI_TIMEOUT_OPTION,
+		CLI_STAGE_OPTION,
 		{"jobs", required_argument, 0, 'j'},
 		{"frames", required_argument, 0, CLI_OPT_FRAMES},
 		{"annotations", required_argument, 0, 'A'},
@@ -244,7 +245,7 @@ int cmd_gate(int argc, char **argv)
 		jobs[i].file = b.files[i];
 	for (int32_t j = 0; j < h.n; j++)
 		jobs[b.n + j].file = h.files[j];
-	struct gate_run run = {&cfg, {o.co.annotations ? &ann : NULL, o.no_deciders}, jobs};
+	struct gate_run run = {&cfg, {o.co.annotations ? &ann : NULL, o.no_deciders, o.co.an.stage}, jobs};
 	size_t *order = NULL;
 	const char **names = o.co.jobs > 1 ? calloc(n + 1, sizeof(*names)) : NULL;
 	if (names) {

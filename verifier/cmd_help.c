@@ -19,6 +19,7 @@ struct option_help {
 #define H_COLOR "  --color=auto|always|never  colour the text (auto: on a terminal, unless NO_COLOR; FORCE_COLOR forces it).\n"
 #define H_CONFIG "  --config FILE        read the configuration from FILE instead of the nearest .hloproof.xml (docs/config.md).\n"
 #define H_JOBS "  --jobs N, -j N       check N modules at once (0: one per CPU).\n"
+#define H_STAGE "  --stage=before|after|auto  read the module as dumped before or after optimization (auto: from the module, docs/pipeline.md).\n"
 #define H_FRAMES "  --frames=user|all    place findings at the innermost user frame (default) or the innermost frame of all.\n"
 
 static const struct option_help helps[] = {
@@ -42,19 +43,21 @@ static const struct option_help helps[] = {
 	 "  --min-bytes N        count findings of fewer than N bytes in the summary but do not list them (nor fail on them).\n"
 	 "  --sort=cost|position  text: list the findings with the most bytes first (default) or in file order.\n"
 	 "  --statistics         text: the number of findings and their bytes per rule instead of the list.\n"
-	 "  --quiet              text: the module summaries and the totals only.\n"},
+	 "  --quiet              text: the module summaries and the totals only.\n"
+	 H_STAGE},
 	{"buffers", "  --at INSTR           only the buffers live at instruction INSTR.\n"
 	 H_FORMAT_TJ
 	 "  --ordering=dependency|sequential  live ranges over the dependency order or the printed sequence.\n"
 	 H_BUDGET},
 	{"donation", H_FORMAT_TJ
 	 "  --evidence           print the proof under each donation.\n"
-	 H_ANNOT H_TIMEOUT H_COLOR},
+	 H_ANNOT H_TIMEOUT H_COLOR H_STAGE},
 	{"explain", H_TIMEOUT H_BUDGET H_SMT H_CROSS
 	 "  --all                explain every copy of the module.\n"
-	 "  --hazards            list the aliasing hazards of the module as written.\n"},
+	 "  --hazards            list the aliasing hazards of the module as written.\n"
+	 H_STAGE},
 	{"prove-removal", "  --schedule=given|any  prove for the printed schedule (default) or for every schedule.\n"
-	 H_TIMEOUT H_SMT H_CROSS},
+	 H_TIMEOUT H_SMT H_CROSS H_STAGE},
 	{"gate", "  --format=text|json   text for people (default) or JSON for programs (docs/gate.md).\n"
 	 H_OUTPUT H_CONFIG
 	 "  --max-new-copy-bytes N  allow up to N bytes of new copies before calling HEAD a regression (default 0).\n"
@@ -63,12 +66,13 @@ static const struct option_help helps[] = {
 	 H_ANNOT
 	 "  --no-deciders        compare the text facts only, without running the deciders (much faster on large modules).\n"
 	 "  --ignore-new-modules  list a module only in HEAD instead of comparing it with an empty BASE.\n"
-	 H_TIMEOUT H_JOBS H_COLOR H_FRAMES},
+	 H_TIMEOUT H_JOBS H_COLOR H_FRAMES H_STAGE},
 	{"timeline", "  --format=html|svg|chrome-trace  an HTML page (default), an SVG picture or Trace Event JSON.\n"
 	 H_OUTPUT
 	 "  --computation NAME   draw computation NAME instead of the entry.\n"
 	 "  --top N              draw the N largest buffers only.\n"
-	 "  --min-bytes N        leave out buffers of fewer than N bytes.\n"},
+	 "  --min-bytes N        leave out buffers of fewer than N bytes.\n"
+	 H_STAGE},
 	{0, 0},
 };
 

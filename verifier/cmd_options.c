@@ -98,6 +98,15 @@ int cli_analysis_option(const char *cmd, int c, const char *arg, struct cli_anal
 	case 'X':
 		a->cross_check = 1;
 		return 1;
+	case CLI_OPT_STAGE: {
+		enum module_stage st;
+		if (module_stage_parse(arg, &st) < 0) {
+			cli_usage_error(cmd, "--stage takes before, after or auto, not '%s'", arg);
+			return -1;
+		}
+		a->stage = (int)st;
+		return 1;
+	}
 	}
 	return 0;
 }
@@ -108,4 +117,5 @@ void cli_analysis_apply(const struct cli_analysis *a, struct analysis_options *o
 		o->timeout_ms = (int)a->timeout_ms;
 	o->smt_dump_dir = a->smt_dump;
 	o->cross_check = a->cross_check;
+	o->stage = (enum module_stage)a->stage;
 }

@@ -45,6 +45,7 @@ int cmd_timeline(int argc, char **argv)
 		{"computation", required_argument, 0, 'c'},
 		{"top", required_argument, 0, 'n'},
 		{"min-bytes", required_argument, 0, 'b'},
+		CLI_STAGE_OPTION,
 		{0, 0, 0, 0},
 	};
 	struct timeline_options opt;
@@ -53,6 +54,8 @@ int cmd_timeline(int argc, char **argv)
 	const char *output = NULL;
 	long long v;
 	int c;
+	struct cli_analysis ca;
+	cli_analysis_init(&ca);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
 		switch (c) {
@@ -83,6 +86,10 @@ int cmd_timeline(int argc, char **argv)
 				return cli_usage_error("timeline", "--min-bytes wants bytes, not '%s'", optarg);
 			opt.min_bytes = (uint64_t)v;
 			break;
+		case CLI_OPT_STAGE:
+			if (cli_analysis_option("timeline", c, optarg, &ca) < 0)
+				return EXIT_INPUT;
+			break;
 		default:
 			return cli_usage_error("timeline", "bad option");
 		}
@@ -100,6 +107,7 @@ int cmd_timeline(int argc, char **argv)
 	/* everything the picture shows: the copy verdicts and hazards */
 	struct session_options so = {0};
 	session_options_for_rules(&so);
+	so.stage = (enum module_stage)ca.stage;
 	struct session *s = session_open(m, NULL, &so);
 	const struct copy_verdicts *cv = session_copy_verdicts(s);
 	if (!cv) {

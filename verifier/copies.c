@@ -13,6 +13,7 @@
 #include "hzview.h"
 #include "rewrite.h"
 #include "xalloc.h"
+#include "tripcount.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -922,7 +923,23 @@ static int site_fits_merge(const struct copy_site *st)
 	       (st->kind == COPY_KIND_FUSED && st->result && st->at->n_operands == 1 && st->operand == 0);
 }
 
+static int analyse_site(struct analysis *an, const struct copy_site *st, struct copy_report *out);
+
 int copy_analyse_site(struct analysis *an, const struct copy_site *st, struct copy_report *out)
+{
+	int rc = analyse_site(an, st, out);
+	/* before optimization, the simplifier removes it first (stage.h); its
+	 * removal verdict stays the one decided for the copy as it is */
+	if (!rc && an->stage == STAGE_BEFORE && st->kind == COPY_KIND_PLAIN &&
+	    copy_is_simplifier_noop(st->at)) {
+		out->family = FAMILY_NO_OP;
+		out->family_evidence = arena_strdup(&an->m->arena, "XLA's algebraic simplifier removes it "
+				"before copy insertion (HandleCopy: the shapes are compatible)");
+	}
+	return rc;
+}
+
+static int analyse_site(struct analysis *an, const struct copy_site *st, struct copy_report *out)
 {
 	struct arena *A = &an->m->arena;
 	memset(out, 0, sizeof(*out));
@@ -1106,6 +1123,9 @@ struct copy_summaries *copy_summaries_build(const struct copy_verdicts *cv,
 			 r->family_evidence ? r->family_evidence : "", r->evidence ? r->evidence : "");
 		o->evidence = e;
 		o->bytes = r->bytes;
+		int in_loop;
+		int64_t t = computation_trips(r->copy->parent, &in_loop);
+		o->trips = in_loop ? t : 0;
 		o->source = source_of(r->copy, frames, a);
 	}
 	return s;

@@ -83,6 +83,9 @@ struct copy_summary {
 	enum verdict given, any;
 	const char *evidence;
 	uint64_t bytes;
+	/* inside a while loop: how many times it runs per module run
+	 * (computation_trips), -1 unknown; 0 outside loops */
+	int64_t trips;
 	struct source_info *source;   /* the copy's Python place, or NULL (source.h) */
 };
 

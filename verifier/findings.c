@@ -1,6 +1,7 @@
 /* findings.c - the findings list, fingerprints and sparse-style finding_add(). */
 #include "findings.h"
 #include "xalloc.h"
+#include "tripcount.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,26 @@ void finding_facts(struct finding *f, long long bytes, const char *family, const
 	f->bytes = bytes;
 	f->family = family;
 	f->verdict = verdict;
+}
+
+void finding_trips(struct finding *f, const struct hlo_computation *c, long long bytes)
+{
+	if (!f)
+		return;
+	int in_loop = 0;
+	int64_t t = c ? computation_trips(c, &in_loop) : 1;
+	f->has_trips = 1;
+	f->trip_count = in_loop && t > 0 ? t : -1;
+	f->bytes_per_step = f->trip_count > 0 && bytes >= 0 ? bytes * f->trip_count : bytes;
+}
+
+void finding_copy(struct findings *fs, struct finding *f, const char *copied_value,
+		  const char *copy_place)
+{
+	if (!f)
+		return;
+	f->copied_value = copied_value ? arena_strdup(&fs->arena, copied_value) : NULL;
+	f->copy_place = copy_place ? arena_strdup(&fs->arena, copy_place) : NULL;
 }
 
 void finding_evidence(struct findings *fs, struct finding *f, const char *fmt, ...)

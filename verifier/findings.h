@@ -37,6 +37,15 @@ struct finding {
 	const char *family;                  /* copy family (copy_family_name) */
 	const char *verdict;                 /* verdict_name: removable, unsafe, ... */
 	struct source_info *source;          /* the instruction's Python place, or NULL (source.h) */
+	/* a predicted copy (HP101): the value XLA's copy protects, as
+	 * "name@computation", and where the copy goes, in words; NULL when
+	 * the finding predicts none. Arena strings (finding_copy). */
+	const char *copied_value, *copy_place;
+	/* copy rules (finding_trips): the enclosing loops' trip count (-1:
+	 * unknown or outside loops, JSON null) and bytes x trips (bytes when
+	 * the count is not known); has_trips: set, else neither is written */
+	int has_trips;
+	long long trip_count, bytes_per_step;
 
 	const char *suppressed;  /* reason of the accepted item that matched, or NULL */
 	int baselined;           /* present in the --baseline file: not reported */
@@ -50,6 +59,10 @@ struct findings {
 	const char *file;         /* module file as given */
 	const char *module_name;
 	int scheduled;
+	/* lint_run: "before" or "after" (stage.h) and why, static text; NULL
+	 * when no rules ran; and how many copies are family no-op */
+	const char *stage, *stage_why;
+	int32_t n_noop;
 	int32_t n, cap;
 	struct finding *items;    /* malloc'd; text order after findings_finalize() */
 	int finalized;
@@ -73,6 +86,12 @@ void finding_evidence(struct findings *fs, struct finding *f, const char *fmt, .
 /* Attach the structured facts to f (NULL: nothing): bytes (-1: none), the
  * copy family and verdict names (static strings or NULL). */
 void finding_facts(struct finding *f, long long bytes, const char *family, const char *verdict);
+/* Attach the loop cost of a copy finding in computation c (tripcount.h
+ * computation_trips): bytes x trips when the count is known. */
+void finding_trips(struct finding *f, const struct hlo_computation *c, long long bytes);
+/* Attach the predicted copy's value and place (copied), into fs's arena. */
+void finding_copy(struct findings *fs, struct finding *f, const char *copied_value,
+		  const char *copy_place);
 
 /* Sort into text order (line, column, rule, insertion) and assign the
  * fingerprints' occurrence counters. Idempotent. */

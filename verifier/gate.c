@@ -328,6 +328,7 @@ static int build_without_deciders(struct hlo_module *m, const struct lint_config
 	struct session_options so = {0};
 	so.annotations = opt->ann;
 	so.no_donations = 1;
+	so.stage = (enum module_stage)opt->stage;
 	struct session *s = session_open(m, cfg, &so);
 	if (lint_run(s, cfg, &g->findings) < 0) {
 		g->lint_failed = 1;
@@ -359,6 +360,7 @@ int gate_module_build(struct hlo_module *m, const struct lint_config *cfg,
 	struct session_options so = {0};
 	session_options_for_rules(&so);
 	so.annotations = opt->ann;
+	so.stage = (enum module_stage)opt->stage;
 	struct session *s = session_open(m, cfg, &so);
 	const struct copy_verdicts *cv = session_copy_verdicts(s);
 	/* asked now: a later getter resets the reason */

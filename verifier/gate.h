@@ -80,6 +80,7 @@ struct annotations;
 struct gate_build_options {
 	const struct annotations *ann; /* --annotations, or NULL */
 	int no_deciders;               /* the IR facts only (fast; no verdicts) */
+	int stage;                     /* --stage (enum module_stage); 0: detected */
 };
 
 /* Summarise m (which it does not free) into g, running the deciders and the

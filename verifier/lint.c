@@ -25,6 +25,17 @@ const struct hazard_list *rule_hazards(struct rule_ctx *ctx)
 	return cv ? &cv->hazards : NULL;
 }
 
+const struct dataflow *rule_dataflow(struct rule_ctx *ctx)
+{
+	const struct copy_verdicts *cv = session_copy_verdicts(ctx->session);
+	return cv && cv->an ? cv->an->df : NULL;
+}
+
+enum module_stage rule_stage(struct rule_ctx *ctx)
+{
+	return session_stage(ctx->session, NULL);
+}
+
 const struct donation_list *rule_donations(struct rule_ctx *ctx)
 {
 	if (session_options(ctx->session)->no_donations)
@@ -114,6 +125,11 @@ int lint_run(struct session *s, const struct lint_config *cfg, struct findings *
 		if (r->check(&ctx) < 0)
 			rc = -1;
 	}
+	out->stage = module_stage_name(session_stage(s, &out->stage_why));
+	/* the copies the rules skipped as no-op, for the report's stage note */
+	const struct copy_verdicts *cv = session_analysis_built(s) ? session_copy_verdicts(s) : NULL;
+	for (int32_t i = 0; cv && i < cv->copies.n; i++)
+		out->n_noop += cv->copies.items[i].family == FAMILY_NO_OP;
 	findings_finalize(out);
 	for (int32_t i = 0; i < out->n; i++) {
 		const struct accept_item *a = config_accepted(cfg, &out->items[i]);

@@ -10,6 +10,7 @@
 #include "findings.h"
 #include "ir.h"
 #include "rule.h"
+#include "stage.h"
 
 struct session;         /* session.h */
 struct copy_list;       /* copies.h */
@@ -51,6 +52,10 @@ const struct hazard_list *rule_hazards(struct rule_ctx *ctx);
 /* The analysis the copies and hazards came from (NULL when they did not):
  * for checking a repair claim on it (repair.h) before printing it. */
 struct analysis *rule_analysis(struct rule_ctx *ctx);
+/* The dataflow values the hazards' v/w ids name; NULL when not analysed. */
+const struct dataflow *rule_dataflow(struct rule_ctx *ctx);
+/* STAGE_BEFORE or STAGE_AFTER: --stage, else module_stage_detect (stage.h). */
+enum module_stage rule_stage(struct rule_ctx *ctx);
 /* NULL also when the module donates nothing, or the run has no donation
  * decider (gate --no-deciders). */
 const struct donation_list *rule_donations(struct rule_ctx *ctx);

@@ -23,7 +23,7 @@ const struct command commands[] = {
 	 "       [--annotations FILE.xml] [--smt-dump DIR] [--cross-check] [--jobs N]\n"
 	 "       [--time-budget-ms N] [--stats] [--source-root DIR] [--color=auto|always|never]\n"
 	 "       [--frames=user|all] [--min-bytes N] [--sort=cost|position] [--statistics] [--quiet]\n"
-	 "       FILE...",
+	 "       [--stage=before|after|auto] FILE...",
 	 "run the lint rules and report findings", CMD_HEAP_SETUP},
 	{"buffers", cmd_buffers,
 	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential]\n"
@@ -31,26 +31,27 @@ const struct command commands[] = {
 	 "list alias-analysis buffers, their values and live ranges", 0},
 	{"donation", cmd_donation,
 	 "donation [--format=text|json] [--evidence] [--annotations FILE.xml] [--timeout-ms N]\n"
-	 "       [--color=auto|always|never] BEFORE [AFTER]",
+	 "       [--stage=before|after|auto] [--color=auto|always|never] BEFORE [AFTER]",
 	 "prove or refute every donation; with two files, what optimization did with each", CMD_HEAP_SETUP},
 	/* copies (issue 4) */
 	{"explain", cmd_explain,
 	 "explain [--timeout-ms N] [--time-budget-ms N] [--smt-dump DIR] [--cross-check]\n"
-	 "       FILE COPY | FILE --all | FILE --hazards",
+	 "       [--stage=before|after|auto] FILE COPY | FILE --all | FILE --hazards",
 	 "the family, removal verdicts and evidence of a copy", CMD_HEAP_SETUP},
 	{"prove-removal", cmd_prove_removal,
-	 "prove-removal [--schedule=given|any] [--timeout-ms N] [--smt-dump DIR] [--cross-check] FILE COPY",
+	 "prove-removal [--schedule=given|any] [--timeout-ms N] [--smt-dump DIR] [--cross-check]\n"
+	 "       [--stage=before|after|auto] FILE COPY",
 	 "exit 0 when removing COPY is proven safe, 1 when refuted, 4 when unknown", CMD_HEAP_SETUP},
 	{"gate", cmd_gate,
 	 "gate [--format=text|json] [-o FILE] [--config FILE] [--max-new-copy-bytes N]\n"
 	 "       [--allow-lost-donations] [--fail-on-new=error|warning|note|none]\n"
 	 "       [--annotations FILE.xml] [--no-deciders] [--ignore-new-modules] [--timeout-ms N]\n"
-	 "       [--jobs N] [--color=auto|always|never] BASE HEAD",
+	 "       [--jobs N] [--stage=before|after|auto] [--color=auto|always|never] BASE HEAD",
 	 "compare two versions of a module (or two dump directories); exit 1 on a regression",
 	 CMD_HEAP_SETUP},
 	{"timeline", cmd_timeline,
 	 "timeline [--format=html|svg|chrome-trace] [-o FILE] [--computation NAME] [--top N]\n"
-	 "       [--min-bytes N] FILE",
+	 "       [--min-bytes N] [--stage=before|after|auto] FILE",
 	 "draw who owns each buffer at every schedule position (HTML, SVG, Trace Event JSON)",
 	 CMD_HEAP_SETUP},
 	{0, 0, 0, 0, 0},

@@ -30,6 +30,14 @@ static json_t *finding_json(const struct finding *f)
 	json_object_set_new(o, "fingerprint", json_string(f->fingerprint ? f->fingerprint : ""));
 	json_object_set_new(o, "bytes", f->bytes >= 0 ? json_integer((json_int_t)f->bytes) : json_null());
 	json_object_set_new(o, "family", str_or_null(f->family));
+	if (f->has_trips) {
+		json_object_set_new(o, "trip_count", f->trip_count > 0 ? json_integer((json_int_t)f->trip_count) : json_null());
+		json_object_set_new(o, "bytes_per_step", f->bytes_per_step >= 0 ? json_integer((json_int_t)f->bytes_per_step) : json_null());
+	}
+	if (f->copied_value) {
+		json_object_set_new(o, "copied_value", json_string(f->copied_value));
+		json_object_set_new(o, "copy_place", str_or_null(f->copy_place));
+	}
 	json_object_set_new(o, "verdict", str_or_null(f->verdict));
 	json_object_set_new(o, "evidence", report_evidence_lines(f));
 	json_object_set_new(o, "source", report_source_json(f->source));
@@ -60,6 +68,9 @@ static json_t *copies_json(const struct module_report *mr)
 		json_object_set_new(o, "verdict", v);
 		json_object_set_new(o, "evidence", report_json_string(c->evidence));
 		json_object_set_new(o, "bytes", json_integer((json_int_t)c->bytes));
+		/* per module run: bytes x trips inside a loop of known count */
+		json_object_set_new(o, "trip_count", c->trips > 0 ? json_integer((json_int_t)c->trips) : json_null());
+		json_object_set_new(o, "bytes_per_step", json_integer((json_int_t)(c->trips > 0 ? c->bytes * (uint64_t)c->trips : c->bytes)));
 		json_object_set_new(o, "source", report_source_json(c->source));
 		json_array_append_new(a, o);
 	}
@@ -116,6 +127,10 @@ static json_t *module_json(const struct module_report *mr)
 	json_object_set_new(o, "file", report_json_string(fs->file));
 	json_object_set_new(o, "name", report_json_string(fs->module_name));
 	json_object_set_new(o, "scheduled", json_boolean(fs->scheduled));
+	if (fs->stage) {
+		json_object_set_new(o, "stage", json_string(fs->stage));
+		json_object_set_new(o, "stage_why", json_string(fs->stage_why));
+	}
 	json_object_set_new(o, "copies", copies_json(mr));
 	json_object_set_new(o, "donations", donations_json(mr));
 	json_object_set_new(o, "findings", found);

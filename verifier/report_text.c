@@ -185,6 +185,14 @@ int report_text(FILE *out, const struct report *r, const struct report_options *
 	int list = !(o && (o->quiet || o->statistics));
 	for (size_t m = 0; m < r->n_modules; m++) {
 		const struct findings *fs = &r->modules[m].findings;
+		if (fs->n_noop > 0) {
+			/* the stage, named once, where it changed what is reported */
+			where(out, fs->file, 0, 0, color);
+			fprintf(out, " %snote:%s module %s is before optimization (%s): %d cop%s that XLA's "
+				     "algebraic simplifier removes are not reported (--stage=after reports them)\n",
+				color ? C_CYAN : "", color ? C_RESET : "", fs->module_name ? fs->module_name : "",
+				fs->stage_why ? fs->stage_why : "", (int)fs->n_noop, fs->n_noop == 1 ? "y" : "ies");
+		}
 		int below = 0;
 		for (int32_t i = 0; i < fs->n; i++)
 			below += fs->items[i].below_min_bytes;

@@ -50,6 +50,7 @@ void session_analysis_options(const struct lint_config *cfg, const struct sessio
 	if (so->budget)
 		out->budget = *so->budget; /* the same deadline: per copy verdict */
 	out->witness_limit = so->witness_limit;
+	out->stage = so->stage;
 }
 
 void session_options_for_rules(struct session_options *so)
@@ -63,6 +64,7 @@ void session_options_from_parsed(struct session_options *so, const struct analys
 	so->smt_dump_dir = ao->smt_dump_dir;
 	so->cross_check = ao->cross_check;
 	so->budget = &ao->budget;
+	so->stage = ao->stage;
 }
 
 struct session *session_open(struct hlo_module *m, const struct lint_config *cfg,
@@ -86,6 +88,16 @@ void session_close(struct session *s)
 	 * holds the Z3 context and the caches */
 	analysis_free(s->an);
 	free(s);
+}
+
+enum module_stage session_stage(const struct session *s, const char **why)
+{
+	/* as analysis_run resolves analysis_options.stage */
+	if (s->so.stage == STAGE_AUTO)
+		return module_stage_detect(s->m, why);
+	if (why)
+		*why = s->so.stage == STAGE_BEFORE ? "--stage=before" : "--stage=after";
+	return s->so.stage;
 }
 
 struct hlo_module *session_module(const struct session *s)

@@ -45,6 +45,8 @@ struct session_options {
 	int donation_why_in_full;
 	/* the rules get no donation verdicts (gate --no-deciders: the IR only) */
 	int no_donations;
+	/* --stage (analysis_options.stage); STAGE_AUTO (zeroed): detected */
+	enum module_stage stage;
 };
 
 /* The options analysis_parse_option read (explain, prove-removal): the
@@ -87,6 +89,10 @@ enum session_status session_why(const struct session *s, const char **message);
 /* Where the analysis's first error was reported (the construct it does not
  * model, say); a zero line when it reported none. */
 struct srcpos session_why_pos(const struct session *s);
+
+/* The module's stage: session_options.stage, else module_stage_detect;
+ * *why (may be NULL) gets the reason (static text). Builds nothing. */
+enum module_stage session_stage(const struct session *s, const char **why);
 
 /* Dataflow, in-place pairs, buffers and the orderings (analysis.h). */
 struct analysis *session_analysis(struct session *s);

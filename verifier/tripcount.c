@@ -402,3 +402,38 @@ void trip_count_describe(const struct trip_count *t, char *buf, size_t cap)
 		snprintf(buf, cap, "unknown trip count");
 	}
 }
+
+#define TRIPS_MAX_DEPTH 64  /* call-graph depth followed; deeper: unknown */
+#define TRIPS_MAX ((int64_t)1 << 53)
+
+static int64_t trips_at(const struct hlo_computation *c, int *in_loop, int depth)
+{
+	if (!c || c->is_entry || c->n_callers == 0)
+		return 1;
+	if (depth > TRIPS_MAX_DEPTH)
+		return -1;
+	int64_t agreed = 0; /* 0: no caller seen yet */
+	for (int32_t k = 0; k < c->n_callers; k++) {
+		const struct hlo_instruction *at = c->callers[k].instr;
+		int64_t f = 1;
+		if (at->opcode == OP_WHILE && at->ext && (at->ext->body == c || at->ext->condition == c)) {
+			if (in_loop)
+				*in_loop = 1;
+			struct trip_count t = while_trip_count(at);
+			f = t.n < 0 ? -1 : t.n + (at->ext->condition == c && at->ext->body != c);
+		}
+		int64_t up = trips_at(at->parent, in_loop, depth + 1);
+		int64_t here = f < 0 || up < 0 ? -1 : (f && up > TRIPS_MAX / f ? -1 : f * up);
+		if (here < 0 || (agreed && agreed != here))
+			return -1;
+		agreed = here;
+	}
+	return agreed ? agreed : 1;
+}
+
+int64_t computation_trips(const struct hlo_computation *c, int *in_loop)
+{
+	if (in_loop)
+		*in_loop = 0;
+	return trips_at(c, in_loop, 0);
+}

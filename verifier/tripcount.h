@@ -37,4 +37,12 @@ struct trip_count while_trip_count(const struct hlo_instruction *w);
  * "unknown trip count" when n < 0. Writes at most cap bytes. */
 void trip_count_describe(const struct trip_count *t, char *buf, size_t cap);
 
+/* How many times one run of the module runs computation c's body: the
+ * product of the trip counts of the while loops that call it as their body
+ * (a condition runs once more), through the call graph (nested loops
+ * multiply). *in_loop (may be NULL) is set when some while encloses c.
+ * Returns 1 outside loops, -1 when a count on the way is unknown or its
+ * callers disagree. */
+int64_t computation_trips(const struct hlo_computation *c, int *in_loop);
+
 #endif

@@ -20,7 +20,7 @@ const char *copy_family_name(enum copy_family f)
 {
 	static const char *const names[] = {
 		"layout", "memory-space", "loop-carry", "branch",
-		"in-place", "donation", "output", "unexplained",
+		"in-place", "donation", "output", "unexplained", "no-op",
 	};
-	return (unsigned)f <= FAMILY_UNEXPLAINED ? names[f] : "unexplained";
+	return (unsigned)f <= FAMILY_NO_OP ? names[f] : "unexplained";
 }

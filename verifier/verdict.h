@@ -22,6 +22,8 @@ enum copy_family {
 	FAMILY_DONATION,
 	FAMILY_OUTPUT,
 	FAMILY_UNEXPLAINED,
+	/* removed by XLA's algebraic simplifier before copy insertion (stage.h) */
+	FAMILY_NO_OP,
 };
 
 /* "removable", "loop-carry", ...; NULL for VERDICT_NONE. */

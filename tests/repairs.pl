@@ -112,18 +112,44 @@ if (@files && $files[0] eq '--claim') {
 
 for my $f (@files) {
 	my @claims; # [kind, edges, key]
+	# the headline names the claim; since the headlines are plain words, the
+	# edges and the hazard are on the evidence lines under it
+	my ($pend, $pedge);
 	for (split /\n/, run($H, 'check', $f)) {
-		if (/: (?:warning|error|note): (.*) \[HP\d+ aliasing-hazard\]$/) {
+		if (/: (?:warning|error|note): (.*) \[HP\d+ aliasing-hazard\]/) {
 			my $m = $1;
+			($pend, $pedge) = (undef, undef);
 			my ($v, $cl) = hazard_value($m);
-			next unless defined $v;
-			if ($m =~ /the control edge (\S+ -> \S+) avoids it/ || $m =~ /the control edges (.*?) together avoid it/) {
+			if (defined $v && ($m =~ /the control edge (\S+ -> \S+) avoids it/ || $m =~ /the control edges (.*?) together avoid it/)) {
 				push @claims, ['aliasing-hazard', [edges_of($1)], [$v, $cl]];
+			} elsif ($m =~ /, unless (\S+) runs before (\S+)$/) {
+				($pend, $pedge) = ('aliasing-hazard', "$1 -> $2");
 			}
-		} elsif (/: \w+: copy (\S+) .* with the control edges? (.*) it can be removed \[HP\d+ schedule-dependent-copy\]$/) {
+		} elsif (/: \w+: copy (\S+) .* with the control edges? (.*) it can be removed \[HP\d+ schedule-dependent-copy\]/) {
 			push @claims, ['schedule-dependent-copy', [edges_of($2)], $1];
-		} elsif (/: \w+: .*donation of param (\d+) .* the control edges? (.*?) (?:together avoid|avoids) the copy .*\[HP\d+ donation-copied\]$/) {
+			($pend, $pedge) = (undef, undef);
+		} elsif (/: \w+: copy (\S+) \(.*\[HP\d+ schedule-dependent-copy\]/) {
+			($pend, $pedge) = ('schedule-dependent-copy', $1);
+		} elsif (/: \w+: .*donation of param (\d+) .* the control edges? (.*?) (?:together avoid|avoids) the copy .*\[HP\d+ donation-copied\]/) {
 			push @claims, ['donation-copied', [edges_of($2)], $1];
+			($pend, $pedge) = (undef, undef);
+		} elsif (/: \w+: donated param (\d+) .*\[HP\d+ donation-copied\]/) {
+			($pend, $pedge) = ('donation-copied', $1);
+		} elsif (/^\S/) {
+			($pend, $pedge) = (undef, undef);
+		} elsif (defined $pend && $pend eq 'aliasing-hazard' &&
+			 /^    (?:overwrite|same-time|same-instruction|read-only-written|read-only-output|outputs-not-distinct): (.*)$/) {
+			my ($v, $cl) = hazard_value($1);
+			push @claims, ['aliasing-hazard', [edges_of($pedge)], [$v, $cl]] if defined $v;
+			($pend, $pedge) = (undef, undef);
+		} elsif (defined $pend && $pend eq 'schedule-dependent-copy' &&
+			 /^    repair: control edges? (.*?) \(in \S+\) rules out/) {
+			push @claims, ['schedule-dependent-copy', [edges_of($1)], $pedge];
+			($pend, $pedge) = (undef, undef);
+		} elsif (defined $pend && $pend eq 'donation-copied' &&
+			 /the control edges? (.*?) (?:together avoid|avoids) the copy/) {
+			push @claims, ['donation-copied', [edges_of($1)], $pedge];
+			($pend, $pedge) = (undef, undef);
 		}
 	}
 	my $copy;

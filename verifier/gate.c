@@ -60,6 +60,17 @@ static const char *op_text(const struct hlo_instruction *x)
 							 : opcode_name((enum opcode)x->opcode);
 }
 
+/* splitmix64's finalizer over an FNV-1a hash: the identities' bits spread. */
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
 static uint64_t copy_identity(const struct hlo_instruction *c)
 {
 	struct fnv f = {0xcbf29ce484222325ULL};
@@ -73,13 +84,7 @@ static uint64_t copy_identity(const struct hlo_instruction *c)
 	fnv_bytes(&f, ot, strlen(ot));
 	fnv_shape(&f, op ? op->shape : NULL);
 	fnv_shape(&f, c->shape);
-	uint64_t x = f.h;
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
+	return mix64(f.h);
 }
 
 /* A fused or asynchronous copy's identity: a plain copy's fields, the
@@ -107,13 +112,7 @@ static uint64_t site_identity(const struct copy_site *st)
 	fnv_bytes(&f, ot, strlen(ot));
 	fnv_shape(&f, op->shape);
 	fnv_shape(&f, st->to);
-	uint64_t x = f.h;
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
+	return mix64(f.h);
 }
 
 /* The parameter's argument path, copied: the gate module outlives the IR. */

@@ -346,7 +346,7 @@ static void check_one(void *arg, size_t i)
 	}
 	/* the donations next (they outlive the module in the report), then the rules */
 	const struct donation_list *dl = session_donations(s);
-	mr->donation_verdicts = dl ? donation_summaries_make(dl->items, dl->n, &run->cfg->frames) : NULL;
+	mr->donation_verdicts = dl ? donation_summaries_make(m, dl->items, dl->n, &run->cfg->frames) : NULL;
 	if (lint_run(s, run->cfg, &mr->findings) < 0) {
 		fprintf(pd.out, "%s: error: internal error in a rule; results are incomplete\n",
 			j->file);

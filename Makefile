@@ -104,6 +104,8 @@ $(BUILD)/tests/test_agreement: $(AGREE_SRC) $(AGREE_SRC:.c=.h)
 # tests/ci-outputs.sh: what CI reads (issue 23), validated with xmllint and the SARIF Multitool.
 
 # tests/repairs.sh: every printed repair re-checked on the text with its edges added.
+# tests/donation-readings.sh: donation and check read each donation alike (issue 21).
+# tests/headlines.sh: headline lengths over the real corpus and every rule (issue 22).
 ROBUST_ENV = HLOPROOF_SHARED=$(SHARED) HLOGEN=$(BUILD)/hlogen
 test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@sh tests/layering.sh
@@ -119,6 +121,8 @@ test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof SARIF_MULTITOOL=$(BUILD)/node/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool \
 	  sh tests/ci-outputs.sh
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/repairs.sh
+	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/donation-readings.sh
+	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/headlines.sh
 
 asan-test: deps $(BUILD)/hlogen
 	@$(MAKE) --no-print-directory BUILD=build-asan \

@@ -69,7 +69,7 @@ assert e['message'].startswith('cannot open: '), e" "$T/miss.json" && ok || bad 
 # 2. JUnit: a <failure> only at or above --fail-on (default: error); the rest pass
 # with their text in <system-out>.
 "$H" check --format=junit "$LRT" >"$T/j.xml"; st=$?
-[ $st = 0 ] && [ "$(cnt '<failure' "$T/j.xml")" = 0 ] && grep -q '<system-out>warning: layout round trip: p goes from layout' "$T/j.xml" \
+[ $st = 0 ] && [ "$(cnt '<failure' "$T/j.xml")" = 0 ] && grep -q '<system-out>warning: layout round trip: p goes {1,0} -> {0,1} -> {1,0}' "$T/j.xml" \
 	&& grep -q 'tests="1" failures="0" errors="0"' "$T/j.xml" && ok || bad "JUnit below --fail-on: exit $st"
 "$H" check --format=junit --fail-on=warning "$LRT" >"$T/j.xml"; st=$?
 [ $st = 1 ] && [ "$(cnt '<failure type="warning"' "$T/j.xml")" = 1 ] && [ "$(cnt '<system-out>' "$T/j.xml")" = 0 ] && ok \
@@ -117,7 +117,7 @@ res=run['results']; assert len(res) == 1
 a=res[0]['locations'][0]['physicalLocation']['artifactLocation']
 assert a == {'uri': 'hlo/sub/m.hlo', 'uriBaseId': '%SRCROOT%'}, a
 m=res[0]['message']['text']
-assert m.startswith('layout round trip: p goes from layout') and '\n' not in m, m
+assert m.startswith('layout round trip: p goes {1,0} -> {0,1} -> {1,0}') and '\n' not in m, m
 ev=res[0]['properties']['evidence']
 assert len(ev) == 4 and ev[0] == '5:3: p = f32[2,3]{1,0} parameter', ev
 for r in run['tool']['driver']['rules']:

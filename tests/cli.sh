@@ -359,14 +359,14 @@ AH=$R/aliasing-hazard
 expect_out 1 'fires_scheduled.hlo:8:[0-9]+: error: the printed schedule reads corrupted data' "$H" check --cross-check $AH/fires_scheduled.hlo
 expect_out 0 'warning: XLA copies p \(32 B\): overwritten before a read \[HP101' "$H" check $AH/fires_in_place_before_read.hlo
 expect_out 0 '"any": "schedule-dependent"' "$H" check --format=json $C/in_place.hlo
-expect_out 0 'fires_unordered_read.hlo:9:3: note: copy c \(32 B, in-place\) is needed only if a read runs after the in-place update: read the old value first \[HP103 schedule-dependent-copy\]$' "$H" check --stage=after $R/schedule-dependent-copy/fires_unordered_read.hlo
+expect_out 0 'fires_unordered_read.hlo:9:3: note: copy c \(32 B, in-place\) is avoidable: read the old value before the update \[HP103 schedule-dependent-copy\]$' "$H" check --stage=after $R/schedule-dependent-copy/fires_unordered_read.hlo
 expect_out 0 '^    in JAX: pass the old value through jax.lax.optimization_barrier with the read, before the update$' "$H" check --stage=after $R/schedule-dependent-copy/fires_unordered_read.hlo
 expect_out 0 '^    repair: control edge r -> d \(in main\) rules out all 1 hazard\(s\)$' "$H" check --stage=after $R/schedule-dependent-copy/fires_unordered_read.hlo
 expect_out 0 '^    help: docs/rules/schedule-dependent-copy.md \(hloproof rules schedule-dependent-copy\)$' "$H" check --stage=after $R/schedule-dependent-copy/fires_unordered_read.hlo
 expect_out 0 '^# HP103 schedule-dependent-copy$' "$H" rules schedule-dependent-copy
 expect_out 0 '^# HP102 removable-copy$' "$H" rules HP102
 expect 2 "$H" rules no-such-rule
-expect_out 0 'note: copy c \(32 B, in-place\) is needed only if a read runs after' "$H" check --stage=after $R/schedule-dependent-copy/fires_unordered_read.hlo
+expect_out 0 'note: copy c \(32 B, in-place\) is avoidable: read the old value before' "$H" check --stage=after $R/schedule-dependent-copy/fires_unordered_read.hlo
 
 # A byte that is not UTF-8 in an op_name (the argument path): `donation
 # --format=json` escapes it as `check --format=json` does (report_json_string:
@@ -512,7 +512,7 @@ expect 2 "$H" prove-removal $C/fused_horizontal.hlo copy_fusion
 expect_out 0 '^  kind: async \(copy-start cs2, copy-done cd2\)$' "$H" explain $C/async_same_space.hlo cd2
 expect_out 0 '^cs2: removal proven safe under the given schedule \(family in-place, 256 bytes saved\)$' "$H" prove-removal $C/async_same_space.hlo cd2
 expect_out 4 '^reshape_copy: unknown: the copy is tuple-shaped or also changes the dimensions' "$H" prove-removal $C/fused_reshape.hlo reshape_copy
-expect_out 0 'note: copy copy_fusion\{1\} \(128 B, in-place\) is needed only if a read runs after the in-place update: read the old value first \[HP103 schedule-dependent-copy\]$' "$H" check $C/fused_horizontal.hlo
+expect_out 0 'note: copy copy_fusion\{1\} \(128 B, in-place\) is avoidable: read the old value before the update \[HP103 schedule-dependent-copy\]$' "$H" check $C/fused_horizontal.hlo
 expect_out 0 '^    repair: control edge copy_fusion -> d1 ' "$H" check $C/fused_horizontal.hlo
 # --- source lines (issue 22): "source" on copies, donations and findings --
 # corpus/source/*.hlo: "// expect: COPY source=FILE:LINE:COL function=F";

@@ -317,9 +317,7 @@ static int check(struct rule_ctx *ctx)
 		return 0; /* the module could not be analysed */
 	const struct hlo_module *m = ctx->module;
 	int scheduled = m->is_scheduled;
-	enum severity sev = ctx->severity;
-	if (sev == SEV_ERROR && !scheduled)
-		sev = SEV_WARNING; /* a prediction, before copy insertion */
+	enum severity sev = ctx->severity; /* a warning before copy insertion: RULE_PREDICTS */
 	const struct hazard_report *H = hl->items;
 	int32_t n = hl->n;
 	/* one group per copied value: XLA inserts one copy for it, whatever
@@ -466,5 +464,5 @@ const struct rule rule_aliasing_hazard = {
 	.severity = SEV_ERROR,
 	.summary = "the module as given reads a value after its buffer was overwritten",
 	.check = check,
-	.flags = RULE_ABOUT_COPY,
+	.flags = RULE_ABOUT_COPY | RULE_PREDICTS,
 };

@@ -25,7 +25,7 @@ static int check(struct rule_ctx *ctx)
 {
 	const struct donation_list *dl = rule_donations(ctx);
 	const struct hlo_module *m = ctx->module;
-	if (!dl || !m->is_scheduled)
+	if (!dl) /* scheduled modules only: RULE_SCHEDULED_ONLY */
 		return 0;
 	for (int32_t i = 0; i < dl->n; i++) {
 		const struct donation_report *r = &dl->items[i];
@@ -63,5 +63,5 @@ const struct rule rule_donation_unsafe = {
 	.severity = SEV_ERROR,
 	.summary = "a donated buffer overwritten while the parameter is still read (scheduled module)",
 	.check = check,
-	.flags = RULE_ABOUT_DONATION,
+	.flags = RULE_ABOUT_DONATION | RULE_SCHEDULED_ONLY,
 };

@@ -366,6 +366,16 @@ expect_out 0 '^    help: docs/rules/schedule-dependent-copy.md \(hloproof rules 
 expect_out 0 '^# HP103 schedule-dependent-copy$' "$H" rules schedule-dependent-copy
 expect_out 0 '^# HP102 removable-copy$' "$H" rules HP102
 expect 2 "$H" rules no-such-rule
+# severity per context (issue 21): the list, each rule's page and docs/rules/README.md agree
+expect_out 0 '^HP101  aliasing-hazard  +error    the module' "$H" rules
+if sed -n '/^HP101 /{n;p;}' $T/out | grep -qE '^ +warning  before copy insertion \(a module not scheduled\): a predicted copy$'; then ok; else bad "rules: HP101 has no warning line"; fi
+expect_out 0 '^HP101 aliasing-hazard: severity error; warning before copy insertion \(a module not scheduled\): a predicted copy$' "$H" rules aliasing-hazard
+expect_out 0 '^HP203 donation-copied: severity warning; error with --strict-donation$' "$H" rules HP203
+for id in $("$H" rules | sed -n 's/^\(HP[0-9]*\) .*/\1/p'); do
+	want=$("$H" rules $id | sed -n '1s/^[^:]*: severity //p')
+	got=$(sed -n "s/^| $id | [^|]* | \([^|]*\) |.*/\1/p" docs/rules/README.md | tr -d '`')
+	if [ -n "$want" ] && [ "$want" = "$got" ]; then ok; else bad "docs/rules/README.md: $id severity '$got', hloproof rules: '$want'"; fi
+done
 expect_out 0 'note: copy c \(32 B, in-place\) is avoidable: read the old value before' "$H" check --stage=after $R/schedule-dependent-copy/fires_unordered_read.hlo
 
 # A byte that is not UTF-8 in an op_name (the argument path): `donation

@@ -233,15 +233,17 @@ static int32_t inplace_operand(const struct analysis *an, const struct hlo_instr
 
 /* Where the copy goes (JSON copy_place): "loop state {5} of while.3",
  * "operand 0 of dynamic-update-slice.2", "entry output {1}",
- * "output {0} of conditional.4"; in words when the analysis is not at hand. */
+ * "output {0} of conditional.4", else the value itself ("x{1}, after its
+ * definition"). */
 static void place(const struct analysis *an, const struct hlo_module *m,
-		  const struct hazard_report *h, const struct hlo_computation *c, char *out, size_t cap)
+		  const struct hazard_report *h, const char *vix, const struct hlo_computation *c,
+		  char *out, size_t cap)
 {
 	char ix[128];
 	int32_t sub = 0, a, b;
 	const struct hlo_instruction *x;
 	if (!an || h->v < 0 || h->v >= an->df->n_values) {
-		snprintf(out, cap, "the value %s", h->def_v->name);
+		snprintf(out, cap, "%s%s, after its definition", h->def_v->name, vix);
 		return;
 	}
 	switch (h->kind) {
@@ -272,33 +274,36 @@ static void place(const struct analysis *an, const struct hlo_module *m,
 		snprintf(out, cap, "operand %d of %s", (int)a, h->def_w->name);
 		return;
 	}
-	if (h->kind == HAZARD_READ_ONLY_OUTPUT || h->kind == HAZARD_OUTPUTS_NOT_DISTINCT)
-		snprintf(out, cap, "an entry output");
-	else if (h->def_w)
-		snprintf(out, cap, "the value %s, before %s writes its buffer", h->def_v->name, h->def_w->name);
+	/* no holder or in-place writer: the value, copied where it is
+	 * defined (XLA copies an aliased parameter or a shared value there) */
+	if (h->def_w && h->def_w != h->def_v && h->kind != HAZARD_SAME_TIME)
+		snprintf(out, cap, "%s%s, before %s writes its buffer", h->def_v->name, vix, h->def_w->name);
 	else
-		snprintf(out, cap, "the value %s", h->def_v->name);
+		snprintf(out, cap, "%s%s, after its definition", h->def_v->name, vix);
 }
 
-/* A copy of a donated parameter that donation-copied (HP203) reports as
- * its prediction: the same copy, so one finding, not two (one reading of
- * one donation, donation.h). */
+/* A hazard on a donated parameter's value that a donation rule reports as
+ * its reading (donation.h): before copy insertion the copy of the parameter
+ * that donation-copied (HP203) predicts, whatever the hazard's kind (an
+ * in-place writer, the loop, the donation itself); in a scheduled module
+ * the corrupted read that donation-unsafe (HP202) reports. One value, one
+ * finding, not two. */
 static int reported_as_donation(struct rule_ctx *ctx, const struct hazard_report *h)
 {
-	const struct rule *hp203 = rule_lookup("donation-copied");
+	int scheduled = ctx->module->is_scheduled;
+	const struct rule *by = rule_lookup(scheduled ? "donation-unsafe" : "donation-copied");
 	const struct donation_list *dl;
-	if (h->predicted_family != FAMILY_DONATION || h->def_v->opcode != OP_PARAMETER ||
-	    !h->def_v->parent->is_entry || !hp203 || !config_rule_enabled(ctx->config, hp203) ||
-	    !(dl = rule_donations(ctx)))
+	if (h->def_v->opcode != OP_PARAMETER || !h->def_v->parent->is_entry || !by ||
+	    !config_rule_enabled(ctx->config, by) || !(dl = rule_donations(ctx)))
 		return 0;
 	const struct dataflow *df = rule_dataflow(ctx);
 	int32_t idx[SHAPE_MAX_DEPTH + 1], n = df ? dataflow_value_index(df, &df->values[h->v], idx) : 0;
 	struct shape_index ix = {n, idx};
 	for (int32_t i = 0; i < dl->n; i++) {
 		const struct donation_report *r = &dl->items[i];
-		if (r->param == h->def_v->parameter_number && shape_index_equal(&r->param_index, &ix) &&
-		    donation_reading(ctx->module, r) == READING_COPY_PREDICTED)
-			return 1;
+		if (r->param == h->def_v->parameter_number && shape_index_equal(&r->param_index, &ix))
+			return donation_reading(ctx->module, r) ==
+			       (scheduled ? READING_UNSAFE : READING_COPY_PREDICTED);
 	}
 	return 0;
 }
@@ -346,7 +351,7 @@ static int check(struct rule_ctx *ctx)
 		if (grp->done)
 			continue;
 		grp->done = 1;
-		if (!scheduled && reported_as_donation(ctx, h))
+		if (reported_as_donation(ctx, h))
 			continue;
 		int32_t count = grp->count;
 		/* the headline's hazard: an every-schedule one when there is one,
@@ -391,7 +396,7 @@ static int check(struct rule_ctx *ctx)
 		else
 			snprintf(size, sizeof(size), "%s", b);
 		struct analysis *an = rule_analysis(ctx);
-		place(an, m, lead, lc, at, sizeof(at));
+		place(an, m, lead, ix, lc, at, sizeof(at));
 		/* a repair is named only once the module with its edge added,
 		 * analysed again, no longer has the hazard (docs/verdicts.md) */
 		int edge_ok = !scheduled && !grp->every && lead->edge_from && lead->edge_to &&

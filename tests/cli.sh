@@ -357,7 +357,8 @@ for f in $C/*.hlo; do
 done
 AH=$R/aliasing-hazard
 expect_out 1 'fires_scheduled.hlo:8:[0-9]+: error: the printed schedule reads corrupted data' "$H" check --cross-check $AH/fires_scheduled.hlo
-expect_out 0 'warning: XLA copies p \(32 B\): overwritten before a read \[HP101' "$H" check $AH/fires_in_place_before_read.hlo
+expect_out 0 'fires_in_place_before_read.hlo:11:3: warning: XLA copies n \(32 B\): overwritten before a read \[HP101 aliasing-hazard\]$' "$H" check $AH/fires_in_place_before_read.hlo
+expect_out 0 '^    predicted copy: family in-place, 32 bytes, at operand 0 of d$' "$H" check $AH/fires_in_place_before_read.hlo
 expect_out 0 '"any": "schedule-dependent"' "$H" check --format=json $C/in_place.hlo
 expect_out 0 'fires_unordered_read.hlo:9:3: note: copy c \(32 B, in-place\) is avoidable: read the old value before the update \[HP103 schedule-dependent-copy\]$' "$H" check --stage=after $R/schedule-dependent-copy/fires_unordered_read.hlo
 expect_out 0 '^    in JAX: pass the old value through jax.lax.optimization_barrier with the read, before the update$' "$H" check --stage=after $R/schedule-dependent-copy/fires_unordered_read.hlo
@@ -643,6 +644,28 @@ if grep -qF "hloproof check: --stage takes before, after or auto, not 'later'" $
 expect 2 "$H" donation --stage=x $C/noop_same_shape.hlo
 expect 2 "$H" timeline --stage=x $C/noop_same_shape.hlo
 expect 2 "$H" gate --stage=x $C/noop_same_shape.hlo $C/noop_same_shape.hlo
+
+# --- where a predicted copy goes (issue 21): HP101's copy_place names the
+# in-place operand by number, the loop state slot, the entry output leaf, the
+# conditional output, else the value where it is defined; one finding per
+# copied value
+places() { "$H" check --format=json --fail-on=none "$1" 2>/dev/null | python3 -c 'import json,sys
+d=json.load(sys.stdin)
+v=[(f["copied_value"], f["copy_place"]) for m in d["modules"] for f in m["findings"] if f.get("copied_value")]
+assert len(v) == len(set(c for c, _ in v)), v
+print("; ".join("%s: %s" % x for x in sorted(v)))'; }
+r=$(places $R/aliasing-hazard/fires_in_place_before_read.hlo)
+[ "$r" = "n@main: operand 0 of d" ] && ok || bad "copy_place of an in-place operand: $r"
+r=$(places $R/aliasing-hazard/fires_constant_output.hlo)
+[ "$r" = "k@main: entry output {1}" ] && ok || bad "copy_place of an entry output: $r"
+r=$(places corpus/demo/train_step.before.hlo)
+[ "$r" = "kv@main: loop state {1} of loop; p{0}@decode_body: loop state {0} of loop; p{1}@decode_body: loop state {1} of loop; p{2}@decode_body: loop state {2} of loop; start@main: loop state {0} of loop" ] \
+	&& ok || bad "copy_place of loop state: $r"
+S=${HLOPROOF_SHARED:-../shared}/corpus/xla-copy-insertion
+r=$(places $S/CopyInsertionTest_ReverseInConditional.hlo)
+case "$r" in "Arg_1.2@main.13: output {0} of conditional.12.clone") ok ;; *) bad "copy_place of a conditional output: $r" ;; esac
+r=$(places $S/CopyInsertionTest_InputOutputAliasCopy.hlo)
+case "$r" in *"arg_tuple.1{0}@main_tf2xla.11: arg_tuple.1{0}, after its definition"*) ok ;; *) bad "copy_place of a value: $r" ;; esac
 
 # --- cost per step (issue 21): a copy in a loop body of known trip count
 TL=corpus/loops/trip_copy_in_body.hlo

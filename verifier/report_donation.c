@@ -276,8 +276,10 @@ int report_donation_pair_text(FILE *out, const struct donation_pair_view *v)
 				(unsigned long long)w->lost);
 		else
 			fprintf(out, "dropped; lost %llu bytes", (unsigned long long)w->lost);
-		if (got && got->any != VERDICT_NOT_HONORED)
+		if (got && got->any != VERDICT_NOT_HONORED && v->ma->is_scheduled)
 			fprintf(out, "; given=%s any=%s", vname(got->given), vname(got->any));
+		else if (got && got->any != VERDICT_NOT_HONORED)
+			fprintf(out, "; any=%s", vname(got->any));
 		if (w->why)
 			fprintf(out, " (%s)", w->why);
 		fprintf(out, "\n");

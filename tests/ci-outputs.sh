@@ -87,7 +87,7 @@ assert not list(r.iter('failure'))" "$T/real.xml" && [ $st = 0 ] && ok || bad "J
 
 # 3. JSON findings: bytes, family, verdict, evidence lines
 "$H" check --stage=after --format=json --fail-on=none "$RC" "$LRT" $RT/donation-not-honored/fires_memory_space.hlo \
-	$RT/aliasing-hazard/fires_scheduled.hlo >"$T/facts.json"; st=$?
+	$RT/aliasing-hazard/fires_scheduled.hlo $RT/donation-unsafe/fires_late_read.hlo >"$T/facts.json"; st=$?
 py "
 f={}
 for m in d['modules']:
@@ -100,7 +100,7 @@ r=f['HP102']; assert (r['bytes'], r['family'], r['verdict']) == (4096, 'unexplai
 r=f['HP104']; assert (r['bytes'], r['family'], r['verdict']) == (48, 'layout', None), r
 assert r['evidence'][0] == '5:3: p = f32[2,3]{1,0} parameter' and len(r['evidence']) == 4, r
 r=f['HP201']; assert (r['bytes'], r['family'], r['verdict']) == (128, None, 'not-honored'), r
-r=f['HP202']; assert (r['bytes'], r['verdict']) == (32, 'unsafe'), r
+r=f['HP202']; assert (r['bytes'], r['verdict']) == (16, 'unsafe'), r
 r=f['HP101']; assert (r['bytes'], r['verdict']) == (32, 'unsafe'), r" "$T/facts.json" && [ $st = 0 ] && ok || bad "JSON finding facts (exit $st)"
 
 # 4. SARIF for GitHub: URIs relative to the enclosing git work tree (or

@@ -104,6 +104,10 @@ $(BUILD)/tests/test_agreement: $(AGREE_SRC) $(AGREE_SRC:.c=.h)
 # tests/ci-outputs.sh: what CI reads (issue 23), validated with xmllint and the SARIF Multitool.
 
 # tests/repairs.sh: every printed repair re-checked on the text with its edges added.
+# tests/donation-readings.sh: donation and check read each donation alike (issue 21).
+# tests/headlines.sh: headline lengths over the real corpus and every rule (issue 22).
+# tests/conformance.sh: the conformance tables (copy insertion, the simplifier's copy
+# tests) explained and docs/conformance.md current.
 ROBUST_ENV = HLOPROOF_SHARED=$(SHARED) HLOGEN=$(BUILD)/hlogen
 test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@sh tests/layering.sh
@@ -119,6 +123,11 @@ test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof SARIF_MULTITOOL=$(BUILD)/node/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool \
 	  sh tests/ci-outputs.sh
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/repairs.sh
+	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/donation-readings.sh
+	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/headlines.sh
+	@HLOPROOF_SHARED=$(SHARED) CONFORMANCE_OUT=$(BUILD)/conformance.md sh tests/conformance.sh $(BUILD)/hloproof && \
+	  { cmp -s $(BUILD)/conformance.md docs/conformance.md && echo "conformance: docs/conformance.md is current"; } || \
+	  { echo "FAIL: docs/conformance.md differs from what make conformance writes"; exit 1; }
 
 asan-test: deps $(BUILD)/hlogen
 	@$(MAKE) --no-print-directory BUILD=build-asan \

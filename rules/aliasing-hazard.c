@@ -12,10 +12,13 @@
  * one finding per predicted copy, its value (JSON copied_value) and place,
  * the hazards behind it as evidence lines (the first few). The headline is
  * plain words; the HLO details are in the evidence. */
+#include "analysis.h"
 #include "lint.h"
 #include "copies.h"
+#include "donation.h"
 #include "hazard.h"
 #include "repair.h"
+#include "timeline.h" /* tl_format_bytes */
 #include "tripcount.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,61 +109,203 @@ static struct group *group_of(struct groups *G, int64_t key)
 	return &G->g[h];
 }
 
-/* "8.0 KiB", "32 bytes": the headline's size in plain words */
-static void human_bytes(uint64_t b, char *out, size_t cap)
+/* Why XLA copies the value and what a JAX user can do about it, in a few
+ * words (the HLO details are evidence). `param`: the value is an entry
+ * parameter (an argument); `fix`: a checked control edge avoids the hazard,
+ * so reading the value first is a repair. */
+static void reason(const struct hazard_report *h, int param, int fix, char *out, size_t cap)
 {
-	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
-	if (b < 1024) {
-		snprintf(out, cap, "%llu byte%s", (unsigned long long)b, b == 1 ? "" : "s");
-		return;
-	}
-	double v = (double)b / 1024;
-	int u = 0;
-	while (v >= 1024 && u < 3) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(out, cap, "%.1f %s", v, units[u]);
-}
-
-/* Why XLA copies the value, in plain words (the HLO details are evidence). */
-static void reason(const struct hazard_report *h, char *out, size_t cap)
-{
+	int loop = h->predicted_family == FAMILY_LOOP_CARRY;
 	switch (h->kind) {
 	case HAZARD_READ_ONLY_WRITTEN:
-		snprintf(out, cap, "it is read-only (a constant or an undonated parameter) and "
-				   "is updated in place");
+		snprintf(out, cap, "%s", param ? "updated in place; donate it"
+				  : loop ? "a constant used as loop state"
+				  : "a constant updated in place");
 		break;
 	case HAZARD_READ_ONLY_OUTPUT:
-		snprintf(out, cap, "it is read-only and also returned as an output");
+		snprintf(out, cap, "%s", param ? "returned as is; donate it"
+				  : "a constant returned as an output");
 		break;
 	case HAZARD_OUTPUTS_NOT_DISTINCT:
-		snprintf(out, cap, "one buffer is returned at two outputs");
+		snprintf(out, cap, "returned at two outputs");
+		break;
+	case HAZARD_SAME_TIME:
+		snprintf(out, cap, "%s", loop ? "two loop slots hold it"
+				  : "shares a buffer with another value");
+		break;
+	case HAZARD_SAME_INSTRUCTION:
+		snprintf(out, cap, "an op reads it while overwriting it%s", fix ? "; read it first" : "");
 		break;
 	default:
-		if (h->predicted_family == FAMILY_LOOP_CARRY)
-			snprintf(out, cap, "the loop updates it in place while the old value is still read");
-		else
-			snprintf(out, cap, "it is overwritten in place while it is still read");
+		snprintf(out, cap, "overwritten before a read%s", fix ? "; read it first" : "");
 	}
 }
 
-/* Where the copy goes, in words (JSON copy_place). */
-static void place(const struct hlo_module *m, const struct hazard_report *h, char *out, size_t cap)
+/* "{1,0}" of sub `sub` of instruction i's shape ("" for the whole shape). */
+static void sub_text(const struct dataflow *df, const struct hlo_instruction *i, int32_t sub,
+		     char *out, size_t cap)
 {
+	int32_t idx[SHAPE_MAX_DEPTH + 1];
+	int32_t n = shape_tree_index(dataflow_tree(df, i), sub, idx);
+	size_t k = (size_t)snprintf(out, cap, "{");
+	for (int32_t q = 0; q < n && k < cap; q++)
+		k += (size_t)snprintf(out + k, cap - k, "%s%d", q ? "," : "", idx[q]);
+	if (k < cap)
+		snprintf(out + k, cap - k, "}");
+}
+
+/* The while loop (op OP_WHILE) or conditional (OP_CONDITIONAL) whose
+ * output holds value v's buffer, and the index (as sub of its shape): a
+ * value of the buffer defined by it, or for a loop by its body's parameter;
+ * v itself first, then the one of computation `c`. */
+static const struct hlo_instruction *holder(const struct analysis *an, int32_t v, enum opcode op,
+					    const struct hlo_computation *c, int32_t *sub)
+{
+	const struct hlo_buffer *b = &an->bufs->buffers[an->bufs->buffer_of[v]];
+	const struct hlo_instruction *best = NULL;
+	/* v itself first: one buffer may hold several slots */
+	for (int64_t k = -1; k < (int64_t)b->n_values; k++) {
+		const struct hlo_value *x = &an->df->values[k < 0 ? v : b->values[k]];
+		const struct hlo_instruction *w = NULL;
+		if (x->def->opcode == op) {
+			w = x->def;
+		} else if (op == OP_WHILE && x->def->opcode == OP_PARAMETER && !x->def->parent->is_entry) {
+			const struct hlo_computation *pc = x->def->parent;
+			for (int32_t i = 0; i < pc->n_callers && !w; i++)
+				if (pc->callers[i].instr && pc->callers[i].instr->opcode == OP_WHILE)
+					w = pc->callers[i].instr;
+		}
+		if (!w)
+			continue;
+		int here = k < 0 || x->def->parent == c;
+		if (!best || here) {
+			best = w;
+			*sub = (int32_t)x->sub;
+		}
+		if (here)
+			break;
+	}
+	return best;
+}
+
+/* The entry output leaves (subs of the root) that hold a value of v's
+ * buffer: the first two into *first and *second (-1 when none). */
+static void output_leaves(const struct analysis *an, int32_t v, int32_t *first, int32_t *second)
+{
+	const struct hlo_instruction *root = an->m->entry ? an->m->entry->root : NULL;
+	*first = *second = -1;
+	if (!root)
+		return;
+	const struct hlo_buffer *b = &an->bufs->buffers[an->bufs->buffer_of[v]];
+	const struct shape_tree *t = dataflow_tree(an->df, root);
+	for (int32_t s = 0; s < t->n; s++) {
+		if (t->nk[s] >= 0)
+			continue;
+		const struct value_set *vs = dataflow_set(an->df, root, s);
+		const int32_t *ids = value_set_ids(vs);
+		int hit = 0;
+		for (int32_t i = 0; i < vs->n && !hit; i++)
+			hit = an->bufs->buffer_of[ids[i]] == b->id;
+		if (!hit)
+			continue;
+		if (*first < 0)
+			*first = s;
+		else if (*second < 0)
+			*second = s;
+	}
+}
+
+/* The in-place operand of `w` that holds a value of v's buffer: its
+ * operand number, or -1. */
+static int32_t inplace_operand(const struct analysis *an, const struct hlo_instruction *w, int32_t v)
+{
+	const struct inplace_pair *pr;
+	int32_t n = inplace_pairs(an->ip, w, &pr), buf = an->bufs->buffer_of[v];
+	for (int32_t i = 0; i < n; i++) {
+		const struct value_set *vs = dataflow_set(an->df, w->operands[pr[i].operand], pr[i].operand_sub);
+		const int32_t *ids = value_set_ids(vs);
+		for (int32_t k = 0; k < vs->n; k++)
+			if (an->bufs->buffer_of[ids[k]] == buf)
+				return pr[i].operand;
+	}
+	return n > 0 ? pr[0].operand : -1;
+}
+
+/* Where the copy goes (JSON copy_place): "loop state {5} of while.3",
+ * "operand 0 of dynamic-update-slice.2", "entry output {1}",
+ * "output {0} of conditional.4", else the value itself ("x{1}, after its
+ * definition"). */
+static void place(const struct analysis *an, const struct hlo_module *m,
+		  const struct hazard_report *h, const char *vix, const struct hlo_computation *c,
+		  char *out, size_t cap)
+{
+	char ix[128];
+	int32_t sub = 0, a, b;
+	const struct hlo_instruction *x;
+	if (!an || h->v < 0 || h->v >= an->df->n_values) {
+		snprintf(out, cap, "%s%s, after its definition", h->def_v->name, vix);
+		return;
+	}
 	switch (h->kind) {
 	case HAZARD_READ_ONLY_OUTPUT:
 	case HAZARD_OUTPUTS_NOT_DISTINCT:
-		snprintf(out, cap, "an entry output (%s)", m->entry && m->entry->root ? m->entry->root->name : "?");
-		break;
+		output_leaves(an, h->v, &a, &b);
+		if (a < 0)
+			break;
+		/* two leaves: XLA keeps the first and copies into the second */
+		sub_text(an->df, m->entry->root, h->kind == HAZARD_OUTPUTS_NOT_DISTINCT && b >= 0 ? b : a,
+			 ix, sizeof(ix));
+		snprintf(out, cap, "entry output %s", ix);
+		return;
 	default:
-		if (h->predicted_family == FAMILY_LOOP_CARRY && h->def_w)
-			snprintf(out, cap, "the while-state slot that %s writes", h->def_w->name);
-		else if (h->def_w)
-			snprintf(out, cap, "the operand of %s (before it writes in place)", h->def_w->name);
-		else
-			snprintf(out, cap, "the value %s", h->def_v->name);
+		break;
 	}
+	if (h->predicted_family == FAMILY_LOOP_CARRY && (x = holder(an, h->v, OP_WHILE, c, &sub))) {
+		sub_text(an->df, x, sub, ix, sizeof(ix));
+		snprintf(out, cap, "loop state %s of %s", ix, x->name);
+		return;
+	}
+	if (h->predicted_family == FAMILY_BRANCH && (x = holder(an, h->v, OP_CONDITIONAL, c, &sub))) {
+		sub_text(an->df, x, sub, ix, sizeof(ix));
+		snprintf(out, cap, "output %s of %s", ix, x->name);
+		return;
+	}
+	if (h->def_w && (a = inplace_operand(an, h->def_w, h->v)) >= 0) {
+		snprintf(out, cap, "operand %d of %s", (int)a, h->def_w->name);
+		return;
+	}
+	/* no holder or in-place writer: the value, copied where it is
+	 * defined (XLA copies an aliased parameter or a shared value there) */
+	if (h->def_w && h->def_w != h->def_v && h->kind != HAZARD_SAME_TIME)
+		snprintf(out, cap, "%s%s, before %s writes its buffer", h->def_v->name, vix, h->def_w->name);
+	else
+		snprintf(out, cap, "%s%s, after its definition", h->def_v->name, vix);
+}
+
+/* A hazard on a donated parameter's value that a donation rule reports as
+ * its reading (donation.h): before copy insertion the copy of the parameter
+ * that donation-copied (HP203) predicts, whatever the hazard's kind (an
+ * in-place writer, the loop, the donation itself); in a scheduled module
+ * the corrupted read that donation-unsafe (HP202) reports. One value, one
+ * finding, not two. */
+static int reported_as_donation(struct rule_ctx *ctx, const struct hazard_report *h)
+{
+	int scheduled = ctx->module->is_scheduled;
+	const struct rule *by = rule_lookup(scheduled ? "donation-unsafe" : "donation-copied");
+	const struct donation_list *dl;
+	if (h->def_v->opcode != OP_PARAMETER || !h->def_v->parent->is_entry || !by ||
+	    !config_rule_enabled(ctx->config, by) || !(dl = rule_donations(ctx)))
+		return 0;
+	const struct dataflow *df = rule_dataflow(ctx);
+	int32_t idx[SHAPE_MAX_DEPTH + 1], n = df ? dataflow_value_index(df, &df->values[h->v], idx) : 0;
+	struct shape_index ix = {n, idx};
+	for (int32_t i = 0; i < dl->n; i++) {
+		const struct donation_report *r = &dl->items[i];
+		if (r->param == h->def_v->parameter_number && shape_index_equal(&r->param_index, &ix))
+			return donation_reading(ctx->module, r) ==
+			       (scheduled ? READING_UNSAFE : READING_COPY_PREDICTED);
+	}
+	return 0;
 }
 
 /* A hazard the rule reports: in the printed schedule, or in some schedule
@@ -177,9 +322,7 @@ static int check(struct rule_ctx *ctx)
 		return 0; /* the module could not be analysed */
 	const struct hlo_module *m = ctx->module;
 	int scheduled = m->is_scheduled;
-	enum severity sev = ctx->severity;
-	if (sev == SEV_ERROR && !scheduled)
-		sev = SEV_WARNING; /* a prediction, before copy insertion */
+	enum severity sev = ctx->severity; /* a warning before copy insertion: RULE_PREDICTS */
 	const struct hazard_report *H = hl->items;
 	int32_t n = hl->n;
 	/* one group per copied value: XLA inserts one copy for it, whatever
@@ -208,6 +351,8 @@ static int check(struct rule_ctx *ctx)
 		if (grp->done)
 			continue;
 		grp->done = 1;
+		if (reported_as_donation(ctx, h))
+			continue;
 		int32_t count = grp->count;
 		/* the headline's hazard: an every-schedule one when there is one,
 		 * so that the finding never says both "every" and "this edge" */
@@ -231,42 +376,43 @@ static int check(struct rule_ctx *ctx)
 				snprintf(ix + k, sizeof(ix) - k, "}");
 		}
 		snprintf(cv, sizeof(cv), "%s%s@%s", h->def_v->name, ix, h->def_v->parent->name);
-		char size[64], why[160], at[300], vname[120];
-		human_bytes(lead->bytes, size, sizeof(size));
-		/* inside a loop the copy runs every iteration */
+		/* what is copied: the argument's path, else the HLO name */
+		const char *arg = instr_arg_path(h->def_v);
+		char size[80], why[160], at[300], vname[120], b[32];
+		if (arg)
+			snprintf(vname, sizeof(vname), "%.36s%s%s", arg, strlen(arg) > 36 ? "..." : "", ix);
+		else
+			snprintf(vname, sizeof(vname), "%.32s%s%s", h->def_v->name,
+				 strlen(h->def_v->name) > 32 ? "..." : "", ix);
+		/* how much: inside a loop the copy runs every iteration */
 		const struct hlo_computation *lc = where(m, lead)->parent;
 		int in_loop;
 		int64_t trips = computation_trips(lc, &in_loop);
-		if (in_loop && trips > 0) {
-			size_t k = strlen(size);
-			snprintf(size + k, sizeof(size) - k, " per step, %lld step%s", (long long)trips,
-				 trips == 1 ? "" : "s");
-		} else if (in_loop) {
-			size_t k = strlen(size);
-			snprintf(size + k, sizeof(size) - k, " per iteration");
-		}
-		reason(lead, why, sizeof(why));
-		place(m, lead, at, sizeof(at));
-		snprintf(vname, sizeof(vname), "%.60s%s%.40s", h->def_v->name, strlen(h->def_v->name) > 60 ? "..." : "", ix);
+		tl_format_bytes(lead->bytes, b, sizeof(b));
+		if (in_loop && trips > 1)
+			snprintf(size, sizeof(size), "%lld x %s", (long long)trips, b);
+		else if (in_loop && trips < 0)
+			snprintf(size, sizeof(size), "%s per iteration", b);
+		else
+			snprintf(size, sizeof(size), "%s", b);
+		struct analysis *an = rule_analysis(ctx);
+		place(an, m, lead, ix, lc, at, sizeof(at));
+		/* a repair is named only once the module with its edge added,
+		 * analysed again, no longer has the hazard (docs/verdicts.md) */
+		int edge_ok = !scheduled && !grp->every && lead->edge_from && lead->edge_to &&
+			      repair_avoids_value_hazards(an, 1, &lead->edge_from, &lead->edge_to, lead,
+							  1u << lead->kind, 1) == 1;
+		int param = h->def_v->opcode == OP_PARAMETER && h->def_v->parent->is_entry;
+		reason(lead, param, edge_ok && count == 1, why, sizeof(why));
 		char *msg = NULL;
 		size_t len = 0;
 		FILE *s = open_memstream(&msg, &len);
 		if (!s)
 			continue;
-		/* a repair is named only once the module with its edge added,
-		 * analysed again, no longer has the hazard (docs/verdicts.md) */
-		int edge_ok = !scheduled && !grp->every && lead->edge_from && lead->edge_to &&
-			      repair_avoids_value_hazards(rule_analysis(ctx), 1, &lead->edge_from,
-							  &lead->edge_to, lead, 1u << lead->kind, 1) == 1;
 		if (scheduled)
-			fprintf(s, "the printed schedule reads corrupted data: %s (%s): %s", vname, size, why);
-		else if (grp->every)
-			fprintf(s, "XLA will insert a copy of %s (%s): %s, in every schedule", vname, size, why);
-		else if (edge_ok && count == 1)
-			fprintf(s, "XLA will insert a copy of %s (%s): %s, unless %s runs before %s", vname,
-				size, why, lead->edge_from->name, lead->edge_to->name);
+			fprintf(s, "the printed schedule reads corrupted data: %s (%s), %s", vname, size, why);
 		else
-			fprintf(s, "XLA will insert a copy of %s (%s): %s, in some schedules", vname, size, why);
+			fprintf(s, "XLA %s %s (%s): %s", grp->every ? "copies" : "may copy", vname, size, why);
 		fclose(s);
 		struct finding *f = findings_add(ctx->findings, ctx->rule, sev, where(m, lead),
 						 (struct srcpos){0}, fkey, msg);
@@ -278,11 +424,18 @@ static int check(struct rule_ctx *ctx)
 			      scheduled ? NULL : copy_family_name(lead->predicted_family),
 			      verdict_name(scheduled || grp->every ? VERDICT_UNSAFE : VERDICT_SCHEDULE_DEPENDENT));
 		finding_copy(ctx->findings, f, cv, at);
+		finding_subject(ctx->findings, f, vname);
 		finding_trips(f, lc, (long long)lead->bytes);
+		char per[64] = "";
+		if (in_loop && trips > 0)
+			snprintf(per, sizeof(per), " per iteration, %lld iteration%s per step",
+				 (long long)trips, trips == 1 ? "" : "s");
+		else if (in_loop)
+			snprintf(per, sizeof(per), " per iteration (trip count unknown)");
 		if (!scheduled)
-			finding_evidence(ctx->findings, f, "predicted copy: family %s, %llu bytes, at %s",
+			finding_evidence(ctx->findings, f, "predicted copy: family %s, %llu bytes%s, at %s",
 					 copy_family_name(lead->predicted_family),
-					 (unsigned long long)lead->bytes, at);
+					 (unsigned long long)lead->bytes, per, at);
 		if (edge_ok)
 			finding_evidence(ctx->findings, f, "the control edge %s -> %s avoids %s (checked on "
 					 "the module with it added)", lead->edge_from->name, lead->edge_to->name,
@@ -290,7 +443,8 @@ static int check(struct rule_ctx *ctx)
 		else if (!scheduled && !grp->every)
 			finding_evidence(ctx->findings, f, "no control edge that avoids it was found and checked");
 		if (!scheduled && !grp->every)
-			finding_evidence(ctx->findings, f, "assumes copy insertion orders by dependencies only "
+			finding_evidence(ctx->findings, f, "in some schedules only; assumes copy insertion "
+					 "orders by dependencies only "
 					 "(on GPU, copy removal runs again after scheduling and may drop the copy)");
 		int shown = 0;
 		for (int32_t j = i; j < n && shown < EVIDENCE_MAX; j++) {
@@ -315,5 +469,5 @@ const struct rule rule_aliasing_hazard = {
 	.severity = SEV_ERROR,
 	.summary = "the module as given reads a value after its buffer was overwritten",
 	.check = check,
-	.flags = RULE_ABOUT_COPY,
+	.flags = RULE_ABOUT_COPY | RULE_PREDICTS,
 };

@@ -17,10 +17,17 @@ static void found(void *p, const struct annotation_violation *v)
 		 v->report ? (int)(v->report - rule_donations(ctx)->items) : -1);
 	struct srcpos pos = v->report ? v->report->pos : (struct srcpos){0, 0, 0};
 	struct finding *f = finding_add_at(ctx, v->param, pos, key, "%s", v->message);
+	if (!f)
+		return;
 	if (v->report)
 		finding_facts(f, (long long)v->report->bytes, NULL, verdict_name(v->report->any));
-	if (f && v->item->reason && v->item->kind != ANNOT_ACCEPT_COPY)
+	finding_evidence(ctx->findings, f, "expected by %s:%d",
+			 ctx->annotations->path ? ctx->annotations->path : "annotations", v->item->line);
+	if (v->item->reason && v->item->kind != ANNOT_ACCEPT_COPY)
 		finding_evidence(ctx->findings, f, "note: %s", v->item->reason);
+	if (v->report && v->report->any != VERDICT_NOT_HONORED)
+		finding_evidence(ctx->findings, f, "if the copy is intended, say so: <accept-copy> "
+				 "with a reason (docs/annotations.md)");
 }
 
 static int check(struct rule_ctx *ctx)

@@ -6,6 +6,7 @@
 #include "donormatch.h"
 #include "hazard.h"
 #include "lint.h"
+#include "timeline.h" /* tl_format_bytes */
 #include <stdio.h>
 #include <string.h>
 
@@ -24,34 +25,32 @@ static int check(struct rule_ctx *ctx)
 {
 	const struct donation_list *dl = rule_donations(ctx);
 	const struct hlo_module *m = ctx->module;
-	if (!dl || !m->is_scheduled)
+	if (!dl) /* scheduled modules only: RULE_SCHEDULED_ONLY */
 		return 0;
 	for (int32_t i = 0; i < dl->n; i++) {
 		const struct donation_report *r = &dl->items[i];
-		if (r->given != VERDICT_UNSAFE)
+		if (donation_reading(m, r) != READING_UNSAFE) /* the one reading (donation.h) */
 			continue;
-		char pd[256], oi[128] = "{}", key[300], is[128];
+		char pd[256], name[160], oi[128] = "{}", key[300], is[128], b[32];
 		describe_param(pd, sizeof(pd), m, r->param, &r->param_index);
+		param_short_name(name, sizeof(name), m, r->param, &r->param_index);
 		if (r->output_index)
 			shape_index_to_string(r->output_index, oi, sizeof(oi));
 		shape_index_to_string(&r->param_index, is, sizeof(is));
 		snprintf(key, sizeof(key), "%s->%s", is, oi);
-		struct finding *f;
+		tl_format_bytes(r->bytes, b, sizeof(b));
+		struct finding *f = finding_add_at(ctx, r->param_instr, r->pos, key,
+						   "the printed schedule reads corrupted data: donated %s "
+						   "(%s) is overwritten before a read", name, b);
+		if (!f)
+			continue;
+		finding_place_at(ctx->findings, f, r->writer); /* the user's line: the overwrite */
 		if (r->reader && r->writer && r->witness_kind == HAZARD_SAME_INSTRUCTION)
-			f = finding_add_at(ctx, r->param_instr, r->pos, key,
-					   "donated %s (%s into output %s) is unsafe in the printed schedule: "
-					   "%s reads a value of the donated buffer while writing into it",
-					   pd, donation_kind_name(r->kind), oi, r->reader->name);
+			finding_evidence(ctx->findings, f, "%s reads a value of the donated buffer while "
+					 "writing into it", r->reader->name);
 		else if (r->reader && r->writer)
-			f = finding_add_at(ctx, r->param_instr, r->pos, key,
-					   "donated %s (%s into output %s) is unsafe in the printed schedule: "
-					   "%s reads a value of the donated buffer after %s overwrote it",
-					   pd, donation_kind_name(r->kind), oi, r->reader->name, r->writer->name);
-		else
-			f = finding_add_at(ctx, r->param_instr, r->pos, key,
-					   "donated %s (%s into output %s) is unsafe in the printed schedule: "
-					   "the donated buffer is overwritten while a value in it is still read",
-					   pd, donation_kind_name(r->kind), oi);
+			finding_evidence(ctx->findings, f, "%s reads a value of the donated buffer after %s "
+					 "overwrote it", r->reader->name, r->writer->name);
 		finding_facts(f, (long long)r->bytes, NULL, verdict_name(r->given));
 		add_evidence(ctx, f, r->evidence);
 	}
@@ -64,5 +63,5 @@ const struct rule rule_donation_unsafe = {
 	.severity = SEV_ERROR,
 	.summary = "a donated buffer overwritten while the parameter is still read (scheduled module)",
 	.check = check,
-	.flags = RULE_ABOUT_DONATION,
+	.flags = RULE_ABOUT_DONATION | RULE_SCHEDULED_ONLY,
 };

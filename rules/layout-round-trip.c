@@ -186,9 +186,8 @@ static void report(struct search *s, int depth)
 	tl_format_bytes((uint64_t)bytes, b, sizeof(b));
 	struct finding *f = finding_add_at(
 		s->ctx, first, (struct srcpos){0, 0, 0}, key,
-		"layout round trip: %s goes from layout %s to %s and back through %d copies "
-		"(%s ... %s), moving %s for nothing; keep one layout",
-		s->start->name, la, lb, copies, first->name, last->name, b);
+		"layout round trip: %s goes %s -> %s -> %s through %d copies, %s for nothing; "
+		"keep one layout", s->start->name, la, lb, la, copies, b);
 	finding_facts(f, (long long)bytes, copy_family_name(FAMILY_LAYOUT), NULL);
 	char ss[200];
 	shape_to_string(s->start->shape, ss, sizeof(ss));

@@ -54,5 +54,5 @@ const struct rule rule_removable_copy = {
 	.severity = SEV_WARNING,
 	.summary = "a copy proven removable under every schedule",
 	.check = check,
-	.flags = RULE_ABOUT_COPY,
+	.flags = RULE_ABOUT_COPY | RULE_UNKNOWN_NOTE,
 };

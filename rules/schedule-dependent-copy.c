@@ -18,8 +18,7 @@ static int check(struct rule_ctx *ctx)
 		char nm[512], b[32]; /* "f{1}" for one output of a multi-output fusion */
 		tl_format_bytes(r->bytes, b, sizeof(b));
 		struct finding *f = finding_add(
-			ctx, r->copy, "copy %s (%s, %s) is needed only if a read runs after the in-place "
-			"update: read the old value first",
+			ctx, r->copy, "copy %s (%s, %s) is avoidable: read the old value before the update",
 			copy_site_name(&r->site, nm, sizeof(nm)), b, copy_family_name(r->family));
 		if (!f)
 			continue;

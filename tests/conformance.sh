@@ -18,7 +18,8 @@
 #    removable under every schedule.
 # Every other row, and every disagreement, needs a line in
 # tests/conformance-notes.tsv ("FILE<TAB>agree|disagree<TAB>explanation");
-# the script fails when one is missing.
+# the script fails when one is missing. A second table does the same for the
+# copy tests of XLA's algebraic simplifier (tests/simplifier-conformance.tsv).
 set -u
 H=${1:-build/hloproof}
 SHARED=${HLOPROOF_SHARED:-../shared}
@@ -189,17 +190,85 @@ PY
 	printf '| %s | `%s` | %s | %s |\n' "$(md "$what")" "$case" "$(md "$says")" "$(md "$pnote")" >> "$T/postopt.md"
 done
 
+# XLA's algebraic simplifier copy tests (issue 21): one row per line of
+# tests/simplifier-conformance.tsv (XLA test, the project's mirror of its
+# module, the copy, the simplifier's setting, what the test asserts becomes of
+# the copy: removed or kept), with hloproof's family and verdict for that copy
+# at the stage it detects. Agreement is mechanical: "removed" agrees with
+# family no-op (XLA's simplifier removes it) or a removable verdict, "kept"
+# with any other family and a verdict that is not removable or unknown; notes
+# (tests/conformance-notes.tsv, keyed TEST:COPY) explain, and every
+# disagreement needs one.
+SC=tests/simplifier-conformance.tsv
+{
+	echo
+	echo "## XLA's algebraic simplifier: the copy tests"
+	echo
+	echo "Before copy insertion XLA's algebraic simplifier removes copies"
+	echo "(\`HandleCopy\`); hloproof calls them family \`no-op\` in a module it reads as"
+	echo "before optimization (docs/pipeline.md). One row per copy of the copy tests of"
+	echo "\`xla/hlo/transforms/simplifiers/algebraic_simplifier_test.cc\`, each run on the"
+	echo "project's mirror of the test's module (\`corpus/copies/\`), generated from"
+	echo "\`$SC\`: the test's setting (layout-sensitive: run after layout assignment),"
+	echo "what it asserts becomes of the copy, and hloproof's family and removal"
+	echo "verdict at the stage it detects."
+	echo
+	echo "| test | copy | XLA | hloproof | result | why |"
+	echo "|---|---|---|---|---|---|"
+} > "$T/simp.md"
+tail -n +2 "$SC" | while IFS="$tab" read -r test case copy setting xla; do
+	[ -n "$test" ] || continue
+	line=$("$H" explain --summary "$case" 2>"$T/err" | awk -v c="$copy" '$1 == "copy" && $2 == c')
+	fam=$(printf '%s' "$line" | awk '{ print $4 }')
+	any=$(printf '%s' "$line" | awk '{ print $6 }')
+	if [ -z "$line" ]; then
+		echo "conformance: $SC: no copy $copy in $case" >&2
+		echo missing >> "$T/count"; res="?"; got="no copy $copy"
+	else
+		got="family $fam, any $any"
+		if [ "$xla" = removed ]; then
+			{ [ "$fam" = no-op ] || [ "$any" = removable ]; } && res=agree || res=disagree
+		else
+			[ "$fam" != no-op ] && [ "$any" != removable ] && [ "$any" != unknown ] && res=agree || res=disagree
+		fi
+	fi
+	nt=$(note "$test:$copy")
+	nres=${nt%%"$tab"*}
+	why=${nt#*"$tab"}
+	if [ -n "$nt" ] && [ "$nres" != "$res" ]; then
+		echo "conformance: $test:$copy: the note says $nres, the check says $res" >&2
+		echo missing >> "$T/count"
+	fi
+	if [ -z "$nt" ]; then
+		why="mechanical (see the script)"
+		if [ "$res" = disagree ]; then
+			echo "conformance: $test:$copy: disagreement without an explanation in $NOTES" >&2
+			echo missing >> "$T/count"; why="UNEXPLAINED"
+		fi
+	fi
+	echo "simp-$res" >> "$T/count"
+	printf '| %s | `%s` in `%s` | %s (%s) | %s | %s | %s |\n' "$(md "${test#AlgebraicSimplifierTest.}")" "$copy" \
+		"$case" "$xla" "$setting" "$(md "$got")" "$res" "$(md "$why")" >> "$T/simp.md"
+done
+
 count() { c=$(grep -c "$1" "$T/count" 2>/dev/null); echo "${c:-0}"; }
 agree=$(count '^agree$')
 disagree=$(count '^disagree$')
 missing=$(count '^missing$')
 rows=$((agree + disagree))
+sagree=$(count '^simp-agree$')
+sdisagree=$(count '^simp-disagree$')
+srows=$((sagree + sdisagree))
 {
 	sed -n '1,12p' "$T/table.md"
 	echo "**Summary:** $rows tests: $agree agree, $disagree disagree (each explained)."
 	echo
 	sed -n '13,$p' "$T/table.md"
+	sed -n '1,12p' "$T/simp.md"
+	echo "**Summary:** $srows copies: $sagree agree, $sdisagree disagree (each explained)."
+	echo
+	sed -n '13,$p' "$T/simp.md"
 	cat "$T/postopt.md"
 } > "$OUT"
-echo "conformance: $rows tests: $agree agree, $disagree disagree; $missing missing explanations; wrote $OUT"
+echo "conformance: $rows tests: $agree agree, $disagree disagree; simplifier: $srows copies: $sagree agree, $sdisagree disagree; $missing missing explanations; wrote $OUT"
 [ "$missing" = 0 ]

@@ -122,8 +122,9 @@ for my $f (@files) {
 			my ($v, $cl) = hazard_value($m);
 			if (defined $v && ($m =~ /the control edge (\S+ -> \S+) avoids it/ || $m =~ /the control edges (.*?) together avoid it/)) {
 				push @claims, ['aliasing-hazard', [edges_of($1)], [$v, $cl]];
-			} elsif ($m =~ /, unless (\S+) runs before (\S+)$/) {
-				($pend, $pedge) = ('aliasing-hazard', "$1 -> $2");
+			} elsif ($m =~ /; read it first$/) {
+				# the repair the headline claims: the edge is on an evidence line
+				($pend, $pedge) = ('aliasing-hazard', undef);
 			}
 		} elsif (/: \w+: copy (\S+) .* with the control edges? (.*) it can be removed \[HP\d+ schedule-dependent-copy\]/) {
 			push @claims, ['schedule-dependent-copy', [edges_of($2)], $1];
@@ -133,14 +134,22 @@ for my $f (@files) {
 		} elsif (/: \w+: .*donation of param (\d+) .* the control edges? (.*?) (?:together avoid|avoids) the copy .*\[HP\d+ donation-copied\]/) {
 			push @claims, ['donation-copied', [edges_of($2)], $1];
 			($pend, $pedge) = (undef, undef);
-		} elsif (/: \w+: donated param (\d+) .*\[HP\d+ donation-copied\]/) {
-			($pend, $pedge) = ('donation-copied', $1);
+		} elsif (/: \w+: donat(?:ed|ing) .*\[HP\d+ donation-copied\]/) {
+			($pend, $pedge) = ('donation-copied', undef);
 		} elsif (/^\S/) {
 			($pend, $pedge) = (undef, undef);
-		} elsif (defined $pend && $pend eq 'aliasing-hazard' &&
+		} elsif (defined $pend && $pend eq 'aliasing-hazard' && !defined $pedge &&
+			 /^    the control edge (\S+ -> \S+) avoids it \(checked/) {
+			$pedge = $1;
+		} elsif (defined $pend && $pend eq 'aliasing-hazard' && defined $pedge &&
 			 /^    (?:overwrite|same-time|same-instruction|read-only-written|read-only-output|outputs-not-distinct): (.*)$/) {
 			my ($v, $cl) = hazard_value($1);
 			push @claims, ['aliasing-hazard', [edges_of($pedge)], [$v, $cl]] if defined $v;
+			($pend, $pedge) = (undef, undef);
+		} elsif (defined $pend && $pend eq 'donation-copied' &&
+			 /^    (?:input_output_alias: output \{[^}]*\} is written into|buffer_donor:) param (\d+) /) {
+			# the donated parameter, after the edge line
+			push @claims, ['donation-copied', [edges_of($pedge)], $1] if defined $pedge;
 			($pend, $pedge) = (undef, undef);
 		} elsif (defined $pend && $pend eq 'schedule-dependent-copy' &&
 			 /^    repair: control edges? (.*?) \(in \S+\) rules out/) {
@@ -148,8 +157,7 @@ for my $f (@files) {
 			($pend, $pedge) = (undef, undef);
 		} elsif (defined $pend && $pend eq 'donation-copied' &&
 			 /the control edges? (.*?) (?:together avoid|avoids) the copy/) {
-			push @claims, ['donation-copied', [edges_of($1)], $pedge];
-			($pend, $pedge) = (undef, undef);
+			$pedge = $1;
 		}
 	}
 	my $copy;
@@ -165,7 +173,7 @@ for my $f (@files) {
 	}
 	for (split /\n/, run($H, 'donation', $f)) {
 		push @claims, ['donation', [edges_of($2)], $1]
-			if /^param (\d+ \{[^}]*\}) .* any=schedule-dependent \(safe with (.*)\)$/;
+			if /^param (\d+ \{[^}]*\}) .* any=schedule-dependent \(safe with (.*?)\)(?:;|$)/;
 	}
 	check_claim($f, @$_) for @claims;
 }

@@ -476,13 +476,12 @@ static void test_annotations_check(void **state)
 	struct vio v = {0};
 	int32_t k = annotations_check(&a, m, r, n, collect_vio, &v);
 	assert_int_equal(k, 6);
-	assert_true(has_msg(&v, "t.xml:2: expected param 0 {} (params['w']) to be donated and its "
-			    "buffer reused, but the donation is honored only through a copy"));
-	assert_true(has_msg(&v, "t.xml:3: expected param 1 {} to be donated, but the module neither"));
-	assert_true(has_msg(&v, "t.xml:4: expected param 0 {} (params['w']) to be donated"));
-	assert_true(has_msg(&v, "t.xml:5: expected output {1} to reuse the buffer of param 1 {}"));
-	assert_true(has_msg(&v, "t.xml:6: no entry parameter has the argument path params['nope']"));
-	assert_true(has_msg(&v, "t.xml:7: names param 7, but the entry computation has 2 parameters"));
+	assert_true(has_msg(&v, "donated params['w'] is copied: no memory saved (expected by t.xml:2)"));
+	assert_true(has_msg(&v, "param 1 is not donated; donate it (expected by t.xml:3)"));
+	assert_true(has_msg(&v, "donated params['w'] is copied: no memory saved (expected by t.xml:4)"));
+	assert_true(has_msg(&v, "output {1} reuses no argument's buffer; donate param 1 (expected by t.xml:5)"));
+	assert_true(has_msg(&v, "no argument params['nope'] in this module's op_name metadata (expected by t.xml:6)"));
+	assert_true(has_msg(&v, "no param 7: the entry computation has 2 parameters (expected by t.xml:7)"));
 	annotations_free(&a);
 
 	/* an accepted copy silences the copy complaints */

@@ -59,7 +59,7 @@ static void test_old_style(void **state)
 	assert_int_equal(s->framework, 1);
 	assert_int_equal(s->n_stack, 0);
 	assert_int_equal(s->place.line, 177);
-	expect_place(s, "at flax/core/axes_scan.py:177 (in the framework)");
+	expect_place(s, "in flax/core/axes_scan.py:177");
 	struct source_filter all = {FRAMES_ALL, 0, NULL};
 	s = source_of(I(m, "c"), &all, &a);
 	assert_int_equal(s->framework, 0);
@@ -152,7 +152,7 @@ static void test_new_style(void **state)
 	s = source_of(w, &more, &a);
 	assert_int_equal(s->framework, 1);
 	assert_int_equal(s->n_stack, 0);
-	expect_place(s, "at jax/_src/numpy/lax_numpy.py:700 (where, in the framework)");
+	expect_place(s, "in jax/_src/numpy/lax_numpy.py:700 (where)");
 	arena_free(&a);
 	hlo_module_free(m);
 }
@@ -387,8 +387,15 @@ static void test_display_path(void **state)
 	assert_string_equal(source_display_path("/usr/lib/python3.11/site-packages/flax/core/axes_scan.py"),
 			    "flax/core/axes_scan.py");
 	assert_string_equal(source_display_path("/a/site-packages/x/dist-packages/y.py"), "y.py");
+	/* the package root of a framework outside site-packages */
 	assert_string_equal(source_display_path("/opt/flax/flax/core/axes_scan.py"),
-			    "/opt/flax/flax/core/axes_scan.py");
+			    "flax/core/axes_scan.py");
+	assert_string_equal(source_display_path("third_party/py/equinox/internal/_loop/x.py"),
+			    "equinox/internal/_loop/x.py");
+	/* a checkout of its package */
+	assert_string_equal(source_display_path("torax/torax/_src/tridiagonal.py"), "torax/_src/tridiagonal.py");
+	assert_string_equal(source_display_path("/home/u/model/train.py"), "/home/u/model/train.py");
+	assert_string_equal(source_display_path("/home/jax"), "/home/jax");
 	assert_string_equal(source_display_path("/a/my-site-packages/y.py"), "/a/my-site-packages/y.py");
 	assert_string_equal(source_display_path("/a/site-packages/"), "/a/site-packages/");
 	assert_null(source_display_path(NULL));
@@ -423,6 +430,42 @@ static void test_arg_paths(void **state)
 	assert_null(instr_arg_path(I(m, "q@inner")));      /* not the entry's */
 	assert_null(instr_arg_path(NULL));
 	hlo_module_free(m);
+
+	/* one op_name on several parameters (PyTorch/XLA's xla__device_data)
+	 * names none of them */
+	m = parse_text("HloModule same\n"
+		       "ENTRY main {\n"
+		       "  a = f32[] parameter(0), metadata={op_name=\"xla__device_data\"}\n"
+		       "  b = f32[] parameter(1), metadata={op_name=\"xla__device_data\"}\n"
+		       "  c = f32[] parameter(2), metadata={op_name=\"lr\"}\n"
+		       "  ROOT t = (f32[], f32[], f32[]) tuple(a, b, c)\n"
+		       "}\n");
+	assert_null(param_arg_path(m, 0));
+	assert_null(param_arg_path(m, 1));
+	assert_string_equal(param_arg_path(m, 2), "lr");
+	hlo_module_free(m);
+}
+
+/* The headline's place: a long path cut at a component, a long qualified
+ * function name cut to its last parts, framework code said with "in". */
+static void test_place_short(void **state)
+{
+	(void)state;
+	struct source_info s;
+	memset(&s, 0, sizeof(s));
+	s.place = (struct source_frame){"torax/torax/_src/transport_model/quasilinear_transport_model.py",
+					"QuasilinearTransportModel._make_core_transport.<locals>.Dscaled_approach",
+					479, 3};
+	expect_place(&s, "at .../quasilinear_transport_model.py:479 (Dscaled_approach)");
+	s.place = (struct source_frame){"/home/u/proj/step_function.py", "SimulationStepFn.__call__.<locals>._step", 256, 0};
+	expect_place(&s, "at /home/u/proj/step_function.py:256 (__call__._step)");
+	s.place = (struct source_frame){"/pscratch/sd/c/carag/LINX/scripts/inkernel_mwe_short.py", NULL, 14, 0};
+	expect_place(&s, "at .../scripts/inkernel_mwe_short.py:14");
+	s.framework = 1;
+	s.place = (struct source_frame){"/opt/flax/flax/core/axes_scan.py", "scan_fn", 177, 0};
+	expect_place(&s, "in flax/core/axes_scan.py:177 (scan_fn)");
+	s.via = "p";
+	expect_place(&s, "near flax/core/axes_scan.py:177 (scan_fn)");
 }
 
 static const struct hlo_instruction *first_with_frame(const struct hlo_module *m, int32_t id)
@@ -492,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_frame_filter),
 		cmocka_unit_test(test_config_frames),
 		cmocka_unit_test(test_display_path),
+		cmocka_unit_test(test_place_short),
 		cmocka_unit_test(test_arg_paths),
 		cmocka_unit_test(test_real_stack_frames),
 	};

@@ -223,15 +223,16 @@ static void violation(struct checker *c, const struct annotation *it,
 		      const char *fmt, ...)
 {
 	struct annotation_violation v = {it, param, rep, {0}};
-	int k = snprintf(v.message, sizeof(v.message), "%s:%d: ", c->a->path ? c->a->path : "annotations",
-			 it->line);
-	if (k < 0)
-		k = 0;
+	/* plain words, then the expectation's place: the file's name (its
+	 * path is evidence, annotations_where) */
+	const char *path = c->a->path ? c->a->path : "annotations", *base = strrchr(path, '/');
 	va_list ap;
 	va_start(ap, fmt);
-	if ((size_t)k < sizeof(v.message))
-		vsnprintf(v.message + k, sizeof(v.message) - (size_t)k, fmt, ap);
+	int k = vsnprintf(v.message, sizeof(v.message), fmt, ap);
 	va_end(ap);
+	if (k >= 0 && (size_t)k < sizeof(v.message))
+		snprintf(v.message + k, sizeof(v.message) - (size_t)k, " (expected by %s:%d)", base ? base + 1 : path,
+			 it->line);
 	c->count++;
 	if (c->found)
 		c->found(c->ctx, &v);
@@ -252,9 +253,9 @@ static const struct donation_report *report_of(const struct checker *c, int32_t 
 static const char *copy_kind(const struct hlo_module *m, const struct donation_report *r)
 {
 	if (r->copied)
-		return "is honored only through a copy of the parameter";
+		return "is copied";
 	if (donation_copy_predicted(m, r))
-		return "will be honored only through a copy XLA's copy insertion adds";
+		return "will be copied";
 	return NULL;
 }
 
@@ -317,15 +318,15 @@ static int resolve(struct checker *c, const struct annotation *it, struct leaf_l
 			if (arg_matches(it->arg, param_arg_path(m, p)))
 				leaves_of(param_shape(m, p), p, path, 0, out);
 		if (!out->n) {
-			violation(c, it, NULL, NULL, "no entry parameter has the argument path %s "
-				  "(op_name metadata)", it->arg);
+			violation(c, it, NULL, NULL, "no argument %s in this module's op_name metadata",
+				  it->arg);
 			return -1;
 		}
 		return 0;
 	}
 	if (it->param >= e->n_params) {
-		violation(c, it, NULL, NULL, "names param %d, but the entry computation has %d "
-			  "parameters", it->param, e->n_params);
+		violation(c, it, NULL, NULL, "no param %d: the entry computation has %d parameters",
+			  it->param, e->n_params);
 		return -1;
 	}
 	const struct shape *s = shape_subshape(param_shape(m, it->param), &it->index);
@@ -333,14 +334,14 @@ static int resolve(struct checker *c, const struct annotation *it, struct leaf_l
 		char is[128], ss[256];
 		shape_index_to_string(&it->index, is, sizeof(is));
 		shape_text(param_shape(m, it->param), ss, sizeof(ss));
-		violation(c, it, e->params[it->param], NULL, "index %s is not valid for param %d "
-			  "of shape %s", is, it->param, ss);
+		violation(c, it, e->params[it->param], NULL, "param %d has no index %s: its shape "
+			  "is %s", it->param, is, ss);
 		return -1;
 	}
 	memcpy(path, it->index.idx, (size_t)it->index.n * sizeof(int32_t));
 	leaves_of(s, it->param, path, it->index.n, out);
 	if (!out->n) {
-		violation(c, it, e->params[it->param], NULL, "param %d has no array leaf there",
+		violation(c, it, e->params[it->param], NULL, "param %d has no array leaf at that index",
 			  it->param);
 		return -1;
 	}
@@ -353,9 +354,7 @@ static void check_copy(struct checker *c, const struct annotation *it,
 	const char *how = copy_kind(c->m, rep);
 	if (!how || annotations_accepted_copy(c->a, c->m, rep->param, &rep->param_index))
 		return;
-	violation(c, it, rep->param_instr, rep, "expected %s to be donated and its buffer reused, "
-		  "but the donation %s: no memory is saved (add <accept-copy> with a reason if "
-		  "that is intended)", pd, how);
+	violation(c, it, rep->param_instr, rep, "donated %s %s: no memory saved", pd, how);
 }
 
 static void check_donated(struct checker *c, const struct annotation *it)
@@ -367,15 +366,14 @@ static void check_donated(struct checker *c, const struct annotation *it)
 	}
 	for (int32_t i = 0; i < l.n; i++) {
 		char pd[256];
-		describe_param(pd, sizeof(pd), c->m, l.param[i], &l.v[i]);
+		param_short_name(pd, sizeof(pd), c->m, l.param[i], &l.v[i]);
 		const struct donation_report *rep = report_of(c, l.param[i], &l.v[i]);
 		const struct hlo_instruction *pi = c->m->entry->params[l.param[i]];
 		if (!rep)
-			violation(c, it, pi, NULL, "expected %s to be donated, but the module neither "
-				  "aliases it (input_output_alias) nor donates it (buffer_donor)", pd);
+			violation(c, it, pi, NULL, "%s is not donated; donate it", pd);
 		else if (rep->any == VERDICT_NOT_HONORED)
-			violation(c, it, pi, rep, "expected %s to be donated and reused, but no output "
-				  "will reuse it: %s", pd, rep->reason ? rep->reason : "not honored");
+			violation(c, it, pi, rep, "donated %s is reused by no output: %s", pd,
+				  rep->reason ? rep->reason : "not honored");
 		else
 			check_copy(c, it, rep, pd);
 	}
@@ -393,7 +391,7 @@ static void check_reuse(struct checker *c, const struct annotation *it)
 		return;
 	}
 	if (l.n != 1) {
-		violation(c, it, NULL, NULL, "output %s can reuse one argument leaf, but %s names %d",
+		violation(c, it, NULL, NULL, "output %s can reuse one array, but %s has %d",
 			  oi, it->arg ? it->arg : "the parameter", l.n);
 		leaves_free(&l);
 		return;
@@ -401,10 +399,10 @@ static void check_reuse(struct checker *c, const struct annotation *it)
 	const struct shape *res = m->has_entry_layout && m->entry_layout_result
 					  ? m->entry_layout_result : m->entry->root->shape;
 	char pd[256];
-	describe_param(pd, sizeof(pd), m, l.param[0], &l.v[0]);
+	param_short_name(pd, sizeof(pd), m, l.param[0], &l.v[0]);
 	const struct hlo_instruction *pi = m->entry->params[l.param[0]];
 	if (!shape_subshape(res, &it->output)) {
-		violation(c, it, pi, NULL, "output %s does not exist in the entry result", oi);
+		violation(c, it, pi, NULL, "no output %s in the entry result", oi);
 		leaves_free(&l);
 		return;
 	}
@@ -413,13 +411,11 @@ static void check_reuse(struct checker *c, const struct annotation *it)
 		if (c->r[i].output_index && shape_index_equal(c->r[i].output_index, &it->output))
 			got = &c->r[i];
 	if (!got) {
-		violation(c, it, pi, NULL, "expected output %s to reuse the buffer of %s, but no "
-			  "input_output_alias or donor gives output %s a parameter's buffer", oi, pd, oi);
+		violation(c, it, pi, NULL, "output %s reuses no argument's buffer; donate %s", oi, pd);
 	} else if (got->param != l.param[0] || !shape_index_equal(&got->param_index, &l.v[0])) {
 		char other[256];
-		describe_param(other, sizeof(other), m, got->param, &got->param_index);
-		violation(c, it, pi, got, "expected output %s to reuse the buffer of %s, but it "
-			  "reuses %s", oi, pd, other);
+		param_short_name(other, sizeof(other), m, got->param, &got->param_index);
+		violation(c, it, pi, got, "output %s reuses %s, not %s", oi, other, pd);
 	} else {
 		check_copy(c, it, got, pd);
 	}

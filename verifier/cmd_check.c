@@ -336,17 +336,19 @@ static void check_one(void *arg, size_t i)
 	struct module_report *mr = j->slot;
 	findings_init(&mr->findings, m);
 	mr->findings.frames = &run->cfg->frames;
-	const struct rule *hp102 = rule_lookup("removable-copy");
-	if (failed && hp102 && config_rule_enabled(run->cfg, hp102)) {
+	/* the rules that say so (RULE_UNKNOWN_NOTE) note an undecided module */
+	for (const struct rule *const *r = rule_registry; failed && *r; r++) {
+		if (!((*r)->flags & RULE_UNKNOWN_NOTE) || !config_rule_enabled(run->cfg, *r))
+			continue;
 		char *msg = NULL;
 		if (asprintf(&msg, "copy verdicts unknown: %s", failed) >= 0)
-			findings_add(&mr->findings, hp102, SEV_NOTE, NULL, session_why_pos(s), "analysis",
+			findings_add(&mr->findings, *r, SEV_NOTE, NULL, session_why_pos(s), "analysis",
 				     msg);
 		free(msg);
 	}
 	/* the donations next (they outlive the module in the report), then the rules */
 	const struct donation_list *dl = session_donations(s);
-	mr->donation_verdicts = dl ? donation_summaries_make(dl->items, dl->n, &run->cfg->frames) : NULL;
+	mr->donation_verdicts = dl ? donation_summaries_make(m, dl->items, dl->n, &run->cfg->frames) : NULL;
 	if (lint_run(s, run->cfg, &mr->findings) < 0) {
 		fprintf(pd.out, "%s: error: internal error in a rule; results are incomplete\n",
 			j->file);

@@ -78,18 +78,17 @@ static void unload(struct side *s)
 	hlo_module_free(s->m);
 }
 
-/* A donation that is not honored for free: the status of the command. */
+/* A donation that is not honored for free: the status of the command, and
+ * exactly the donations check's rules report (donation_reading_rule). */
 static int is_finding(const struct hlo_module *m, const struct donation_report *r)
 {
-	if (r->any == VERDICT_NOT_HONORED || r->given == VERDICT_UNSAFE || r->copied)
-		return 1;
-	return donation_copy_predicted(m, r) || (!m->is_scheduled && r->any == VERDICT_UNSAFE);
+	return donation_reading_rule(donation_reading(m, r)) != NULL;
 }
 
 /* A verdict the deciders could not settle. */
-static int is_unknown(const struct donation_report *r)
+static int is_unknown(const struct hlo_module *m, const struct donation_report *r)
 {
-	return r && (r->any == VERDICT_UNKNOWN || r->given == VERDICT_UNKNOWN);
+	return r && donation_reading(m, r) == READING_UNKNOWN;
 }
 
 static int exit_status(int findings, int unknown)
@@ -132,7 +131,7 @@ static int one_module(const char *file, const struct opts *o, const struct annot
 	int findings = 0, unknown = 0;
 	for (int32_t i = 0; i < s.n; i++) {
 		findings |= is_finding(s.m, &s.r[i]);
-		unknown |= is_unknown(&s.r[i]);
+		unknown |= is_unknown(s.m, &s.r[i]);
 	}
 	struct donation_violations vio;
 	struct donation_module_view v = {file, s.m, s.r, s.n, counts, o->evidence,
@@ -261,8 +260,8 @@ static int before_after(const char *bfile, const char *afile, const struct opts 
 		v.lost += w->lost;
 		v.requested_bytes += w->rq->bytes;
 		v.n_outcome[w->oc]++;
-		findings |= w->oc != DONATION_HONORED || (w->got && w->got->given == VERDICT_UNSAFE);
-		unknown |= is_unknown(w->got);
+		findings |= w->oc != DONATION_HONORED || (w->got && is_finding(a.m, w->got));
+		unknown |= is_unknown(a.m, w->got);
 	}
 	/* what AFTER aliases that BEFORE did not ask for */
 	for (int32_t i = 0; i < a.n; i++) {

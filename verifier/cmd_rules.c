@@ -1,13 +1,10 @@
-/* cmd_rules.c - `hloproof rules`: list the registered rules; `hloproof rules SLUG`
- * prints that rule's page (docs/rules/SLUG.md). */
+/* cmd_rules.c - `hloproof rules`: list the registered rules with their
+ * severity in each context (rule_severity_contexts: one line more for each
+ * context where it differs); `hloproof rules SLUG` prints that rule's
+ * severities, then its page (docs/rules/SLUG.md). */
 #include "cli.h"
 #include "rule.h"
 #include <stdio.h>
-
-static const char *sev_name(enum severity s)
-{
-	return s == SEV_ERROR ? "error" : s == SEV_WARNING ? "warning" : "note";
-}
 
 int cmd_rules(int argc, char **argv)
 {
@@ -25,11 +22,19 @@ int cmd_rules(int argc, char **argv)
 				argv[optind]);
 			return EXIT_INPUT;
 		}
+		char sev[512];
+		rule_severity_text(r, sev, sizeof(sev));
+		printf("%s %s: severity %s\n\n", r->id, r->slug, sev);
 		fputs(doc, stdout);
 		return EXIT_CLEAN;
 	}
-	for (const struct rule *const *r = rule_registry; *r; r++)
-		printf("%s  %-28s %-8s %s\n", (*r)->id, (*r)->slug, sev_name((*r)->severity),
+	for (const struct rule *const *r = rule_registry; *r; r++) {
+		printf("%s  %-28s %-8s %s\n", (*r)->id, (*r)->slug, severity_name((*r)->severity),
 		       (*r)->summary);
+		struct severity_context c[RULE_MAX_CONTEXTS];
+		int n = rule_severity_contexts(*r, c);
+		for (int i = 0; i < n; i++)
+			printf("%*s %-8s %s\n", 35, "", severity_name(c[i].severity), c[i].when);
+	}
 	return EXIT_CLEAN;
 }

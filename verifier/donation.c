@@ -489,10 +489,42 @@ int32_t donations_unanalysed(struct hlo_module *m, const char *why, struct donat
 	return collect(m, NULL, why ? why : "the module could not be analysed", out);
 }
 
+enum donation_reading donation_reading(const struct hlo_module *m, const struct donation_report *r)
+{
+	if (r->any == VERDICT_NOT_HONORED)
+		return READING_NOT_HONORED;
+	if (m->is_scheduled && r->given == VERDICT_UNSAFE)
+		return READING_UNSAFE;
+	if (r->copied)
+		return READING_COPIED;
+	if (!m->is_scheduled && (r->any == VERDICT_UNSAFE || r->any == VERDICT_SCHEDULE_DEPENDENT))
+		return READING_COPY_PREDICTED;
+	if (r->any == VERDICT_UNKNOWN || r->given == VERDICT_UNKNOWN)
+		return READING_UNKNOWN;
+	return READING_HONORED;
+}
+
+const char *donation_reading_name(enum donation_reading x)
+{
+	static const char *const names[] = {"honored", "not-honored", "unsafe", "copied",
+					    "copy-predicted", "unknown"};
+	return (unsigned)x < sizeof(names) / sizeof(*names) ? names[x] : "unknown";
+}
+
+const char *donation_reading_rule(enum donation_reading x)
+{
+	switch (x) {
+	case READING_NOT_HONORED: return "HP201";
+	case READING_UNSAFE: return "HP202";
+	case READING_COPIED:
+	case READING_COPY_PREDICTED: return "HP203";
+	default: return NULL;
+	}
+}
+
 int donation_copy_predicted(const struct hlo_module *m, const struct donation_report *r)
 {
-	return !m->is_scheduled && r->late_read &&
-	       (r->any == VERDICT_UNSAFE || r->any == VERDICT_SCHEDULE_DEPENDENT);
+	return donation_reading(m, r) == READING_COPY_PREDICTED;
 }
 
 void donations_count(const struct donation_report *r, int32_t n, int32_t *counts)
@@ -521,7 +553,8 @@ static char *index_text(const struct shape_index *ix)
 	return dup_or_null(buf);
 }
 
-struct donation_summaries *donation_summaries_make(const struct donation_report *r, int32_t n,
+struct donation_summaries *donation_summaries_make(const struct hlo_module *m,
+						   const struct donation_report *r, int32_t n,
 						   const struct source_filter *frames)
 {
 	struct donation_summaries *s = calloc(1, sizeof(*s));
@@ -542,6 +575,10 @@ struct donation_summaries *donation_summaries_make(const struct donation_report 
 		d->bytes = r[i].bytes;
 		d->copied = r[i].copied;
 		d->copy_bytes = r[i].copy_bytes;
+		d->reading = donation_reading(m, &r[i]);
+		char nm[256];
+		param_short_name(nm, sizeof(nm), m, r[i].param, &r[i].param_index);
+		d->name = dup_or_null(nm);
 		d->reason = dup_or_null(r[i].reason);
 		d->source = r[i].param_instr ? source_of(r[i].param_instr, frames, &s->arena) : NULL;
 		if (r[i].any == VERDICT_SCHEDULE_DEPENDENT && r[i].edges) {
@@ -563,6 +600,7 @@ void donation_summaries_free(struct donation_summaries *s)
 		free(d->output_index);
 		free(d->evidence);
 		free(d->arg_path);
+		free(d->name);
 		free(d->edge);
 		free(d->reason);
 	}

@@ -72,10 +72,29 @@ int32_t donations_analyse(struct analysis *an, struct donation_report **out);
  * `unknown`, donors still get their predicted match or `not-honored`. */
 int32_t donations_unanalysed(struct hlo_module *m, const char *why, struct donation_report **out);
 
-/* Before copy insertion (module not scheduled), the parameter is read after
- * a write into its buffer in every schedule, or in some (copy insertion
- * orders by dependencies only): XLA will copy the parameter, and the
- * donation will save nothing. */
+/* What a donation comes to, in one word: the one reading of a report that
+ * `hloproof donation` (its line, JSON "reading" and exit status), check's
+ * donation rules (each reads one value), its JSON donations[] and the text
+ * summary share, so that no two of them read one donation differently. */
+enum donation_reading {
+	READING_HONORED = 0,    /* the output reuses the buffer, no copy: no finding */
+	READING_NOT_HONORED,    /* no output will reuse it (HP201 donation-not-honored) */
+	READING_UNSAFE,         /* scheduled: the printed schedule reads a value of the
+				 * donated buffer after overwriting it (HP202 donation-unsafe) */
+	READING_COPIED,         /* honored only through a copy of the parameter (HP203) */
+	READING_COPY_PREDICTED, /* not scheduled: a hazard on the donated buffer in some
+				 * schedule, so copy insertion (which orders by dependencies
+				 * only) will add a copy for it (HP203 donation-copied) */
+	READING_UNKNOWN,        /* not settled: no finding, `donation` exits 3 */
+};
+
+enum donation_reading donation_reading(const struct hlo_module *m, const struct donation_report *r);
+/* "honored", "not-honored", "unsafe", "copied", "copy-predicted", "unknown" */
+const char *donation_reading_name(enum donation_reading x);
+/* The rule that reports a reading ("HP203"), NULL for honored and unknown. */
+const char *donation_reading_rule(enum donation_reading x);
+
+/* donation_reading(m, r) == READING_COPY_PREDICTED */
 int donation_copy_predicted(const struct hlo_module *m, const struct donation_report *r);
 
 /* Counts per verdict (any), for summaries. counts[] has VERDICT_NOT_HONORED + 1 entries. */
@@ -92,9 +111,11 @@ struct donation_summary {
 	enum verdict given, any;
 	char *evidence;
 	char *arg_path;           /* NULL when none */
+	char *name;               /* param_short_name: the argument path, else "param 3" */
 	uint64_t bytes;
 	int copied;
 	uint64_t copy_bytes;
+	enum donation_reading reading;
 	char *edge;               /* "a -> b" or NULL */
 	char *reason;             /* NULL when none */
 	struct source_info *source; /* the parameter's metadata, or NULL (source.h) */
@@ -106,8 +127,9 @@ struct donation_summaries {
 	struct arena arena;       /* the sources */
 };
 
-/* frames: the source filter (NULL: the default). */
-struct donation_summaries *donation_summaries_make(const struct donation_report *r, int32_t n,
+/* r: the reports of module m; frames: the source filter (NULL: the default). */
+struct donation_summaries *donation_summaries_make(const struct hlo_module *m,
+						   const struct donation_report *r, int32_t n,
 						   const struct source_filter *frames);
 void donation_summaries_free(struct donation_summaries *s);
 

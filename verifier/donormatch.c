@@ -332,6 +332,19 @@ void describe_param(char *buf, size_t cap, const struct hlo_module *m, int32_t p
 		snprintf(buf, cap, "param %d %s", p, is);
 }
 
+void param_short_name(char *buf, size_t cap, const struct hlo_module *m, int32_t p,
+		      const struct shape_index *ix)
+{
+	char is[128] = "";
+	if (ix->n)
+		shape_index_to_string(ix, is, sizeof(is));
+	const char *path = param_arg_path(m, p);
+	if (path)
+		snprintf(buf, cap, "%.36s%s%s%s", path, strlen(path) > 36 ? "..." : "", *is ? " " : "", is);
+	else
+		snprintf(buf, cap, "param %d%s%s", p, *is ? " " : "", is);
+}
+
 void shape_text(const struct shape *s, char *buf, size_t cap)
 {
 	size_t need = shape_to_string(s, buf, cap);

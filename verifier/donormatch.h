@@ -74,6 +74,10 @@ struct donor_matching {
 int donor_match(const struct hlo_module *m, struct arena *a, struct donor_matching *out);
 
 /* param_arg_path(): source.h */
+/* A headline's name of a parameter leaf: its JAX argument path
+ * ("params['w']", cut after 36 characters), else "param 0" or "param 0 {1}". */
+void param_short_name(char *buf, size_t cap, const struct hlo_module *m, int32_t p,
+		      const struct shape_index *ix);
 /* "param 0 {1} (params['w'])" or "param 0 {1}". */
 void describe_param(char *buf, size_t cap, const struct hlo_module *m, int32_t p,
 		    const struct shape_index *ix);

@@ -168,7 +168,7 @@ void finding_trips(struct finding *f, const struct hlo_computation *c, long long
 	int in_loop = 0;
 	int64_t t = c ? computation_trips(c, &in_loop) : 1;
 	f->has_trips = 1;
-	f->trip_count = in_loop && t > 0 ? t : -1;
+	f->trip_count = !in_loop ? 0 : t > 0 ? t : -1;
 	f->bytes_per_step = f->trip_count > 0 && bytes >= 0 ? bytes * f->trip_count : bytes;
 }
 
@@ -179,6 +179,21 @@ void finding_copy(struct findings *fs, struct finding *f, const char *copied_val
 		return;
 	f->copied_value = copied_value ? arena_strdup(&fs->arena, copied_value) : NULL;
 	f->copy_place = copy_place ? arena_strdup(&fs->arena, copy_place) : NULL;
+}
+
+void finding_place_at(struct findings *fs, struct finding *f, const struct hlo_instruction *in)
+{
+	struct source_info *s = f && in ? source_of(in, fs->frames, &fs->arena) : NULL;
+	if (!s || !s->place.file)
+		return;
+	s->arg_path = f->source ? f->source->arg_path : NULL;
+	f->source = s;
+}
+
+void finding_subject(struct findings *fs, struct finding *f, const char *subject)
+{
+	if (f)
+		f->subject = subject ? arena_strdup(&fs->arena, subject) : NULL;
 }
 
 void finding_evidence(struct findings *fs, struct finding *f, const char *fmt, ...)

@@ -41,9 +41,13 @@ struct finding {
 	 * "name@computation", and where the copy goes, in words; NULL when
 	 * the finding predicts none. Arena strings (finding_copy). */
 	const char *copied_value, *copy_place;
-	/* copy rules (finding_trips): the enclosing loops' trip count (-1:
-	 * unknown or outside loops, JSON null) and bytes x trips (bytes when
-	 * the count is not known); has_trips: set, else neither is written */
+	/* what the headline names (an argument path, else an HLO name), for
+	 * the text summary; NULL when the rule gives none (finding_subject) */
+	const char *subject;
+	/* copy rules (finding_trips): the enclosing loops' trip count (0:
+	 * outside loops, -1: unknown; JSON null for both) and bytes x trips
+	 * (bytes when the count is not known); has_trips: set, else neither is
+	 * written */
 	int has_trips;
 	long long trip_count, bytes_per_step;
 
@@ -92,6 +96,13 @@ void finding_trips(struct finding *f, const struct hlo_computation *c, long long
 /* Attach the predicted copy's value and place (copied), into fs's arena. */
 void finding_copy(struct findings *fs, struct finding *f, const char *copied_value,
 		  const char *copy_place);
+
+/* The finding's Python place is that of `in` when `in` has one (a donation
+ * finding sits on the header entry, its user's line is the write's); the
+ * argument path stays the finding's own. */
+void finding_place_at(struct findings *fs, struct finding *f, const struct hlo_instruction *in);
+/* Attach the name the headline gives what the finding is about. */
+void finding_subject(struct findings *fs, struct finding *f, const char *subject);
 
 /* Sort into text order (line, column, rule, insertion) and assign the
  * fingerprints' occurrence counters. Idempotent. */

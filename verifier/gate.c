@@ -371,7 +371,7 @@ int gate_module_build(struct hlo_module *m, const struct lint_config *cfg,
 		rc = -1;
 	}
 	const struct donation_list *dl = session_donations(s);
-	struct donation_summaries *ds = dl ? donation_summaries_make(dl->items, dl->n, &cfg->frames) : NULL;
+	struct donation_summaries *ds = dl ? donation_summaries_make(m, dl->items, dl->n, &cfg->frames) : NULL;
 	if (cv)
 		copies_from_decider(cv, g);
 	else if (copies_from_ir(m, g) < 0)

@@ -112,10 +112,12 @@ int lint_run(struct session *s, const struct lint_config *cfg, struct findings *
 	int not_checked = 0;
 	for (int i = 0; rule_registry[i]; i++) {
 		const struct rule *r = rule_registry[i];
-		if (!config_rule_enabled(cfg, r) || !r->check)
+		if (!config_rule_enabled(cfg, r) || !r->check ||
+		    ((r->flags & RULE_SCHEDULED_ONLY) && !ctx.module->is_scheduled))
 			continue;
 		ctx.rule = r;
-		ctx.severity = config_rule_severity(cfg, r);
+		/* the severity in this module's context (rule.h) */
+		ctx.severity = rule_severity_in(r, config_rule_severity(cfg, r), ctx.module->is_scheduled);
 		if (budget_expired(ctx.budget)) {
 			/* reported, never dropped: the rule's verdicts are unknown */
 			findings_add(out, r, SEV_NOTE, NULL, (struct srcpos){0}, "budget", LINT_NOT_CHECKED);

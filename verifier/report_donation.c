@@ -95,7 +95,7 @@ static json_t *violations_json(const struct donation_violations *v)
 
 /* ---- one module ---- */
 
-static json_t *report_json_one(const struct donation_report *r)
+static json_t *report_json_one(const struct hlo_module *m, const struct donation_report *r)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "param", json_integer(r->param));
@@ -111,6 +111,7 @@ static json_t *report_json_one(const struct donation_report *r)
 	json_object_set_new(o, "arg_path", jstr(r->arg_path));
 	json_object_set_new(o, "copied", json_boolean(r->copied));
 	json_object_set_new(o, "copy_bytes", json_integer((json_int_t)r->copy_bytes));
+	json_object_set_new(o, "reading", json_string(donation_reading_name(donation_reading(m, r))));
 	if (r->any == VERDICT_SCHEDULE_DEPENDENT && r->edges) {
 		json_object_set_new(o, "edge", report_json_string(r->edges));
 	} else {
@@ -128,7 +129,7 @@ int report_donation_json(FILE *out, const struct donation_module_view *v)
 	json_object_set_new(root, "name", jstr(v->m->name));
 	json_object_set_new(root, "scheduled", json_boolean(v->m->is_scheduled));
 	for (int32_t i = 0; i < v->n; i++)
-		json_array_append_new(arr, report_json_one(&v->r[i]));
+		json_array_append_new(arr, report_json_one(v->m, &v->r[i]));
 	json_object_set_new(root, "donations", arr);
 	for (int k = VERDICT_SAFE; k <= VERDICT_NOT_HONORED; k++)
 		json_object_set_new(cnt, verdict_name((enum verdict)k), json_integer(v->counts[k]));
@@ -152,9 +153,11 @@ static void print_report_line(FILE *out, const struct hlo_module *m, const struc
 		snprintf(oi, sizeof(oi), " -> output %s", ix);
 	}
 	const char *cg = vcolor(color, r->given), *ca = vcolor(color, r->any);
-	fprintf(out, "%s%s %s, %llu bytes: given=%s%s%s any=%s%s%s", pd, oi, donation_kind_name(r->kind),
-		(unsigned long long)r->bytes, cg, vname(r->given), *cg ? REPORT_C_RESET : "", ca,
-		vname(r->any), *ca ? REPORT_C_RESET : "");
+	fprintf(out, "%s%s %s, %llu bytes: ", pd, oi, donation_kind_name(r->kind),
+		(unsigned long long)r->bytes);
+	if (m->is_scheduled) /* no given schedule otherwise: no "given=null" */
+		fprintf(out, "given=%s%s%s ", cg, vname(r->given), *cg ? REPORT_C_RESET : "");
+	fprintf(out, "any=%s%s%s", ca, vname(r->any), *ca ? REPORT_C_RESET : "");
 	if (r->any == VERDICT_NOT_HONORED && r->reason)
 		fprintf(out, " (%s)", r->reason);
 	if (r->any == VERDICT_UNKNOWN && r->reason)
@@ -166,6 +169,12 @@ static void print_report_line(FILE *out, const struct hlo_module *m, const struc
 			r->copy ? r->copy->name : "?", (unsigned long long)r->copy_bytes);
 	if (r->kind == DONATION_MUST_ALIAS)
 		fprintf(out, "; callers must donate");
+	/* the reading check's rules report (donation.h) */
+	enum donation_reading x = donation_reading(m, r);
+	const struct rule *rule = donation_reading_rule(x) ? rule_lookup(donation_reading_rule(x)) : NULL;
+	fprintf(out, "; reading: %s", donation_reading_name(x));
+	if (rule)
+		fprintf(out, " [%s %s]", rule->id, rule->slug);
 	fprintf(out, "\n");
 }
 
@@ -267,8 +276,10 @@ int report_donation_pair_text(FILE *out, const struct donation_pair_view *v)
 				(unsigned long long)w->lost);
 		else
 			fprintf(out, "dropped; lost %llu bytes", (unsigned long long)w->lost);
-		if (got && got->any != VERDICT_NOT_HONORED)
+		if (got && got->any != VERDICT_NOT_HONORED && v->ma->is_scheduled)
 			fprintf(out, "; given=%s any=%s", vname(got->given), vname(got->any));
+		else if (got && got->any != VERDICT_NOT_HONORED)
+			fprintf(out, "; any=%s", vname(got->any));
 		if (w->why)
 			fprintf(out, " (%s)", w->why);
 		fprintf(out, "\n");

@@ -101,6 +101,7 @@ static json_t *donations_json(const struct module_report *mr)
 		json_object_set_new(o, "arg_path", str_or_null(d->arg_path));
 		json_object_set_new(o, "copied", json_boolean(d->copied));
 		json_object_set_new(o, "copy_bytes", json_integer((json_int_t)d->copy_bytes));
+		json_object_set_new(o, "reading", json_string(donation_reading_name(d->reading)));
 		json_object_set_new(o, "edge", str_or_null(d->edge));
 		json_object_set_new(o, "reason", str_or_null(d->reason));
 		json_object_set_new(o, "source", report_source_json(d->source));

@@ -4,13 +4,17 @@
  * region and partialFingerprints {"hloproof/v1": fingerprint}.
  * URIs are relative to the repository root (uriBaseId %SRCROOT%, given in
  * run.originalUriBaseIds) so that GitHub places the alert in the checkout;
+ * with a Python place in the repository, that place is the location and
+ * the HLO line a related location;
  * message.text is the headline, the evidence lines go into the result's
  * properties; help.markdown is the rule's documentation, self-contained.
  * An input that did not parse makes invocations[0].executionSuccessful
  * false with an error notification at its position. */
 #include "report.h"
+#include "report_source.h"
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static json_t *text_obj(const char *s)
 {
@@ -73,6 +77,50 @@ static json_t *location_json(const char *file, int line, int col, const char *ro
 	return loc;
 }
 
+/* The Python file of a finding as a location in the repository: an
+ * absolute path under the root, or a relative one naming a file under the
+ * root (JAX records a path as the interpreter saw it, not relative to the
+ * working directory hloproof runs in); NULL otherwise. */
+static char *python_repo_uri(const char *py, const char *root)
+{
+	char *path = NULL;
+	struct stat st;
+	if (!root || !py || !*py)
+		return NULL;
+	if (asprintf(&path, "%s%s%s", py[0] == '/' ? "" : root, py[0] == '/' ? "" : "/", py) < 0)
+		return NULL;
+	int based = 0;
+	char *u = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? report_root_uri(path, root, &based) : NULL;
+	free(path);
+	if (!based) {
+		free(u);
+		return NULL;
+	}
+	return u;
+}
+
+/* The location of a Python place: uri (uriBaseId %SRCROOT% when based),
+ * its line (and column), a message. */
+static json_t *python_location(const char *uri, int based, const struct source_frame *p,
+			       const char *text)
+{
+	json_t *art = json_object();
+	json_object_set_new(art, "uri", report_json_string(uri));
+	if (based)
+		json_object_set_new(art, "uriBaseId", json_string("%SRCROOT%"));
+	json_t *phys = json_object();
+	json_object_set_new(phys, "artifactLocation", art);
+	json_t *region = json_object();
+	json_object_set_new(region, "startLine", json_integer(p->line > 0 ? p->line : 1));
+	if (p->column > 0)
+		json_object_set_new(region, "startColumn", json_integer(p->column));
+	json_object_set_new(phys, "region", region);
+	json_t *loc = json_object();
+	json_object_set_new(loc, "physicalLocation", phys);
+	json_object_set_new(loc, "message", text_obj(text));
+	return loc;
+}
+
 static json_t *result_json(const struct finding *f, const char *root)
 {
 	json_t *o = json_object();
@@ -98,9 +146,49 @@ static json_t *result_json(const struct finding *f, const char *root)
 		json_array_append_new(ll, logical);
 		json_object_set_new(loc, "logicalLocations", ll);
 	}
-	json_t *locs = json_array();
-	json_array_append_new(locs, loc);
+	/* The user's Python line first when the repository holds that file
+	 * (GitHub shows locations[0] and can only place a file of the checkout),
+	 * the HLO line as a related location; otherwise the HLO line first and
+	 * a Python file outside the repository (site-packages, another
+	 * checkout) as a related location by its absolute file URI, which
+	 * GitHub lists but cannot open. docs/ci.md. */
+	const struct source_frame *py = f->source && f->source->place.file ? &f->source->place : NULL;
+	char place[512] = "", *text = NULL;
+	if (py)
+		source_place_text(f->source, place, sizeof(place));
+	char *in_repo = py ? python_repo_uri(py->file, root) : NULL;
+	json_t *locs = json_array(), *related = json_array();
+	if (in_repo) {
+		if (asprintf(&text, "Python source %s", place) < 0)
+			text = NULL;
+		json_array_append_new(locs, python_location(in_repo, 1, py, text ? text : place));
+		free(text);
+		if (asprintf(&text, "HLO: %s%s%s", f->instruction ? f->instruction : "the module",
+			     f->computation ? " in " : "", f->computation ? f->computation : "") < 0)
+			text = NULL;
+		json_object_set_new(loc, "message", text_obj(text ? text : "HLO"));
+		free(text);
+		json_object_set_new(loc, "id", json_integer(1));
+		json_array_append_new(related, loc);
+	} else {
+		json_array_append_new(locs, loc);
+		if (py && py->file[0] == '/') {
+			char *u = report_uri(py->file);
+			if (asprintf(&text, "Python source %s, outside the repository", place) < 0)
+				text = NULL;
+			json_t *pl = python_location(u ? u : py->file, 0, py, text ? text : place);
+			json_object_set_new(pl, "id", json_integer(1));
+			json_array_append_new(related, pl);
+			free(text);
+			free(u);
+		}
+	}
+	free(in_repo);
 	json_object_set_new(o, "locations", locs);
+	if (json_array_size(related))
+		json_object_set_new(o, "relatedLocations", related);
+	else
+		json_decref(related);
 
 	json_t *fp = json_object();
 	json_object_set_new(fp, "hloproof/v1", json_string(f->fingerprint ? f->fingerprint : ""));
@@ -115,6 +203,8 @@ static json_t *result_json(const struct finding *f, const char *root)
 	}
 	json_t *props = json_object();
 	json_object_set_new(props, "evidence", report_evidence_lines(f));
+	/* the whole place and user stack, as in the JSON report */
+	json_object_set_new(props, "source", report_source_json(f->source));
 	json_object_set_new(o, "properties", props);
 	return o;
 }

@@ -2,6 +2,7 @@
  * the embedded rule docs. Below lint, config and findings, which all use it. */
 #include "rule.h"
 #include "embed.h"
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -42,4 +43,38 @@ const char *rule_doc(const char *slug)
 		if (!strcmp(d->slug, slug))
 			return d->text;
 	return NULL;
+}
+
+int rule_severity_contexts(const struct rule *r, struct severity_context *out)
+{
+	int n = 0;
+	if (r->flags & RULE_PREDICTS)
+		out[n++] = (struct severity_context){SEV_WARNING, "before copy insertion (a module not "
+						     "scheduled): a predicted copy"};
+	if (r->flags & RULE_SCHEDULED_ONLY)
+		out[n++] = (struct severity_context){r->severity, "in a scheduled module only"};
+	if (r->flags & RULE_STRICT_DONATION)
+		out[n++] = (struct severity_context){SEV_ERROR, "with --strict-donation"};
+	if (r->flags & RULE_UNKNOWN_NOTE)
+		out[n++] = (struct severity_context){SEV_NOTE, "when the copies cannot be decided: "
+						     "one note with the reason"};
+	return n;
+}
+
+void rule_severity_text(const struct rule *r, char *buf, size_t cap)
+{
+	struct severity_context c[RULE_MAX_CONTEXTS];
+	int n = rule_severity_contexts(r, c);
+	size_t k = (size_t)snprintf(buf, cap, "%s", severity_name(r->severity));
+	for (int i = 0; i < n && k < cap; i++)
+		k += (size_t)snprintf(buf + k, cap - k, "; %s%s%s",
+				      c[i].severity == r->severity ? "" : severity_name(c[i].severity),
+				      c[i].severity == r->severity ? "" : " ", c[i].when);
+}
+
+enum severity rule_severity_in(const struct rule *r, enum severity configured, int scheduled)
+{
+	if ((r->flags & RULE_PREDICTS) && !scheduled && configured == SEV_ERROR)
+		return SEV_WARNING;
+	return configured;
 }

@@ -40,6 +40,10 @@ int source_is_framework(const char *path, const struct source_filter *f)
 	return 0;
 }
 
+/* The package root: past the last site-packages/ or dist-packages/
+ * component, else at the last component that names a framework package
+ * ("/opt/flax/flax/core/x.py" -> "flax/core/x.py", as Python imports it),
+ * else at the second of two equal components (a checkout of its package). */
 const char *source_display_path(const char *path)
 {
 	if (!path)
@@ -52,7 +56,74 @@ const char *source_display_path(const char *path)
 			if ((p == path || p[-1] == '/') && p + n > out && p[n])
 				out = p + n;
 	}
+	if (out != path)
+		return out;
+	/* a checkout holding its package: "torax/torax/_src/x.py" -> "torax/_src/x.py" */
+	for (const char *p = path; *p; p++) {
+		if (p != path && p[-1] != '/')
+			continue;
+		const char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : 0;
+		if (n && !strncmp(e + 1, p, n) && e[1 + n] == '/' && e[2 + n])
+			out = e + 1;
+	}
+	/* the packages of framework_dirs (the first five: not the two above) */
+	for (const char *p = path; *p; p++) {
+		if (p != path && p[-1] != '/')
+			continue;
+		for (size_t i = 0; i < 5; i++) {
+			size_t n = strlen(framework_dirs[i]);
+			if (!strncmp(p, framework_dirs[i], n) && p[n] == '/' && p[n + 1])
+				out = p;
+		}
+	}
 	return out;
+}
+
+/* The display path cut to at most SOURCE_PATH_SHOWN characters at a
+ * component boundary ("…/transport_model/x.py"); the file name is kept
+ * whole. */
+#define SOURCE_PATH_SHOWN 32
+static void short_path(const char *path, char *buf, size_t cap)
+{
+	const char *d = source_display_path(path);
+	size_t n = strlen(d);
+	const char *p = d;
+	while (n - (size_t)(p - d) > SOURCE_PATH_SHOWN) {
+		const char *s = strchr(p, '/');
+		if (!s || !s[1])
+			break;
+		p = s + 1;
+	}
+	snprintf(buf, cap, "%s%s", p == d ? "" : ".../", p);
+}
+
+/* A Python qualified name as a traceback shows it: "<locals>." parts
+ * dropped, and cut to its last dotted parts when long
+ * ("A._make.<locals>.approach" -> "A._make.approach" -> "approach"). */
+#define SOURCE_FUNCTION_SHOWN 24
+static void short_function(const char *fn, char *buf, size_t cap)
+{
+	size_t k = 0;
+	for (const char *p = fn; *p && k + 1 < cap;) {
+		if (!strncmp(p, "<locals>.", 9)) {
+			p += 9;
+			continue;
+		}
+		buf[k++] = *p++;
+	}
+	buf[k] = 0;
+	char *b = buf;
+	while (strlen(b) > SOURCE_FUNCTION_SHOWN) {
+		char *dot = strchr(b, '.');
+		if (!dot || !dot[1])
+			break;
+		b = dot + 1;
+	}
+	if (b != buf)
+		memmove(buf, b, strlen(b) + 1);
+	if (strlen(buf) > SOURCE_FUNCTION_SHOWN)
+		snprintf(buf + SOURCE_FUNCTION_SHOWN - 3, 4, "...");
 }
 
 static const char *dup(struct arena *a, const char *s)
@@ -192,18 +263,18 @@ int source_place_text(const struct source_info *s, char *buf, size_t cap)
 		return 0;
 	}
 	const struct source_frame *p = &s->place;
-	char line[16] = "";
+	char line[16] = "", file[SOURCE_PATH_SHOWN + 512], fn[SOURCE_FUNCTION_SHOWN + 256] = "";
 	if (p->line > 0)
 		snprintf(line, sizeof(line), ":%d", (int)p->line);
-	const char *fw = s->framework ? "in the framework" : NULL;
-	const char *at = s->via ? "near" : "at";
-	if (p->function && fw)
-		return snprintf(buf, cap, "%s %s%s (%s, %s)", at, source_display_path(p->file), line,
-				p->function, fw);
-	if (p->function || fw)
-		return snprintf(buf, cap, "%s %s%s (%s)", at, source_display_path(p->file), line,
-				p->function ? p->function : fw);
-	return snprintf(buf, cap, "%s %s%s", at, source_display_path(p->file), line);
+	short_path(p->file, file, sizeof(file));
+	if (p->function)
+		short_function(p->function, fn, sizeof(fn));
+	/* framework code (no user frame): "in" the framework's file, not "at"
+	 * the user's; a neighbour's place is "near" */
+	const char *at = s->via ? "near" : s->framework ? "in" : "at";
+	if (*fn)
+		return snprintf(buf, cap, "%s %s%s (%s)", at, file, line, fn);
+	return snprintf(buf, cap, "%s %s%s", at, file, line);
 }
 
 const char *param_arg_path(const struct hlo_module *m, int32_t p)
@@ -214,6 +285,11 @@ const char *param_arg_path(const struct hlo_module *m, int32_t p)
 	const char *op = e->params[p]->op_name;
 	if (!op || !*op || strchr(op, '/'))
 		return NULL;
+	/* a name every parameter shares (PyTorch/XLA's "xla__device_data")
+	 * names none of them */
+	for (int32_t q = 0; q < e->n_params; q++)
+		if (q != p && e->params[q] && e->params[q]->op_name && !strcmp(e->params[q]->op_name, op))
+			return NULL;
 	return op;
 }
 

@@ -13,9 +13,14 @@
  * frame is the framework's, the innermost one, marked as framework code.
  * --frames=all keeps every frame and shows the innermost.
  *
- * Display: text shows a path shortened after its last site-packages/ or
- * dist-packages/ component ("/usr/lib/python3/site-packages/flax/core/x.py"
- * -> "flax/core/x.py"), otherwise as given; JSON keeps it as given. */
+ * Display: text shows a path from its package root: after its last
+ * site-packages/ or dist-packages/ component, else from its last component
+ * that names a framework package ("/opt/flax/flax/core/x.py" ->
+ * "flax/core/x.py"), else from the second of two equal components
+ * ("torax/torax/_src/x.py" -> "torax/_src/x.py"), otherwise as given; a path still longer than 32
+ * characters loses its leading components (".../fvm/diffusion_terms.py").
+ * A function is shown as a traceback names it ("<locals>." dropped, a long
+ * qualified name cut to its last parts). JSON keeps both as given. */
 #ifndef HLOPROOF_SOURCE_H
 #define HLOPROOF_SOURCE_H
 #include <stddef.h>
@@ -64,18 +69,21 @@ struct source_info *source_copy(const struct source_info *s, struct arena *a);
 
 /* Is `path` framework code under filter f (NULL: the default)? */
 int source_is_framework(const char *path, const struct source_filter *f);
-/* The path as text shows it: a pointer into `path` past its last
- * site-packages/ or dist-packages/ component, or `path` itself. */
+/* The path from its package root: a pointer into `path` past its last
+ * site-packages/ or dist-packages/ component, else at its last component
+ * named jax, jaxlib, flax, optax or equinox, else at the second of two equal
+ * components, else `path` itself. */
 const char *source_display_path(const char *path);
-/* "at flax/core/axes_scan.py:177 (scan_fn)", "at x.py:3", "at y.py:9 (f, in the
- * framework)", "near z.py:4 (g)" (a neighbour's place: via); empty when s
- * has no place. Returns what snprintf does. */
+/* "at model/train.py:177 (scan_fn)", "at x.py:3", "in flax/core/axes_scan.py:9
+ * (f)" (framework code: no user frame), "near z.py:4 (g)" (a neighbour's
+ * place: via); empty when s has no place. Returns what snprintf does. */
 int source_place_text(const struct source_info *s, char *buf, size_t cap);
 
 /* The JAX argument path of entry parameter p: the op_name of its metadata when
  * it looks like one (JAX writes the argument's pytree path there, e.g.
  * "params['w']" or "state[3][1]"; an op_name with '/' is an operation path,
- * not an argument), or NULL. */
+ * not an argument, and one that another entry parameter has too names
+ * neither), or NULL. */
 const char *param_arg_path(const struct hlo_module *m, int32_t p);
 /* The same for any instruction: its parameter's path when it is an entry
  * parameter, else NULL. */

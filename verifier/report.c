@@ -1,5 +1,6 @@
 /* report.c - what the reporters share: counting, text cleaning, URIs. */
 #include "report.h"
+#include "lines.h"
 #include "baseline.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -134,13 +135,11 @@ char *report_failure_location(const struct input_failure *f)
 json_t *report_evidence_lines(const struct finding *f)
 {
 	json_t *a = json_array();
-	for (const char *p = f->evidence; p && *p;) {
-		const char *e = strchr(p, '\n');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		char *line = strndup(p, len);
+	size_t len;
+	for (const char *p = f->evidence, *l; (l = line_next(&p, &len));) {
+		char *line = strndup(l, len);
 		json_array_append_new(a, report_json_string(line ? line : ""));
 		free(line);
-		p = e ? e + 1 : p + len;
 	}
 	return a;
 }

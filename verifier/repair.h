@@ -12,6 +12,7 @@
 #ifndef HLOPROOF_REPAIR_H
 #define HLOPROOF_REPAIR_H
 #include "analysis.h"
+#include "copysite.h"
 
 struct hazard_report;
 struct repair_cache;
@@ -48,6 +49,30 @@ void repair_check_copy(struct analysis *an, struct copy_report *r);
  * donation's): its edges together must make it safe. Returns 1 when the
  * verdict stands, 0 when it became unknown. */
 int repair_check_buffer(struct analysis *an, int32_t buffer, struct buffer_verdict *bv);
+
+/* Would donating an entry parameter leaf let XLA drop a copy of it (a copy
+ * made because an in-place op, or an entry output, would otherwise write
+ * the read-only parameter)? Decided on the module with the copy site
+ * removed (rewrite.h) and the leaf donated as JAX donates it: aliased to
+ * the output of its dtype and shape JAX pairs it with (hlo-semantics.md
+ * 7.5), else to the output XLA's donor matching gives it (donormatch.h), the
+ * module's other donors matched as XLA matches them. 1: no schedule of that
+ * module reads a value of the parameter's buffer after it was overwritten
+ * (hazards_decide_buffer: safe), so copy insertion has nothing to copy
+ * for it; 0: not (fix->why_not says why: no output to reuse, or a hazard
+ * that remains in every schedule, e.g. the parameter read after the in-place
+ * update); -1: not decided (the removal cannot be written, the analysis
+ * failed or gave unknown, a hazard remains in some schedules only or where
+ * the rewrite keeps a read XLA would not make, or the repair budget is
+ * spent). Strings in an->m's arena. */
+struct donation_fix {
+	int32_t param;
+	struct shape_index index;      /* the parameter leaf */
+	struct shape_index output;     /* the output it would be written into (1) */
+	const char *why_not;           /* 0 */
+};
+int repair_donation_drops_copy(struct analysis *an, const struct copy_site *st, int32_t param,
+			       const struct shape_index *ix, struct donation_fix *fix);
 
 /* analysis_free's part */
 void repair_cache_free(struct repair_cache *c);

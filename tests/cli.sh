@@ -358,6 +358,12 @@ for f in $C/*.hlo; do
 	   ! grep -q 'cross-check failed' $T/err; then ok; else bad "check --cross-check $f (exit $st)"; sed 's/^/  /' $T/err | head -3; fi
 done
 AH=$R/aliasing-hazard
+# repair claims of an unscheduled module are decided with the edges put into the
+# module itself (repair.c); --cross-check decides each again on the module printed
+# with the edges and parsed again, and the answers must agree (7 claims here)
+expect 0 "$H" check --cross-check ${HLOPROOF_SHARED:-../shared}/corpus/real/jax_inplace_dus_while_preopt.hlo
+if grep -q 'cross-check failed' $T/err; then bad "repair cross-check: $(head -n 1 $T/err)"; else ok; fi
+if grep -q 'avoids the first hazard (checked on the module with it added)\|avoids it (checked on the module with it added)' $T/out; then ok; else bad "jax_inplace_dus_while: no checked repair claim"; fi
 expect_out 1 'fires_scheduled.hlo:8:[0-9]+: error: the printed schedule reads corrupted data' "$H" check --cross-check $AH/fires_scheduled.hlo
 expect_out 0 'warning: XLA will insert a copy of p \(32 bytes\): it is overwritten in place while it is still read, in every schedule \[HP101' "$H" check $AH/fires_in_place_before_read.hlo
 expect_out 0 '"any": "schedule-dependent"' "$H" check --format=json $C/in_place.hlo

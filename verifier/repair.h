@@ -3,12 +3,19 @@
  * cycle and none of the hazards the claim is about, decided by running the
  * same analysis again on the rewritten module (rewrite.h).
  *
- * Each check builds and analyses one module per distinct edge set; the last
- * few are kept on the analysis (an->repairs), so claims sharing an edge set
- * (a copy and a donation of one buffer, say) pay once. The analyses of the
- * rewritten modules make no repair claims themselves. The one-hazard checks
- * (exact) have a budget of instructions analysed again per module; past it
- * they answer -1 (not checked), and the caller claims no repair. */
+ * Each check analyses the module with the edges once per distinct edge set;
+ * the last few are kept on the analysis (an->repairs), so claims sharing an
+ * edge set (a copy and a donation of one buffer, say) pay once. In a module
+ * that is not scheduled the edges are put into the module itself for the
+ * time of a question (rewrite.h hlo_edges_prepare) and the analysis with
+ * them shares the values, in-place pairs and buffers, which control edges do
+ * not change, and builds its own ordering and hazard caches; a scheduled
+ * module (where an edge may reorder the sequence), and every edge set under
+ * --cross-check, is printed with the edges, parsed and analysed again in
+ * full. The analyses with the edges make no repair claims themselves. The
+ * one-hazard checks (exact) have a budget of instructions analysed again per
+ * module; past it they answer -1 (not checked), and the caller claims no
+ * repair. */
 #ifndef HLOPROOF_REPAIR_H
 #define HLOPROOF_REPAIR_H
 #include "analysis.h"

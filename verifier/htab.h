@@ -9,7 +9,13 @@
  * first thing with it and the caller chains the rest (values.c).
  *
  * Heap memory (xalloc.h: out of memory ends the program); no iteration order
- * is promised, so nothing printed may depend on it. */
+ * is promised, so nothing printed may depend on it.
+ *
+ * Every table of the analyses and rules is this one. The parser keeps its
+ * own (parse.c: names by 32-bit tag and id in 8-byte slots that stay in
+ * cache, reset in O(1) per computation by generation, prefetched a few
+ * tokens ahead; keywords in a fixed 512-slot table): they are what parses
+ * 10^6 instructions a second, and they key on text, not on ids. */
 #ifndef HLOPROOF_HTAB_H
 #define HLOPROOF_HTAB_H
 #include <stddef.h>

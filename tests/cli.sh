@@ -522,6 +522,9 @@ expect_out 0 ', 1 copies \(0 plain, 1 fused, 0 async\), 0 while loops' "$H" pars
 expect_out 0 '^ *"copies": 2,$' "$H" parse --format=json $C/async_s5.hlo
 if grep -qF '"async": 2' $T/out; then ok; else bad "parse --format=json: copy_kinds"; fi
 expect_out 0 ', 2 copies \(0 plain, 2 fused, 0 async\)' "$H" parse $C/fused_horizontal.hlo
+# donating would not help (no output of x's size): explain says why, HP105 stays quiet
+expect_out 0 'which is not donated \(no input_output_alias\), so XLA copies it; donating x would not avoid it: no output of 64 bytes$' "$H" explain --all $C/fused_undonated_no_output.hlo
+expect_out 0 '0 errors, 0 warnings, 0 notes' "$H" check $C/fused_undonated_no_output.hlo
 expect_out 1 '^wrapped_copy: removal refuted under the given schedule: necessary$' "$H" prove-removal $JAX wrapped_copy
 expect_out 0 '^  kind: fused \(output \{1\} of fusion copy_fusion, fused computation horizontally_fused_computation, copy copy.2 of parameter 1\)$' "$H" explain $C/fused_horizontal.hlo 'copy_fusion{1}'
 expect_out 0 '^copy_fusion\{1\}: removal proven safe under the given schedule' "$H" prove-removal $C/fused_horizontal.hlo 'copy_fusion{1}'

@@ -20,7 +20,7 @@ CLI_SRC := verifier/main.c $(wildcard verifier/cmd_*.c)
 LIB_SRC := $(filter-out $(CLI_SRC),$(wildcard verifier/*.c))
 RULE_SRC := $(sort $(wildcard rules/*.c))
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
-TEST_COMMON := $(wildcard tests/testutil.c)
+TEST_COMMON := tests/testutil.c tests/expect.c
 HDRS := $(wildcard verifier/*.h verifier/*.def)
 
 # Files compiled into the binary as strings (rules/gen-embed.sh): the config schema, rule docs.
@@ -31,7 +31,7 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps sarif-deps demo check test asan-test install uninstall bench clean conformance fuzz fuzz-deps memcheck soak \
-	same-output
+	same-output fixtures-update
 
 all: deps $(BUILD)/hloproof
 
@@ -81,7 +81,12 @@ $(BUILD)/tests/mutate: tests/mutate.c $(BUILD)/libhloproof.a
 	@mkdir -p $(dir $@)
 	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libhloproof.a $(LIBS)
 
-$(BUILD)/tests/%: tests/%.c $(TEST_COMMON) tests/testutil.h $(BUILD)/libhloproof.a
+# The fixture tags for the shell tests (tests/expect.h): `expect get|set TAG FILE`.
+$(BUILD)/tests/expect: tests/expect_tool.c tests/expect.c tests/expect.h | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -Itests -o $@ tests/expect_tool.c tests/expect.c
+
+$(BUILD)/tests/%: tests/%.c $(TEST_COMMON) tests/testutil.h tests/expect.h $(BUILD)/libhloproof.a
 	@mkdir -p $(dir $@)
 	$(CC) $(BASECFLAGS) $(CFLAGS) $(WARN) -Itests -o $@ $< $(TEST_COMMON) $(TEST_EXTRA) $(BUILD)/libhloproof.a $(TESTLIBS) $(LIBS)
 
@@ -109,7 +114,7 @@ $(BUILD)/tests/test_agreement: $(AGREE_SRC) $(AGREE_SRC:.c=.h)
 # tests/conformance.sh: the conformance tables (copy insertion, the simplifier's copy
 # tests) explained and docs/conformance.md current.
 ROBUST_ENV = HLOPROOF_SHARED=$(SHARED) HLOGEN=$(BUILD)/hlogen
-test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
+test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate $(BUILD)/tests/expect
 	@sh tests/layering.sh
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/run-suites.sh $(TEST_BIN)
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/cli.sh
@@ -132,7 +137,7 @@ test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 asan-test: deps $(BUILD)/hlogen
 	@$(MAKE) --no-print-directory BUILD=build-asan \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-	  build-asan/hloproof $(TEST_BIN:$(BUILD)/%=build-asan/%)
+	  build-asan/hloproof build-asan/tests/expect $(TEST_BIN:$(BUILD)/%=build-asan/%)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  HLOPROOF_SHARED=$(SHARED) HLOPROOF=build-asan/hloproof sh tests/run-suites.sh $(TEST_BIN:$(BUILD)/%=build-asan/%)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -161,6 +166,19 @@ demo: all
 	@$(BUILD)/hloproof donation $(DEMO).before.hlo $(DEMO).after.hlo
 	@echo "== gate $(DEMO).after.hlo $(DEMO).head.hlo (a change that adds a copy and drops donate_argnums)"
 	@$(BUILD)/hloproof gate --color=never $(DEMO).after.hlo $(DEMO).head.hlo; test $$? -le 1
+
+# After an intended change of wording: rewrite the expectations from what
+# hloproof says now, and review the diff (tests/expect.h): the findings of
+# every corpus/rules case (expect-finding, from tests/test_rules) and the
+# first error of every corpus/bad case (expect). Verdict tags (corpus/copies,
+# corpus/donation, corpus/postopt) are decided by hand and never rewritten.
+fixtures-update: all $(BUILD)/tests/test_rules $(BUILD)/tests/expect
+	@HLOPROOF_FIXTURES_UPDATE=1 HLOPROOF_SHARED=$(SHARED) $(BUILD)/tests/test_rules >/dev/null
+	@for f in corpus/bad/*.hlo; do \
+	  $(BUILD)/hloproof parse "$$f" 2>&1 >/dev/null </dev/null | head -n 1 | \
+	    sed -n "s#^$$f:\([0-9]*:[0-9]*\): error: #\1: #p" | $(BUILD)/tests/expect set expect "$$f" || exit 1; \
+	done
+	@git status --short corpus/rules corpus/bad
 
 # At merge time: does this build behave as REF (an hloproof binary built from the
 # branch point) over both corpora? stdout, stderr and exit status of check, gate,

@@ -18,6 +18,8 @@
 #include "donation.h"
 #include "hazard.h"
 #include "repair.h"
+#include "htab.h"
+#include "xalloc.h"
 #include "timeline.h" /* tl_format_bytes */
 #include "tripcount.h"
 #include <stdio.h>
@@ -55,58 +57,37 @@ static const struct hlo_instruction *where(const struct hlo_module *m, const str
  * array over every value of the module (10^6: 24 MB cleared for a few
  * thousand groups; a table sized by the reports faulted in 8 MB). */
 struct group {
-	int64_t key; /* -1: empty */
 	int32_t count;
 	uint8_t done;
 	uint8_t every; /* one of its hazards is in every schedule */
 };
 
 struct groups {
+	struct htab index; /* value id -> g[] index */
 	struct group *g;
-	size_t mask, n;
+	size_t n, cap;
 };
 
-static size_t group_slot(const struct groups *G, int64_t key)
+/* The group of value v, added when new. */
+static struct group *group_of(struct groups *G, int32_t v)
 {
-	size_t h = (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 20) & G->mask;
-	while (G->g[h].key >= 0 && G->g[h].key != key)
-		h = (h + 1) & G->mask;
-	return h;
-}
-
-static int groups_init(struct groups *G, size_t cap)
-{
-	G->g = malloc(cap * sizeof(*G->g));
-	if (!G->g)
-		return -1;
-	G->mask = cap - 1;
-	G->n = 0;
-	for (size_t i = 0; i < cap; i++)
-		G->g[i].key = -1;
-	return 0;
-}
-
-/* The group of key, added when new; NULL when out of memory. */
-static struct group *group_of(struct groups *G, int64_t key)
-{
-	size_t h = group_slot(G, key);
-	if (G->g[h].key == key)
-		return &G->g[h];
-	if (2 * (G->n + 1) > G->mask + 1) {
-		struct groups N;
-		if (groups_init(&N, 2 * (G->mask + 1)) < 0)
-			return NULL;
-		for (size_t i = 0; i <= G->mask; i++)
-			if (G->g[i].key >= 0)
-				N.g[group_slot(&N, G->g[i].key)] = G->g[i];
-		N.n = G->n;
-		free(G->g);
-		*G = N;
-		h = group_slot(G, key);
+	int added;
+	uint64_t *ix = htab_put(&G->index, (uint64_t)(uint32_t)v, &added);
+	if (added) {
+		if (G->n == G->cap) {
+			G->cap = G->cap ? 2 * G->cap : 64;
+			G->g = xrealloc(G->g, G->cap, sizeof(*G->g));
+		}
+		G->g[G->n] = (struct group){0, 0, 0};
+		*ix = G->n++;
 	}
-	G->n++;
-	G->g[h] = (struct group){key, 0, 0, 0};
-	return &G->g[h];
+	return &G->g[*ix];
+}
+
+static void groups_free(struct groups *G)
+{
+	htab_free(&G->index);
+	free(G->g);
 }
 
 /* Why XLA copies the value and what a JAX user can do about it, in a few
@@ -327,27 +308,19 @@ static int check(struct rule_ctx *ctx)
 	int32_t n = hl->n;
 	/* one group per copied value: XLA inserts one copy for it, whatever
 	 * the number and kinds of the hazards behind it */
-	struct groups G;
-	int oom = groups_init(&G, 64) < 0;
-	for (int32_t i = 0; i < n && !oom; i++)
+	struct groups G = {0};
+	for (int32_t i = 0; i < n; i++)
 		if (shown_hazard(&H[i], scheduled)) {
-			struct group *grp = group_of(&G, (int64_t)H[i].v);
-			if (grp) {
-				grp->count++;
-				grp->every |= (uint8_t)(H[i].in_every != 0);
-			}
-			oom = !grp;
+			struct group *grp = group_of(&G, H[i].v);
+			grp->count++;
+			grp->every |= (uint8_t)(H[i].in_every != 0);
 		}
-	if (oom) {
-		free(G.g);
-		return -1;
-	}
 	for (int32_t i = 0; i < n; i++) {
 		const struct hazard_report *h = &H[i];
 		int64_t key = (int64_t)h->v;
 		if (!shown_hazard(h, scheduled))
 			continue;
-		struct group *grp = group_of(&G, key); /* counted above: never NULL */
+		struct group *grp = group_of(&G, h->v); /* counted above */
 		if (grp->done)
 			continue;
 		grp->done = 1;
@@ -459,7 +432,7 @@ static int check(struct rule_ctx *ctx)
 		if (count > shown && shown > 0)
 			finding_evidence(ctx->findings, f, "... and %d more", count - shown);
 	}
-	free(G.g);
+	groups_free(&G);
 	return 0;
 }
 

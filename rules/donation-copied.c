@@ -11,24 +11,12 @@
  * Which donations these are is donation_reading's (donation.h), the reading
  * `hloproof donation` gives them.
  * An <accept-copy> in the --annotations file marks the finding accepted. */
-#include "annotations.h"
 #include "donation.h"
 #include "donormatch.h"
 #include "lint.h"
 #include "timeline.h" /* tl_format_bytes */
 #include <stdio.h>
 #include <string.h>
-
-static void add_evidence(struct rule_ctx *ctx, struct finding *f, const char *text)
-{
-	while (text && *text) {
-		const char *nl = strchr(text, '\n');
-		int n = nl ? (int)(nl - text) : (int)strlen(text);
-		if (n)
-			finding_evidence(ctx->findings, f, "%.*s", n, text);
-		text = nl ? nl + 1 : text + n;
-	}
-}
 
 static int check(struct rule_ctx *ctx)
 {
@@ -87,15 +75,8 @@ static int check(struct rule_ctx *ctx)
 		}
 		finding_facts(f, (long long)(x == READING_COPIED ? r->copy_bytes : r->bytes),
 			      copy_family_name(FAMILY_DONATION), verdict_name(r->any));
-		add_evidence(ctx, f, r->evidence);
-		const struct annotation *acc =
-			annotations_accepted_copy(ctx->annotations, m, r->param, &r->param_index);
-		if (acc) {
-			char buf[4200];
-			snprintf(buf, sizeof(buf), "%s (%s:%d)", acc->reason,
-				 ctx->annotations->path ? ctx->annotations->path : "annotations", acc->line);
-			f->suppressed = arena_strdup(&ctx->findings->arena, buf);
-		}
+		finding_evidence_text(ctx->findings, f, r->evidence, 0);
+		finding_accept_copy(ctx, f, r->param, &r->param_index);
 	}
 	return 0;
 }

@@ -10,17 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static void add_evidence(struct rule_ctx *ctx, struct finding *f, const char *text)
-{
-	while (text && *text) {
-		const char *nl = strchr(text, '\n');
-		int n = nl ? (int)(nl - text) : (int)strlen(text);
-		if (n)
-			finding_evidence(ctx->findings, f, "%.*s", n, text);
-		text = nl ? nl + 1 : text + n;
-	}
-}
-
 static int check(struct rule_ctx *ctx)
 {
 	const struct donation_list *dl = rule_donations(ctx);
@@ -52,7 +41,7 @@ static int check(struct rule_ctx *ctx)
 			finding_evidence(ctx->findings, f, "%s reads a value of the donated buffer after %s "
 					 "overwrote it", r->reader->name, r->writer->name);
 		finding_facts(f, (long long)r->bytes, NULL, verdict_name(r->given));
-		add_evidence(ctx, f, r->evidence);
+		finding_evidence_text(ctx->findings, f, r->evidence, 0);
 	}
 	return 0;
 }

@@ -9,17 +9,6 @@
 
 #define EVIDENCE_LINES 24
 
-static void add_evidence(struct findings *fs, struct finding *f, const char *text)
-{
-	int lines = 0;
-	for (const char *e = text; e && *e && lines < EVIDENCE_LINES; lines++) {
-		const char *nl = strchr(e, '\n');
-		int len = nl ? (int)(nl - e) : (int)strlen(e);
-		finding_evidence(fs, f, "%.*s", len, e);
-		e = nl ? nl + 1 : e + len;
-	}
-}
-
 static int check(struct rule_ctx *ctx)
 {
 	const struct copy_list *cl = rule_copies(ctx);
@@ -40,7 +29,7 @@ static int check(struct rule_ctx *ctx)
 		finding_facts(f, (long long)r->bytes, copy_family_name(r->family), verdict_name(r->any));
 		finding_trips(f, r->copy->parent, (long long)r->bytes);
 		if (f) {
-			add_evidence(ctx->findings, f, r->evidence);
+			finding_evidence_text(ctx->findings, f, r->evidence, EVIDENCE_LINES);
 			finding_evidence(ctx->findings, f, "hloproof prove-removal FILE %s proves the removal "
 					 "on its own (exit 0)", nm);
 		}

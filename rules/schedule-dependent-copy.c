@@ -26,12 +26,7 @@ static int check(struct rule_ctx *ctx)
 				 "jax.lax.optimization_barrier with the read, before the update");
 		finding_facts(f, (long long)r->bytes, copy_family_name(r->family), verdict_name(r->any));
 		finding_trips(f, r->copy->parent, (long long)r->bytes);
-		for (const char *e = r->evidence; e && *e;) {
-			const char *nl = strchr(e, '\n');
-			int len = nl ? (int)(nl - e) : (int)strlen(e);
-			finding_evidence(ctx->findings, f, "%.*s", len, e);
-			e = nl ? nl + 1 : e + len;
-		}
+		finding_evidence_text(ctx->findings, f, r->evidence, 0);
 	}
 	return 0;
 }

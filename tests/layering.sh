@@ -8,8 +8,10 @@
 ROOT=${1:-.}
 
 # A stage's build and free functions: only session.c (and the stages, the
-# tests) call them.
-BUILDERS='analysis_run|analysis_free|copy_verdicts_run|copy_verdicts_free|copy_verdicts_for_rule|copies_analyse|copy_analyse_one|hazards_analyse|hazards_in_buffer|hazards_decide_values|hazards_decide_buffer|donations_analyse|donations_unanalysed|dataflow_run|inplace_build|buffers_build|ordering_build|ordering_build_ex|ordering_build_from'
+# tests) call them. The rewrites that are analysed again (rewrite.h) and the
+# donation that would drop a copy (repair.h) belong to the deciders too: a
+# rule reads their results from its copy reports.
+BUILDERS='analysis_run|analysis_free|copy_verdicts_run|copy_verdicts_free|copy_verdicts_for_rule|copies_analyse|copy_analyse_one|hazards_analyse|hazards_in_buffer|hazards_decide_values|hazards_decide_buffer|donations_analyse|donations_unanalysed|dataflow_run|inplace_build|buffers_build|ordering_build|ordering_build_ex|ordering_build_from|hlo_module_without_copy|hlo_module_without_site|hlo_module_with_edges|hlo_edges_prepare|repair_donation_drops_copy'
 
 check_tree() {
 	r=$1; bad=0
@@ -57,7 +59,8 @@ check_tree "$ROOT" || { echo "layering: FAILED"; exit 1; }
 # the copy decider itself, and one with a command that builds the dataflow.
 T=$(mktemp -d "${TMPDIR:-/tmp}/hloproof-layering.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT
-for inject in rules/removable-copy.c:copies_analyse verifier/cmd_buffers.c:dataflow_run; do
+for inject in rules/removable-copy.c:copies_analyse verifier/cmd_buffers.c:dataflow_run \
+	      rules/undonated-argument-copy.c:repair_donation_drops_copy; do
 	file=${inject%%:*}; fn=${inject#*:}
 	rm -rf "$T/tree"; mkdir -p "$T/tree/rules" "$T/tree/verifier"
 	cp "$ROOT"/rules/*.c "$T/tree/rules/"

@@ -366,6 +366,7 @@ static void test_verdict_unknown(void **state)
 	report(an, "cc", &r);
 	assert_int_equal(r.any, VERDICT_UNKNOWN);
 	assert_contains(r.unknown_reason, "not flattened");
+	assert_int_equal(expect_copies("corpus/unknown/not_flattened.hlo", an, m), 1); /* its tag */
 	analysis_free(an);
 	hlo_module_free(m);
 	/* not a copy */
@@ -430,29 +431,7 @@ static void test_removed_root_copy(void **state)
 	hlo_module_free(m);
 }
 
-/* ---- corpus/copies: first-line expectations ---- */
-
-static enum verdict verdict_from(const char *s)
-{
-	if (!strcmp(s, "null"))
-		return VERDICT_NONE;
-	static const enum verdict all[] = {VERDICT_REMOVABLE, VERDICT_NECESSARY,
-					   VERDICT_SCHEDULE_DEPENDENT, VERDICT_UNKNOWN};
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		if (!strcmp(s, verdict_name(all[i])))
-			return all[i];
-	fail_msg("bad verdict '%s'", s);
-	return VERDICT_NONE;
-}
-
-static enum copy_family family_from(const char *s)
-{
-	for (int f = FAMILY_LAYOUT; f <= FAMILY_NO_OP; f++)
-		if (!strcmp(s, copy_family_name((enum copy_family)f)))
-			return (enum copy_family)f;
-	fail_msg("bad family '%s'", s);
-	return FAMILY_UNEXPLAINED;
-}
+/* ---- corpus/copies: the expect tags (tests/expect.h) ---- */
 
 static void test_corpus_expectations(void **state)
 {
@@ -461,56 +440,18 @@ static void test_corpus_expectations(void **state)
 	int n_files = 0, n_checked = 0;
 	for (char **f = files; *f; f++) {
 		n_files++;
-		char *text = read_file(*f, NULL);
-		assert_non_null(text);
 		struct diag d;
 		diag_init(&d, stderr);
 		struct hlo_module *m = hlo_parse_file(*f, &d);
 		if (!m)
 			fail_msg("%s does not parse", *f);
-		/* "stage=auto" at the end of an expect line: the stage as detected */
-		int detect = strstr(text, " stage=auto") != NULL;
-		struct analysis *an = analyse_as(m, 1, detect ? STAGE_AUTO : STAGE_AFTER);
-		int lines = 0;
-		for (char *line = text; line && !strncmp(line, "// expect: ", 11);
-		     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-			/* NAME family=F given=G any=A [kind=K]: NAME is a copy, a fused
-			 * copy's fusion ("fusion{i}" for one output), a copy-start;
-			 * kind (copy, fused, async) defaults to copy */
-			char name[128], fam[64], given[64], any[64], kind[64] = "copy";
-			int nf = sscanf(line + 11, "%127s family=%63s given=%63s any=%63s kind=%63s", name,
-					fam, given, any, kind);
-			if (nf != 4 && nf != 5)
-				fail_msg("%s: bad expect line", *f);
-			struct copy_report r;
-			struct copy_site site[2];
-			if (copy_sites_named(m, &m->arena, name, site, 2) != 1)
-				fail_msg("%s: no single copy %s", *f, name);
-			assert_int_equal(copy_analyse_site(an, &site[0], &r), 0);
-			if (strcmp(copy_kind_name(r.site.kind), kind))
-				fail_msg("%s: %s: want kind=%s, got kind=%s", *f, name, kind,
-					 copy_kind_name(r.site.kind));
-			if (r.family != family_from(fam) || r.given != verdict_from(given) ||
-			    r.any != verdict_from(any))
-				fail_msg("%s: %s: want family=%s given=%s any=%s, got family=%s given=%s any=%s\n%s",
-					 *f, name, fam, given, any, copy_family_name(r.family),
-					 verdict_name(r.given) ? verdict_name(r.given) : "null",
-					 verdict_name(r.any), r.evidence);
-			lines++;
-			n_checked++;
-		}
-		if (!lines)
-			fail_msg("%s: no '// expect:' line", *f);
-		/* every copy of the file is expected */
-		struct copy_report *all;
-		int32_t n = copies_analyse(an, &all);
-		if (n != lines)
-			fail_msg("%s: %d copies, %d expectations", *f, n, lines);
+		/* "stage=auto" on an expect tag: the stage as detected */
+		struct analysis *an = analyse_as(m, 1, expect_stage_auto(*f) ? STAGE_AUTO : STAGE_AFTER);
+		n_checked += expect_copies(*f, an, m);
 		if (an->cross_check_failed)
 			fail_msg("%s: cross-check failed", *f);
 		analysis_free(an);
 		hlo_module_free(m);
-		free(text);
 	}
 	free_list(files);
 	assert_true(n_files >= 14);

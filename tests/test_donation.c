@@ -1,10 +1,12 @@
 /* test_donation.c - donation verdicts (donation.h), XLA's donor matching
  * (donormatch.h) and the annotation files (annotations.h).
  *
- * The modules in corpus/donation carry their expected verdicts in first-line comments:
+ * The modules in corpus/donation carry their expected verdicts in expect tags
+ * (tests/expect.h):
  *   // expect: param=P index={..} given=G any=A [output={..}|none] [copied=1]
- * one line per donation, in report order (aliases, then donors). */
+ * one tag per donation, in report order (aliases, then donors). */
 #include "testutil.h"
+#include "expect.h"
 #include "analysis.h"
 #include "annotations.h"
 #include "donation.h"
@@ -20,45 +22,35 @@ struct expect {
 	int copied;
 };
 
-/* Parse the "// expect:" lines at the top of a file. Returns the count. */
-static int read_expects(const char *text, struct expect *e, int cap)
+/* The file's "// expect:" tags (tests/expect.h). Returns the count. */
+static int read_expects(const char *path, struct expect *ex, int cap)
 {
-	int n = 0;
-	const char *p = text;
-	while (p && !strncmp(p, "// ", 3)) {
-		if (!strncmp(p, "// expect: ", 11) && n < cap) {
-			struct expect *x = &e[n];
-			memset(x, 0, sizeof(*x));
+	struct expect_file e;
+	if (expect_read(path, &e) < 0)
+		fail_msg("%s: cannot read", path);
+	int n = expect_count(&e, "expect");
+	if (n > cap)
+		fail_msg("%s: more than %d expect tags", path, cap);
+	for (int i = 0; i < n; i++) {
+		const char *body = expect_body(&e, "expect", i);
+		struct expect *x = &ex[i];
+		memset(x, 0, sizeof(*x));
+		char w[128], v[16];
+		for (int k = 0; expect_word(body, k, w, sizeof(w)); k++)
+			if (strncmp(w, "param=", 6) && strncmp(w, "index=", 6) && strncmp(w, "given=", 6) &&
+			    strncmp(w, "any=", 4) && strncmp(w, "output=", 7) && strcmp(w, "copied=1"))
+				fail_msg("%s: bad expect token '%s'", path, w);
+		if (!expect_field(body, "param", v, sizeof(v)) ||
+		    !expect_field(body, "index", x->index, sizeof(x->index)) ||
+		    !expect_field(body, "given", x->given, sizeof(x->given)) ||
+		    !expect_field(body, "any", x->any, sizeof(x->any)))
+			fail_msg("%s: expect tag without param, index, given or any: %s", path, body);
+		x->param = atoi(v);
+		if (!expect_field(body, "output", x->output, sizeof(x->output)))
 			strcpy(x->output, "?");
-			char line[512];
-			const char *nl = strchr(p, '\n');
-			size_t len = nl ? (size_t)(nl - p) : strlen(p);
-			if (len >= sizeof(line))
-				len = sizeof(line) - 1;
-			memcpy(line, p, len);
-			line[len] = 0;
-			for (char *tok = strtok(line + 11, " "); tok; tok = strtok(NULL, " ")) {
-				if (sscanf(tok, "param=%d", &x->param) == 1)
-					continue;
-				if (!strncmp(tok, "index=", 6))
-					snprintf(x->index, sizeof(x->index), "%s", tok + 6);
-				else if (!strncmp(tok, "given=", 6))
-					snprintf(x->given, sizeof(x->given), "%s", tok + 6);
-				else if (!strncmp(tok, "any=", 4))
-					snprintf(x->any, sizeof(x->any), "%s", tok + 4);
-				else if (!strncmp(tok, "output=", 7))
-					snprintf(x->output, sizeof(x->output), "%s", tok + 7);
-				else if (!strcmp(tok, "copied=1"))
-					x->copied = 1;
-				else
-					fail_msg("bad expect token '%s'", tok);
-			}
-			n++;
-		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
+		x->copied = expect_field(body, "copied", v, sizeof(v)) && !strcmp(v, "1");
 	}
+	expect_free(&e);
 	return n;
 }
 
@@ -81,11 +73,8 @@ static void test_project_corpus(void **state)
 	char **files = list_files("corpus/donation", ".hlo");
 	int n_files = 0, failures = 0;
 	for (char **f = files; *f; f++) {
-		char *text = read_file(*f, NULL);
-		assert_non_null(text);
 		struct expect ex[16];
-		int ne = read_expects(text, ex, 16);
-		free(text);
+		int ne = read_expects(*f, ex, 16);
 		if (ne == 0) {
 			print_error("%s: no // expect: line\n", *f);
 			failures++;

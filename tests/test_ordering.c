@@ -4,6 +4,7 @@
 #include "testutil.h"
 #include "ordering.h"
 #include "reach.h"
+#include "rewrite.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1330,6 +1331,78 @@ static void bench(void)
 	}
 }
 
+/* Control edges put into a module for a while (rewrite.h hlo_edges_*) and
+ * the ordering that rebuilds only the changed computation
+ * (ordering_build_changed) answer every pair as a full build with the edges
+ * on; with the edges off the module answers as before; an edge against an
+ * existing path is a cycle. */
+static void test_changed_computation(void **state)
+{
+	(void)state;
+	struct hlo_module *m = parse_text(
+		"HloModule m\n"
+		"%body (p: f32[4]) -> f32[4] {\n  %p = f32[4] parameter(0)\n"
+		"  %x = f32[4] negate(%p)\n  %y = f32[4] exponential(%p)\n"
+		"  ROOT %z = f32[4] add(%x, %y)\n}\n"
+		"ENTRY %e (a: f32[4]) -> f32[4] {\n  %a = f32[4] parameter(0)\n"
+		"  %b = f32[4] negate(%a)\n  %c = f32[4] abs(%a)\n  %d = f32[4] sqrt(%a)\n"
+		"  %k = f32[4] call(%c), to_apply=%body\n"
+		"  ROOT %r = f32[4] add(%b, %k)\n}\n");
+	struct ordering *base = ordering_build(m, ORDER_DEPENDENCY, &m->arena);
+	assert_non_null(base);
+	const struct hlo_computation *e = m->entry;
+	const struct hlo_instruction *b = hlo_find_instruction(e, "b"), *c = hlo_find_instruction(e, "c"),
+				     *d = hlo_find_instruction(e, "d"), *r = hlo_find_instruction(e, "r");
+	assert_false(ordering_reaches(base, d, b));
+	/* d -> b, then b -> c: d reaches c through two new edges */
+	const struct hlo_instruction *from[] = {d, b}, *to[] = {b, c};
+	struct arena A;
+	arena_init(&A);
+	int cycle = 0;
+	struct hlo_edge_set *E = hlo_edges_prepare(m, 2, from, to, &A, &cycle);
+	assert_non_null(E);
+	hlo_edges_on(E);
+	const struct hlo_computation *changed[] = {e, e};
+	struct ordering *o = ordering_build_changed(base, changed, 2, &A, NULL, NULL);
+	struct ordering *full = ordering_build(m, ORDER_DEPENDENCY, &A);
+	assert_non_null(o);
+	assert_non_null(full);
+	assert_int_equal(d->ext->n_ctrl_succs, 1);
+	assert_int_equal(c->ext->n_ctrl_preds, 1);
+	for (int32_t k = 0; k < m->n_comps; k++)
+		for (int32_t i = 0; i < m->comps[k]->n_instrs; i++)
+			for (int32_t j = 0; j < m->comps[k]->n_instrs; j++) {
+				const struct hlo_instruction *x = m->comps[k]->instrs[i], *y = m->comps[k]->instrs[j];
+				assert_int_equal(ordering_reaches(o, x, y), ordering_reaches(full, x, y));
+			}
+	assert_true(ordering_reaches(o, d, c));
+	/* the body is shared with base, the entry is not */
+	const struct hlo_computation *body = hlo_find_computation(m, "body");
+	assert_ptr_equal(ordering_reach_index(o, body), ordering_reach_index(base, body));
+	assert_ptr_not_equal(ordering_reach_index(o, e), ordering_reach_index(base, e));
+	hlo_edges_off(E);
+	assert_false(ordering_reaches(base, d, c));
+	assert_int_equal(d->ext->n_ctrl_succs, 0);
+	assert_ptr_equal(c->ext, HLO_NO_EXT);
+	/* r -> b closes a cycle (b reaches r through the data) */
+	const struct hlo_instruction *f2[] = {r}, *t2[] = {b};
+	E = hlo_edges_prepare(m, 1, f2, t2, &A, &cycle);
+	assert_non_null(E);
+	hlo_edges_on(E);
+	const struct hlo_computation *ch2[] = {e};
+	assert_null(ordering_build_changed(base, ch2, 1, &A, NULL, NULL));
+	hlo_edges_off(E);
+	/* an edge to itself or across computations is refused */
+	const struct hlo_instruction *z = hlo_find_instruction(body, "z");
+	const struct hlo_instruction *f3[] = {b}, *t3[] = {z};
+	assert_null(hlo_edges_prepare(m, 1, f3, t3, &A, &cycle));
+	assert_int_equal(cycle, 0);
+	assert_null(hlo_edges_prepare(m, 1, f3, f3, &A, &cycle));
+	assert_int_equal(cycle, 1);
+	arena_free(&A);
+	hlo_module_free(m);
+}
+
 int main(void)
 {
 	const char *b = getenv("HLOPROOF_BENCH");
@@ -1357,6 +1430,7 @@ int main(void)
 		cmocka_unit_test(test_parsed_while_and_conditional),
 		cmocka_unit_test(test_parsed_root_early_and_control),
 		cmocka_unit_test(test_corpus),
+		cmocka_unit_test(test_changed_computation),
 	};
 	return cmocka_run_group_tests_name("ordering", tests, NULL, NULL);
 }

@@ -3,6 +3,7 @@
  * constructs the analysis does not model (unknown with the construct named),
  * and the corpus/postopt expectations. */
 #include "testutil.h"
+#include "expect.h"
 #include "copies.h"
 #include "unmodelled.h"
 #include <stdio.h>
@@ -211,76 +212,42 @@ static void test_unmodelled(void **state)
 }
 
 /* corpus/postopt: "// expect: NAME family=F given=G any=A" for every copy
- * (as corpus/copies), or "// expect-unknown: LINE:COL: message" when the
- * analysis must refuse the module. */
-static enum verdict verdict_from(const char *s)
-{
-	if (!strcmp(s, "null"))
-		return VERDICT_NONE;
-	static const enum verdict all[] = {VERDICT_REMOVABLE, VERDICT_NECESSARY,
-					   VERDICT_SCHEDULE_DEPENDENT, VERDICT_UNKNOWN};
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		if (!strcmp(s, verdict_name(all[i])))
-			return all[i];
-	fail_msg("bad verdict '%s'", s);
-	return VERDICT_NONE;
-}
-
+ * (as corpus/copies, tests/expect.h), or "// expect-unknown: LINE:COL:
+ * message" when the analysis must refuse the module. */
 static void check_file(const char *f, int *n_copies, int *n_unknown)
 {
-	char *text = read_file(f, NULL);
-	assert_non_null(text);
+	struct expect_file e;
+	if (expect_read(f, &e) < 0)
+		fail_msg("%s: cannot read", f);
 	struct diag d;
 	diag_init(&d, stderr);
 	struct hlo_module *m = hlo_parse_file(f, &d);
 	if (!m)
 		fail_msg("%s does not parse", f);
-	if (!strncmp(text, "// expect-unknown: ", 19)) {
+	const char *unk = expect_body(&e, "expect-unknown", 0);
+	if (unk) {
 		int line, col, used = 0;
-		if (sscanf(text + 19, "%d:%d: %n", &line, &col, &used) != 2 || !used)
-			fail_msg("%s: bad expect-unknown line", f);
-		const char *msg = text + 19 + used;
-		size_t len = strcspn(msg, "\n");
+		if (sscanf(unk, "%d:%d: %n", &line, &col, &used) != 2 || !used)
+			fail_msg("%s: bad expect-unknown tag", f);
+		const char *msg = unk + used;
 		struct analysis_options opt;
 		analysis_default_options(&opt);
 		diag_init(&d, NULL);
 		if (analysis_run(m, &opt, &d))
 			fail_msg("%s: analysed, want unknown", f);
-		if (strncmp(d.first, msg, len) || d.first_pos.line != line || d.first_pos.col != col)
-			fail_msg("%s: %d:%d: %s, want %d:%d: %.*s", f, d.first_pos.line, d.first_pos.col,
-				 d.first, line, col, (int)len, msg);
+		if (strncmp(d.first, msg, strlen(msg)) || d.first_pos.line != line || d.first_pos.col != col)
+			fail_msg("%s: %d:%d: %s, want %d:%d: %s", f, d.first_pos.line, d.first_pos.col,
+				 d.first, line, col, msg);
 		(*n_unknown)++;
 	} else {
 		struct analysis *an = analyse(m);
-		int lines = 0;
-		for (char *line = text; line && !strncmp(line, "// expect: ", 11);
-		     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-			char name[128], fam[64], given[64], any[64];
-			if (sscanf(line + 11, "%127s family=%63s given=%63s any=%63s", name, fam, given, any) != 4)
-				fail_msg("%s: bad expect line", f);
-			struct copy_report r;
-			assert_int_equal(copy_analyse_one(an, I(m, name), &r), 0);
-			if (strcmp(copy_family_name(r.family), fam) || r.given != verdict_from(given) ||
-			    r.any != verdict_from(any))
-				fail_msg("%s: %s: want family=%s given=%s any=%s, got family=%s given=%s any=%s\n%s",
-					 f, name, fam, given, any, copy_family_name(r.family),
-					 verdict_name(r.given) ? verdict_name(r.given) : "null",
-					 verdict_name(r.any), r.evidence);
-			lines++;
-		}
-		if (!lines)
-			fail_msg("%s: no '// expect:' line", f);
-		struct copy_report *all;
-		int32_t n = copies_analyse(an, &all);
-		if (n != lines)
-			fail_msg("%s: %d copies, %d expectations", f, n, lines);
+		*n_copies += expect_copies(f, an, m);
 		if (an->cross_check_failed)
 			fail_msg("%s: cross-check failed", f);
-		*n_copies += lines;
 		analysis_free(an);
 	}
 	hlo_module_free(m);
-	free(text);
+	expect_free(&e);
 }
 
 static void test_corpus_postopt(void **state)

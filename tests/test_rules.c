@@ -1,7 +1,10 @@
 /* test_rules.c - every registered rule has its documentation and its corpus
  * cases, fires on corpus/rules/<slug>/fires*.hlo and stays quiet on
- * clean*.hlo; then the two IR rules in detail. */
+ * clean*.hlo, with exactly the findings each case's expect-finding tags
+ * state (tests/expect.h; `make fixtures-update` rewrites them); then the two
+ * IR rules in detail. */
 #include "testutil.h"
+#include "expect.h"
 #include "annotations.h"
 #include "config.h"
 #include "findings.h"
@@ -10,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A configuration with only rule r enabled. */
 static void only(struct lint_config *cfg, const struct rule *r)
@@ -100,6 +104,61 @@ static int starts_with(const char *s, const char *p)
 	return !strncmp(s, p, strlen(p));
 }
 
+/* A finding as its case's expect-finding tag states it (tests/expect.h):
+ * "LINE:COL: SEVERITY: HEADLINE [ID slug]", the text report's line without
+ * the file name and the source place. */
+static void finding_tag(const struct finding *f, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%d:%d: %s: %s [%s %s]", f->line, f->col, severity_name(f->severity),
+		 f->message, f->rule->id, f->rule->slug);
+}
+
+/* The case's findings are exactly its expect-finding tags, in order ("none"
+ * for a clean case). Returns the number of failures; with
+ * HLOPROOF_FIXTURES_UPDATE=1 rewrites the tags instead. */
+static int check_expected_findings(const char *path, const struct findings *fs)
+{
+	struct expect_file e;
+	if (expect_read(path, &e) < 0) {
+		print_error("%s: cannot read\n", path);
+		return 1;
+	}
+	int32_t n = fs->n;
+	char **got = calloc((size_t)n + 1, sizeof(*got));
+	assert_non_null(got);
+	for (int32_t i = 0; i < n; i++) {
+		char line[4096];
+		finding_tag(&fs->items[i], line, sizeof(line));
+		got[i] = strdup(line);
+	}
+	if (!n)
+		got[n++] = strdup("none");
+	int failures = 0, want = expect_count(&e, "expect-finding");
+	for (int32_t i = 0; i < n || i < want; i++) {
+		const char *w = expect_body(&e, "expect-finding", i);
+		if (i < n && w && !strcmp(w, got[i]))
+			continue;
+		if (!expect_updating())
+			print_error("%s: finding %d:\n  want: %s\n  got:  %s\n", path, i + 1,
+				    w ? w : "(no expect-finding tag)", i < n ? got[i] : "(no finding)");
+		failures++;
+		break;
+	}
+	if (failures && expect_updating()) {
+		if (expect_rewrite(path, "expect-finding", (const char *const *)got, n) < 0) {
+			print_error("%s: cannot rewrite\n", path);
+		} else {
+			printf("%s: expect-finding tags rewritten\n", path);
+			failures = 0;
+		}
+	}
+	for (int32_t i = 0; i < n; i++)
+		free(got[i]);
+	free(got);
+	expect_free(&e);
+	return failures;
+}
+
 /* The contract of every rule in the registry. Fails when a rule lacks its
  * doc page or its firing/clean cases, or when they disagree with it. */
 static void test_every_rule(void **state)
@@ -163,8 +222,10 @@ static void test_every_rule(void **state)
 				print_error("%s: rule %s fires: %s\n", *f, r->id, fs.items[0].message);
 				failures++;
 			}
-			if (n >= 0)
+			if (n >= 0) {
+				failures += check_expected_findings(*f, &fs);
 				findings_free(&fs);
+			}
 			fires += want_fire;
 			clean += !want_fire;
 		}
@@ -354,10 +415,73 @@ static void test_donation_shared_corpus(void **state)
 	free(p);
 }
 
+/* The tags bite: a wrong headline, a missing finding, a finding too many
+ * and a case without tags fail; fixtures-update rewrites them to what the
+ * rule says, and only the tags change. */
+static void test_expected_findings_bite(void **state)
+{
+	const struct rule *r = rule_lookup("layout-round-trip");
+	int updating = expect_updating(); /* make fixtures-update runs this too */
+	unsetenv("HLOPROOF_FIXTURES_UPDATE");
+	char tmp[] = "/tmp/hloproof-expect-XXXXXX";
+	assert_non_null(mkdtemp(tmp));
+	char path[128];
+	snprintf(path, sizeof(path), "%s/fires_copy_pair.hlo", tmp);
+	size_t len;
+	char *orig = read_file("corpus/rules/layout-round-trip/fires_copy_pair.hlo", &len);
+	assert_non_null(orig);
+	struct expect_file e;
+	assert_int_equal(expect_read("corpus/rules/layout-round-trip/fires_copy_pair.hlo", &e), 0);
+	const char *right = expect_body(&e, "expect-finding", 0);
+	assert_non_null(right);
+	const char *const wrong[] = {"6:3: warning: some other words [HP104 layout-round-trip]"};
+	const char *const two[] = {right, right};
+	struct findings fs;
+	for (int k = 0; k < 4; k++) {
+		FILE *f = fopen(path, "wb");
+		assert_non_null(f);
+		fwrite(orig, 1, len, f);
+		fclose(f);
+		if (k == 0)
+			assert_int_equal(expect_rewrite(path, "expect-finding", wrong, 1), 0);
+		else if (k == 1)
+			assert_int_equal(expect_rewrite(path, "expect-finding", two, 2), 0);
+		else if (k == 2)
+			assert_int_equal(expect_rewrite(path, "expect-finding", NULL, 0), 0);
+		else
+			assert_int_equal(expect_rewrite(path, "expect-finding", (const char *const[]){"none"}, 1), 0);
+		assert_int_equal(run_rule_file_q(r, path, &fs, 1), 1);
+		assert_int_equal(check_expected_findings(path, &fs), 1);
+		findings_free(&fs);
+	}
+	/* fixtures-update: the tag becomes the finding; nothing else changes */
+	setenv("HLOPROOF_FIXTURES_UPDATE", "1", 1);
+	assert_int_equal(run_rule_file_q(r, path, &fs, 1), 1);
+	assert_int_equal(check_expected_findings(path, &fs), 0);
+	findings_free(&fs);
+	unsetenv("HLOPROOF_FIXTURES_UPDATE");
+	size_t len2;
+	char *now = read_file(path, &len2);
+	assert_non_null(now);
+	assert_int_equal(len2, len);
+	assert_memory_equal(now, orig, len);
+	assert_int_equal(run_rule_file_q(r, path, &fs, 1), 1);
+	assert_int_equal(check_expected_findings(path, &fs), 0);
+	findings_free(&fs);
+	free(now);
+	free(orig);
+	expect_free(&e);
+	remove(path);
+	rmdir(tmp);
+	if (updating)
+		setenv("HLOPROOF_FIXTURES_UPDATE", "1", 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_rule),
+		cmocka_unit_test(test_expected_findings_bite),
 		cmocka_unit_test(test_layout_round_trip),
 		cmocka_unit_test(test_donation_not_honored),
 		cmocka_unit_test(test_donation_shared_corpus),

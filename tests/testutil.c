@@ -1,5 +1,7 @@
 /* testutil.c - helpers shared by the cmocka suites. */
 #include "testutil.h"
+#include "expect.h"
+#include "copies.h"
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,4 +95,82 @@ void free_list(char **v)
 	for (char **p = v; p && *p; p++)
 		free(*p);
 	free(v);
+}
+
+static enum verdict verdict_from(const char *path, const char *s)
+{
+	if (!strcmp(s, "null"))
+		return VERDICT_NONE;
+	static const enum verdict all[] = {VERDICT_REMOVABLE, VERDICT_NECESSARY,
+					   VERDICT_SCHEDULE_DEPENDENT, VERDICT_UNKNOWN};
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(s, verdict_name(all[i])))
+			return all[i];
+	fail_msg("%s: bad verdict '%s'", path, s);
+	return VERDICT_NONE;
+}
+
+static enum copy_family family_from(const char *path, const char *s)
+{
+	for (int f = FAMILY_LAYOUT; f <= FAMILY_NO_OP; f++)
+		if (!strcmp(s, copy_family_name((enum copy_family)f)))
+			return (enum copy_family)f;
+	fail_msg("%s: bad family '%s'", path, s);
+	return FAMILY_UNEXPLAINED;
+}
+
+int expect_stage_auto(const char *path)
+{
+	struct expect_file e;
+	if (expect_read(path, &e) < 0)
+		fail_msg("%s: cannot read", path);
+	int autos = 0;
+	char v[32];
+	for (int i = 0; i < expect_count(&e, "expect"); i++)
+		autos += expect_field(expect_body(&e, "expect", i), "stage", v, sizeof(v)) &&
+			 !strcmp(v, "auto");
+	expect_free(&e);
+	return autos > 0;
+}
+
+int expect_copies(const char *path, struct analysis *an, struct hlo_module *m)
+{
+	struct expect_file e;
+	if (expect_read(path, &e) < 0)
+		fail_msg("%s: cannot read", path);
+	int n = expect_count(&e, "expect");
+	if (!n)
+		fail_msg("%s: no '// expect:' tag", path);
+	for (int i = 0; i < n; i++) {
+		const char *body = expect_body(&e, "expect", i);
+		/* NAME is a copy, a fused copy's fusion ("fusion{i}" for one
+		 * output), a copy-start; kind (copy, fused, async) defaults to copy */
+		char name[128], fam[64], given[64], any[64], kind[64];
+		if (!expect_word(body, 0, name, sizeof(name)) || !expect_field(body, "family", fam, sizeof(fam)) ||
+		    !expect_field(body, "given", given, sizeof(given)) || !expect_field(body, "any", any, sizeof(any)))
+			fail_msg("%s: bad expect tag '%s'", path, body);
+		if (!expect_field(body, "kind", kind, sizeof(kind)))
+			snprintf(kind, sizeof(kind), "copy");
+		struct copy_report r;
+		struct copy_site site[2];
+		if (copy_sites_named(m, &m->arena, name, site, 2) != 1)
+			fail_msg("%s: no single copy %s", path, name);
+		assert_int_equal(copy_analyse_site(an, &site[0], &r), 0);
+		if (strcmp(copy_kind_name(r.site.kind), kind))
+			fail_msg("%s: %s: want kind=%s, got kind=%s", path, name, kind,
+				 copy_kind_name(r.site.kind));
+		if (r.family != family_from(path, fam) || r.given != verdict_from(path, given) ||
+		    r.any != verdict_from(path, any))
+			fail_msg("%s: %s: want family=%s given=%s any=%s, got family=%s given=%s any=%s\n%s",
+				 path, name, fam, given, any, copy_family_name(r.family),
+				 verdict_name(r.given) ? verdict_name(r.given) : "null", verdict_name(r.any),
+				 r.evidence);
+	}
+	expect_free(&e);
+	/* every copy of the file is expected */
+	struct copy_report *all;
+	int32_t k = copies_analyse(an, &all);
+	if (k != n)
+		fail_msg("%s: %d copies, %d expectations", path, k, n);
+	return n;
 }

@@ -21,4 +21,14 @@ char *read_file(const char *path, size_t *len);
 char **list_files(const char *dir, const char *suffix);
 void free_list(char **v);
 
+struct analysis;
+/* A module's copies against its "// expect: NAME family=F given=G any=A
+ * [kind=K]" tags (tests/expect.h; corpus/copies, corpus/postopt): each tag
+ * names one copy site whose kind (default copy), family and verdicts agree,
+ * and every copy site of the module has a tag. Fails the test otherwise;
+ * returns the number of tags. */
+int expect_copies(const char *path, struct analysis *an, struct hlo_module *m);
+/* Whether the file's expect tags ask for the stage as detected (stage=auto). */
+int expect_stage_auto(const char *path);
+
 #endif

@@ -270,10 +270,8 @@ static void push_leaf(struct leaf_list *l, int32_t p, const int32_t *path, int d
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 16;
-		l->v = realloc(l->v, (size_t)l->cap * sizeof(*l->v));
-		l->param = realloc(l->param, (size_t)l->cap * sizeof(*l->param));
-		if (!l->v || !l->param)
-			die("out of memory");
+		l->v = xrealloc(l->v, (size_t)l->cap, sizeof(*l->v));
+		l->param = xrealloc(l->param, (size_t)l->cap, sizeof(*l->param));
 	}
 	int32_t *idx = xmalloc(((size_t)depth + 1), sizeof(int32_t));
 	if (depth)

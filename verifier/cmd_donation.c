@@ -15,6 +15,7 @@
  * but a verdict is unknown (the module could not be analysed, say: doubt is
  * never success). */
 #include "annotations.h"
+#include "xalloc.h"
 #include "cli.h"
 #include "donation.h"
 #include "donormatch.h"
@@ -248,10 +249,8 @@ static int before_after(const char *bfile, const char *afile, const struct opts 
 	v.mb = b.m;
 	v.ma = a.m;
 	v.evidence = o->evidence;
-	struct donation_outcome_row *rows = calloc((size_t)b.n + 1, sizeof(*rows));
-	const struct donation_report **added = calloc((size_t)a.n + 1, sizeof(*added));
-	if (!rows || !added)
-		die("out of memory");
+	struct donation_outcome_row *rows = xcalloc((size_t)b.n + 1, sizeof(*rows));
+	const struct donation_report **added = xcalloc((size_t)a.n + 1, sizeof(*added));
 	int findings = 0, unknown = 0;
 	for (int32_t i = 0; i < b.n; i++) {
 		struct donation_outcome_row *w = &rows[i];

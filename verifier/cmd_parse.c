@@ -1,6 +1,7 @@
 /* cmd_parse.c - `hloproof parse`: one summary line per module. */
 #include "budget.h"
 #include "cli.h"
+#include "copysite.h"
 #include "ir.h"
 #include <getopt.h>
 #include <jansson.h>
@@ -8,22 +9,25 @@
 #include <string.h>
 
 struct module_counts {
-	int comps, instrs, copies, whiles;
+	int comps, instrs, whiles;
+	int copies, kind[3]; /* copy sites (copysite.h), by enum copy_kind */
 };
 
-static struct module_counts count_module(const struct hlo_module *m)
+static struct module_counts count_module(struct hlo_module *m)
 {
-	struct module_counts c = {m->n_comps, 0, 0, 0};
+	struct module_counts c = {m->n_comps, 0, 0, 0, {0, 0, 0}};
 	for (int32_t i = 0; i < m->n_comps; i++) {
 		const struct hlo_computation *comp = m->comps[i];
 		c.instrs += comp->n_instrs;
-		for (int32_t j = 0; j < comp->n_instrs; j++) {
-			if (comp->instrs[j]->opcode == OP_COPY)
-				c.copies++;
-			else if (comp->instrs[j]->opcode == OP_WHILE)
-				c.whiles++;
-		}
+		for (int32_t j = 0; j < comp->n_instrs; j++)
+			c.whiles += comp->instrs[j]->opcode == OP_WHILE;
 	}
+	/* every place the program copies a buffer: the copies every other
+	 * command reports (plain, fused, asynchronous), none inside fusions */
+	struct copy_site *st;
+	c.copies = copy_sites(m, &m->arena, &st);
+	for (int32_t i = 0; i < c.copies; i++)
+		c.kind[st[i].kind]++;
 	return c;
 }
 
@@ -91,15 +95,19 @@ int cmd_parse(int argc, char **argv)
 		struct module_counts k = count_module(m);
 		if (json) {
 			json_array_append_new(mods, json_pack(
-				"{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:b}",
+				"{s:s, s:s, s:i, s:i, s:i, s:{s:i, s:i, s:i}, s:i, s:i, s:i, s:b}",
 				"file", *f, "name", m->name, "computations", k.comps,
-				"instructions", k.instrs, "copies", k.copies, "whiles", k.whiles,
+				"instructions", k.instrs, "copies", k.copies, "copy_kinds",
+				copy_kind_name(COPY_KIND_PLAIN), k.kind[COPY_KIND_PLAIN],
+				copy_kind_name(COPY_KIND_FUSED), k.kind[COPY_KIND_FUSED],
+				copy_kind_name(COPY_KIND_ASYNC), k.kind[COPY_KIND_ASYNC], "whiles", k.whiles,
 				"aliases", m->n_aliases, "donors", m->n_donors,
 				"scheduled", m->is_scheduled));
 		} else {
-			printf("%s: module %s: %d computations, %d instructions, %d copies, "
-			       "%d while loops, %d alias entries, %d donors, %s\n",
-			       *f, m->name, k.comps, k.instrs, k.copies, k.whiles, m->n_aliases,
+			printf("%s: module %s: %d computations, %d instructions, %d copies (%d plain, "
+			       "%d fused, %d async), %d while loops, %d alias entries, %d donors, %s\n",
+			       *f, m->name, k.comps, k.instrs, k.copies, k.kind[COPY_KIND_PLAIN],
+			       k.kind[COPY_KIND_FUSED], k.kind[COPY_KIND_ASYNC], k.whiles, m->n_aliases,
 			       m->n_donors, m->is_scheduled ? "scheduled" : "not scheduled");
 		}
 		if (stats)

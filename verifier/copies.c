@@ -310,8 +310,11 @@ static int step_away_in_place(struct analysis *an, const struct copy_site *st,
 	return 0;
 }
 
+/* facts (when not NULL) gets the in-place writer the words name, and
+ * whether they end on an in-place update of an entry parameter that is not
+ * donated: the caller says then whether donating it is the fix. */
 static enum copy_family site_family_of(struct analysis *an, const struct copy_site *st,
-				       char **evidence)
+				       char **evidence, struct copy_report *facts)
 {
 	const struct dataflow *df = an->df;
 	struct arena *A = &an->m->arena;
@@ -446,6 +449,8 @@ static enum copy_family site_family_of(struct analysis *an, const struct copy_si
 			if (pr[k].operand != rslot[i])
 				continue;
 			int by_alias = u->ext->n_out_aliases > 0;
+			if (facts)
+				facts->in_place_writer = u;
 			if (u->opcode == OP_CUSTOM_CALL && u->ext->custom_call_target &&
 			    st->kind != COPY_KIND_PLAIN) /* plain copies keep their earlier words */
 				sb_printf(&b, "the custom call %s (%s) writes operand %d in place%s", u->name,
@@ -471,10 +476,11 @@ static enum copy_family site_family_of(struct analysis *an, const struct copy_si
 				char pw[300];
 				param_words(v->def, pw, sizeof(pw));
 				sb_printf(&b, "; the operand is entry parameter %lld, %s, which is not donated "
-					  "(no input_output_alias), so XLA copies it; the fix is to donate %s",
-					  (long long)v->def->parameter_number, pw,
-					  v->def->op_name && *v->def->op_name && !strchr(v->def->op_name, '/')
-						  ? v->def->op_name : v->def->name);
+					  "(no input_output_alias), so XLA copies it",
+					  (long long)v->def->parameter_number, pw);
+				/* the fix, once checked (copy_analyse_site) */
+				if (facts)
+					facts->undonated_words = 1;
 			} else if (st->kind != COPY_KIND_PLAIN && v && v->def->opcode == OP_CONSTANT) {
 				sb_printf(&b, "; the operand is constant %s (read-only), so XLA copies it",
 					  v->def->name);
@@ -517,7 +523,7 @@ enum copy_family copy_family_of(struct analysis *an, const struct hlo_instructio
 {
 	struct copy_site st;
 	plain_site(c, &st);
-	return site_family_of(an, &st, evidence);
+	return site_family_of(an, &st, evidence, NULL);
 }
 
 /* ---- merged buffer ---- */
@@ -608,10 +614,8 @@ static int32_t phi_inputs(const struct dataflow *df, const struct hlo_value *p, 
 static int collapse_phis(const struct dataflow *df, struct merged *M)
 {
 	int32_t in[PHI_MAX_INPUTS];
-	int32_t *work = malloc(((size_t)M->n_u + 1) * sizeof(int32_t));
-	uint8_t *seen = calloc((size_t)M->n_u + 1, 1);
-	if (!work || !seen)
-		die("out of memory");
+	int32_t *work = xmalloc((size_t)M->n_u + 1, sizeof(int32_t));
+	uint8_t *seen = xcalloc((size_t)M->n_u + 1, 1);
 	int rc = 0;
 	for (int changed = 1, round = 0; changed && round <= M->n_u + 1; round++) {
 		changed = 0;
@@ -711,9 +715,7 @@ static int merge(struct analysis *an, const struct copy_site *st, struct merged 
 	M->sigma[find_u(M, c)] = s;
 	if (collapse_phis(df, M) < 0)
 		return -2;
-	*members = malloc(3 * ((size_t)n + 1) * sizeof(int32_t));
-	if (!*members)
-		die("out of memory");
+	*members = xmalloc(3 * ((size_t)n + 1), sizeof(int32_t));
 	*abs_from = *members + n + 1;
 	*abs_to = *members + 2 * ((size_t)n + 1);
 	*n_members = *n_abs = 0;
@@ -925,6 +927,42 @@ static int site_fits_merge(const struct copy_site *st)
 
 static int analyse_site(struct analysis *an, const struct copy_site *st, struct copy_report *out);
 
+/* A necessary copy, in-place or at an entry output, of an entry parameter
+ * leaf that is neither aliased nor a donor: would donating it drop the copy
+ * (repair_donation_drops_copy)? The family's words say so when they name
+ * the undonated parameter. */
+static void donation_instead(struct analysis *an, const struct copy_site *st, struct copy_report *out)
+{
+	out->donate_drops = 0;
+	if ((out->family != FAMILY_IN_PLACE && out->family != FAMILY_OUTPUT) ||
+	    out->any != VERDICT_NECESSARY || an->opt.no_repair_check)
+		return;
+	int32_t sv = dataflow_unique_value(an->df, site_source(st), 0);
+	if (sv < 0)
+		return;
+	const struct hlo_value *v = &an->df->values[sv];
+	if (v->def->opcode != OP_PARAMETER || !v->def->parent->is_entry)
+		return;
+	int32_t idx[SHAPE_MAX_DEPTH + 1];
+	struct shape_index ix;
+	ix.n = dataflow_value_index(an->df, v, idx);
+	ix.idx = arena_array(&an->m->arena, (size_t)ix.n + 1, sizeof(int32_t));
+	memcpy(ix.idx, idx, (size_t)ix.n * sizeof(int32_t));
+	int rc = repair_donation_drops_copy(an, st, (int32_t)v->def->parameter_number, &ix, &out->donate);
+	out->donate_drops = rc == 1 ? 1 : rc == 0 ? -1 : 0;
+	if (!out->undonated_words || !out->donate_drops)
+		return;
+	const struct hlo_instruction *p = v->def;
+	const char *arg = p->op_name && *p->op_name && !strchr(p->op_name, '/') ? p->op_name : p->name;
+	struct sbuf b = {0};
+	if (out->donate_drops > 0)
+		sb_printf(&b, "%s; the fix is to donate %s", out->family_evidence, arg);
+	else
+		sb_printf(&b, "%s; donating %s would not avoid it: %s", out->family_evidence, arg,
+			  out->donate.why_not);
+	out->family_evidence = sb_finish(&b, &an->m->arena);
+}
+
 int copy_analyse_site(struct analysis *an, const struct copy_site *st, struct copy_report *out)
 {
 	int rc = analyse_site(an, st, out);
@@ -936,6 +974,8 @@ int copy_analyse_site(struct analysis *an, const struct copy_site *st, struct co
 		out->family_evidence = arena_strdup(&an->m->arena, "XLA's algebraic simplifier removes it "
 				"before copy insertion (HandleCopy: the shapes are compatible)");
 	}
+	if (!rc)
+		donation_instead(an, st, out);
 	return rc;
 }
 
@@ -949,7 +989,7 @@ static int analyse_site(struct analysis *an, const struct copy_site *st, struct 
 	out->copy = copy;
 	out->site = *st;
 	out->bytes = st->to ? st->to->bytes : 0;
-	out->family = site_family_of(an, st, &out->family_evidence);
+	out->family = site_family_of(an, st, &out->family_evidence, out);
 	int scheduled = an->m->is_scheduled;
 	if (out->family == FAMILY_LAYOUT || out->family == FAMILY_MEMORY_SPACE) {
 		out->any = VERDICT_NECESSARY;

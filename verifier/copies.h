@@ -5,6 +5,7 @@
 #include "analysis.h"
 #include "copysite.h"
 #include "source.h"
+#include "repair.h"
 
 struct copy_report {
 	const struct hlo_instruction *copy; /* site.at: the copy, fusion or copy-start */
@@ -21,6 +22,15 @@ struct copy_report {
 	int32_t n_edges;
 	const struct hlo_instruction **edges_from, **edges_to;
 	uint64_t bytes;              /* size of the copy's result (what removal saves) */
+	/* a necessary in-place or output copy of an entry parameter leaf that is
+	 * not donated: 1 when donating the leaf lets XLA drop the copy (checked
+	 * on the module with the copy removed and the leaf donated, repair.h
+	 * repair_donation_drops_copy; `donate` says how), -1 when it does not
+	 * (donate.why_not), 0 when not decided or the question does not arise */
+	int donate_drops;
+	struct donation_fix donate;
+	int undonated_words;         /* the family's words name the undonated parameter */
+	const struct hlo_instruction *in_place_writer; /* in-place: the user that writes it, or NULL */
 };
 
 /* Analyse one copy: a copy instruction, or the first copy site the

@@ -3,6 +3,7 @@
  * model and the same Z3 path as for copies; this file only picks the values,
  * names the verdicts and writes the evidence. */
 #include "donation.h"
+#include "lines.h"
 #include "repair.h"
 #include "analysis.h"
 #include "donormatch.h"
@@ -50,13 +51,10 @@ static void ev(struct text *t, const char *fmt, ...)
 /* Append a multi-line text as lines (skipping empty ones). */
 static void ev_lines(struct text *t, const char *s)
 {
-	while (s && *s) {
-		const char *nl = strchr(s, '\n');
-		size_t n = nl ? (size_t)(nl - s) : strlen(s);
+	size_t n;
+	for (const char *p = s, *l; (l = line_next(&p, &n));)
 		if (n)
-			ev(t, "%.*s", (int)n, s);
-		s = nl ? nl + 1 : s + n;
-	}
+			ev(t, "%.*s", (int)n, l);
 }
 
 static char *text_close(struct text *t, struct arena *a)
@@ -540,9 +538,7 @@ static char *dup_or_null(const char *s)
 {
 	if (!s)
 		return NULL;
-	char *c = strdup(s);
-	if (!c)
-		die("out of memory");
+	char *c = xstrdup(s);
 	return c;
 }
 
@@ -557,9 +553,8 @@ struct donation_summaries *donation_summaries_make(const struct hlo_module *m,
 						   const struct donation_report *r, int32_t n,
 						   const struct source_filter *frames)
 {
-	struct donation_summaries *s = calloc(1, sizeof(*s));
-	if (!s || !(s->items = calloc((size_t)n + 1, sizeof(*s->items))))
-		die("out of memory");
+	struct donation_summaries *s = xcalloc(1, sizeof(*s));
+	s->items = xcalloc((size_t)n + 1, sizeof(*s->items));
 	arena_init(&s->arena);
 	s->n = n;
 	for (int32_t i = 0; i < n; i++) {

@@ -175,10 +175,8 @@ static int cmp_slot(const void *pa, const void *pb)
 /* The two-cursor walk of one memory space. */
 static void match_space(struct donor_matching *dm, int space)
 {
-	struct slot *d = malloc(((size_t)dm->n_donors + 1) * sizeof(*d));
-	struct slot *e = malloc(((size_t)dm->n_outputs + 1) * sizeof(*e));
-	if (!d || !e)
-		die("out of memory");
+	struct slot *d = xmalloc((size_t)dm->n_donors + 1, sizeof(*d));
+	struct slot *e = xmalloc((size_t)dm->n_outputs + 1, sizeof(*e));
 	size_t nd = 0, ne = 0;
 	for (int32_t i = 0; i < dm->n_donors; i++)
 		if (dm->donors[i].space == space && dm->donors[i].outcome == DONOR_NO_OUTPUT_SIZE)

@@ -1,5 +1,7 @@
 /* findings.c - the findings list, fingerprints and sparse-style finding_add(). */
 #include "findings.h"
+#include "htab.h"
+#include "lines.h"
 #include "xalloc.h"
 #include "tripcount.h"
 #include <stdio.h>
@@ -38,28 +40,27 @@ size_t name_stem_len(const char *name)
 	}
 }
 
-/* 64-bit FNV-1a with a final avalanche; fields are separated by 0x1f so that
- * ("ab","c") and ("a","bc") differ. */
-struct fphash {
-	uint64_t h;
-};
+void fp_init(struct fp_hash *f)
+{
+	f->h = 0xcbf29ce484222325ULL;
+}
 
-static void fp_bytes(struct fphash *f, const char *s, size_t n)
+void fp_bytes(struct fp_hash *f, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		f->h ^= (unsigned char)s[i];
 		f->h *= 0x100000001b3ULL;
 	}
-	f->h ^= 0x1f;
+	f->h ^= 0x1f; /* field separator */
 	f->h *= 0x100000001b3ULL;
 }
 
-static void fp_str(struct fphash *f, const char *s)
+void fp_str(struct fp_hash *f, const char *s)
 {
 	fp_bytes(f, s ? s : "", s ? strlen(s) : 0);
 }
 
-static void fp_shape(struct fphash *f, const struct shape *s)
+void fp_shape(struct fp_hash *f, const struct shape *s)
 {
 	char buf[256];
 	if (!s) {
@@ -71,30 +72,22 @@ static void fp_shape(struct fphash *f, const struct shape *s)
 		fp_bytes(f, buf, need);
 		return;
 	}
-	char *big = malloc(need + 1);
-	if (!big) {
-		fp_bytes(f, buf, sizeof(buf) - 1);
-		return;
-	}
+	char *big = xmalloc(need + 1, 1);
 	shape_to_string(s, big, need + 1);
 	fp_bytes(f, big, need);
 	free(big);
 }
 
-static uint64_t fp_final(uint64_t x)
+uint64_t fp_final(const struct fp_hash *f)
 {
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
+	return htab_mix(f->h);
 }
 
 static uint64_t fingerprint_hash(const struct rule *r, const struct hlo_instruction *in,
 				 const char *key)
 {
-	struct fphash f = {0xcbf29ce484222325ULL};
+	struct fp_hash f;
+	fp_init(&f);
 	fp_str(&f, "hloproof/v1");
 	fp_str(&f, r ? r->id : "");
 	if (in) {
@@ -112,7 +105,7 @@ static uint64_t fingerprint_hash(const struct rule *r, const struct hlo_instruct
 			fp_shape(&f, in->operands[i] ? in->operands[i]->shape : NULL);
 	}
 	fp_str(&f, key);
-	return fp_final(f.h);
+	return fp_final(&f);
 }
 
 struct finding *findings_add(struct findings *fs, const struct rule *r, enum severity sev,
@@ -194,6 +187,18 @@ void finding_subject(struct findings *fs, struct finding *f, const char *subject
 {
 	if (f)
 		f->subject = subject ? arena_strdup(&fs->arena, subject) : NULL;
+}
+
+void finding_evidence_text(struct findings *fs, struct finding *f, const char *text, int max_lines)
+{
+	size_t n;
+	int lines = 0;
+	for (const char *p = text, *l; f && (max_lines <= 0 || lines < max_lines) &&
+					(l = line_next(&p, &n));)
+		if (n) {
+			finding_evidence(fs, f, "%.*s", (int)n, l);
+			lines++;
+		}
 }
 
 void finding_evidence(struct findings *fs, struct finding *f, const char *fmt, ...)

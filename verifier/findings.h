@@ -87,6 +87,10 @@ struct finding *findings_add(struct findings *fs, const struct rule *r, enum sev
 void finding_evidence(struct findings *fs, struct finding *f, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Append each non-empty line of a multi-line text (a verdict's evidence)
+ * as an evidence line, at most max_lines of them (0: all). */
+void finding_evidence_text(struct findings *fs, struct finding *f, const char *text, int max_lines);
+
 /* Attach the structured facts to f (NULL: nothing): bytes (-1: none), the
  * copy family and verdict names (static strings or NULL). */
 void finding_facts(struct finding *f, long long bytes, const char *family, const char *verdict);
@@ -107,6 +111,22 @@ void finding_subject(struct findings *fs, struct finding *f, const char *subject
 /* Sort into text order (line, column, rule, insertion) and assign the
  * fingerprints' occurrence counters. Idempotent. */
 void findings_finalize(struct findings *fs);
+
+/* The fingerprint hasher, one for the findings' fingerprints and the gate's
+ * copy identities: 64-bit FNV-1a over fields, each ended by 0x1f so that
+ * ("ab","c") and ("a","bc") differ, and splitmix64's finalizer (htab_mix)
+ * over the result. Stored baselines and gate reports hold its values: it
+ * never changes. */
+struct fp_hash {
+	uint64_t h;
+};
+void fp_init(struct fp_hash *f);
+void fp_bytes(struct fp_hash *f, const char *s, size_t n);
+/* NULL hashes as "" */
+void fp_str(struct fp_hash *f, const char *s);
+/* The shape as printed (shape_to_string); NULL hashes as "". */
+void fp_shape(struct fp_hash *f, const struct shape *s);
+uint64_t fp_final(const struct fp_hash *f);
 
 /* "copy.12" -> "copy", "Arg_0.1" -> "Arg_0", "a.1.2" -> "a": the name without
  * trailing ".<digits>" groups (never empty: "12" stays "12"). Returns the

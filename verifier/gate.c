@@ -15,42 +15,6 @@
 
 /* ---- identities -------------------------------------------------------- */
 
-struct fnv {
-	uint64_t h;
-};
-
-static void fnv_bytes(struct fnv *f, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		f->h ^= (unsigned char)s[i];
-		f->h *= 0x100000001b3ULL;
-	}
-	f->h ^= 0x1f; /* field separator: ("ab","c") and ("a","bc") differ */
-	f->h *= 0x100000001b3ULL;
-}
-
-static void fnv_shape(struct fnv *f, const struct shape *s)
-{
-	char buf[256];
-	if (!s) {
-		fnv_bytes(f, "", 0);
-		return;
-	}
-	size_t need = shape_to_string(s, buf, sizeof(buf));
-	if (need < sizeof(buf)) {
-		fnv_bytes(f, buf, need);
-		return;
-	}
-	char *big = malloc(need + 1);
-	if (!big) {
-		fnv_bytes(f, buf, sizeof(buf) - 1);
-		return;
-	}
-	shape_to_string(s, big, need + 1);
-	fnv_bytes(f, big, need);
-	free(big);
-}
-
 /* The opcode in a copy's identity and report; for the async sugar its
  * opcode (async-start), not hlo_opcode_text()'s printed text, so that the
  * identities and reports stay what earlier versions wrote */
@@ -60,31 +24,21 @@ static const char *op_text(const struct hlo_instruction *x)
 							 : opcode_name((enum opcode)x->opcode);
 }
 
-/* splitmix64's finalizer over an FNV-1a hash: the identities' bits spread. */
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
-}
-
 static uint64_t copy_identity(const struct hlo_instruction *c)
 {
-	struct fnv f = {0xcbf29ce484222325ULL};
-	fnv_bytes(&f, "hloproof/gate-copy/v1", 21);
+	struct fp_hash f;
+	fp_init(&f);
+	fp_str(&f, "hloproof/gate-copy/v1");
 	const char *cn = c->parent && c->parent->name ? c->parent->name : "";
-	fnv_bytes(&f, cn, name_stem_len(cn));
+	fp_bytes(&f, cn, name_stem_len(cn));
 	const char *n = c->name ? c->name : "";
-	fnv_bytes(&f, n, name_stem_len(n));
+	fp_bytes(&f, n, name_stem_len(n));
 	const struct hlo_instruction *op = c->n_operands > 0 ? c->operands[0] : NULL;
 	const char *ot = op ? op_text(op) : "";
-	fnv_bytes(&f, ot, strlen(ot));
-	fnv_shape(&f, op ? op->shape : NULL);
-	fnv_shape(&f, c->shape);
-	return mix64(f.h);
+	fp_bytes(&f, ot, strlen(ot));
+	fp_shape(&f, op ? op->shape : NULL);
+	fp_shape(&f, c->shape);
+	return fp_final(&f);
 }
 
 /* A fused or asynchronous copy's identity: a plain copy's fields, the
@@ -96,23 +50,24 @@ static uint64_t site_identity(const struct copy_site *st)
 	if (st->kind == COPY_KIND_PLAIN)
 		return copy_identity(st->at);
 	const struct hlo_instruction *c = st->at;
-	struct fnv f = {0xcbf29ce484222325ULL};
-	fnv_bytes(&f, "hloproof/gate-copy/v1", 21);
+	struct fp_hash f;
+	fp_init(&f);
+	fp_str(&f, "hloproof/gate-copy/v1");
 	const char *kn = copy_kind_name(st->kind);
-	fnv_bytes(&f, kn, strlen(kn));
+	fp_bytes(&f, kn, strlen(kn));
 	const char *cn = c->parent && c->parent->name ? c->parent->name : "";
-	fnv_bytes(&f, cn, name_stem_len(cn));
+	fp_bytes(&f, cn, name_stem_len(cn));
 	const char *n = c->name ? c->name : "";
-	fnv_bytes(&f, n, name_stem_len(n));
+	fp_bytes(&f, n, name_stem_len(n));
 	char out[16];
 	snprintf(out, sizeof(out), "%d", (int)st->output);
-	fnv_bytes(&f, out, strlen(out));
+	fp_bytes(&f, out, strlen(out));
 	const struct hlo_instruction *op = c->operands[st->operand];
 	const char *ot = op_text(op);
-	fnv_bytes(&f, ot, strlen(ot));
-	fnv_shape(&f, op->shape);
-	fnv_shape(&f, st->to);
-	return mix64(f.h);
+	fp_bytes(&f, ot, strlen(ot));
+	fp_shape(&f, op->shape);
+	fp_shape(&f, st->to);
+	return fp_final(&f);
 }
 
 /* The parameter's argument path, copied: the gate module outlives the IR. */

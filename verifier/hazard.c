@@ -8,6 +8,7 @@
  * needs search - is there one schedule that avoids every possible triple at
  * once - goes to Z3 over the slice of instructions the atoms mention, unless
  * one control edge is found that rules out every triple by itself. */
+#include "htab.h"
 #include "hzview.h"
 #include "smt.h"
 #include "xalloc.h"
@@ -17,16 +18,6 @@
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* int32 id -> pointer, open addressing: the cache keeps two (decided
- * buffers, kept read blocks), each over a few of 10^6 ids */
-struct id_map {
-	struct id_slot {
-		int32_t key; /* -1: empty */
-		void *val;
-	} *s;
-	size_t cap, n; /* cap: 0 or a power of two */
-};
 
 #define MATS_KEPT 4
 struct member_mats;
@@ -38,7 +29,7 @@ struct hz_cache {
 	 * ask for the same buffer (arena memory). A hash table by buffer id:
 	 * few buffers are decided, and an array over every buffer was 8 MB at
 	 * 10^6 instructions. */
-	struct id_map decided; /* buffer -> struct hz_result */
+	struct htab decided; /* buffer id -> struct hz_result * */
 	/* the views' arrays, kept between decisions: a large buffer's triples
 	 * are tens of MB, grown and faulted in again on every decision otherwise */
 	struct hz_read *r;
@@ -51,7 +42,7 @@ struct hz_cache {
 	 * chain of in-place updates is decided again for each copy taken from
 	 * it (10^6: 11 copies x 23,000 reads, each a cache miss on its reading
 	 * instruction). */
-	struct id_map blocks; /* value -> struct read_block */
+	struct htab blocks; /* value id -> struct read_block * */
 	size_t block_bytes;
 	/* the member matrices of the last value sets decided (member_mats) */
 	struct member_mats *mats[MATS_KEPT];
@@ -515,7 +506,6 @@ static void add_sample(struct view *V, int32_t v, int32_t w, int32_t r, int why_
 
 /* ---- the uses' reads of a value, kept across decisions ---- */
 
-static uint64_t mix64(uint64_t x);
 
 #define READ_BLOCK_MIN_USES 64
 #define READ_BLOCK_MAX_BYTES ((size_t)64 << 20) /* in all: past it, reads are built each time */
@@ -529,46 +519,16 @@ struct read_block {
 	int32_t n_rgs;
 };
 
-static size_t id_map_slot(const struct id_map *m, int32_t key)
+/* int32 id -> pointer (htab.h) */
+static void *id_map_get(const struct htab *m, int32_t key)
 {
-	size_t h = (size_t)mix64((uint64_t)(uint32_t)key) & (m->cap - 1);
-	while (m->s[h].key >= 0 && m->s[h].key != key)
-		h = (h + 1) & (m->cap - 1);
-	return h;
+	const uint64_t *v = htab_get(m, (uint64_t)(uint32_t)key);
+	return v ? (void *)(uintptr_t)*v : NULL;
 }
 
-static void *id_map_get(const struct id_map *m, int32_t key)
+static void id_map_put(struct htab *m, int32_t key, void *val)
 {
-	if (!m->n)
-		return NULL;
-	size_t h = id_map_slot(m, key);
-	return m->s[h].key == key ? m->s[h].val : NULL;
-}
-
-static void id_map_put(struct id_map *m, int32_t key, void *val)
-{
-	if (2 * (m->n + 1) > m->cap) {
-		struct id_slot *old = m->s;
-		size_t old_cap = m->cap;
-		m->cap = old_cap ? 2 * old_cap : 64;
-		m->s = xmalloc(m->cap, sizeof(*m->s));
-		for (size_t i = 0; i < m->cap; i++)
-			m->s[i].key = -1;
-		for (size_t i = 0; i < old_cap; i++)
-			if (old[i].key >= 0)
-				m->s[id_map_slot(m, old[i].key)] = old[i];
-		free(old);
-	}
-	size_t h = id_map_slot(m, key);
-	m->n += m->s[h].key < 0;
-	m->s[h].key = key;
-	m->s[h].val = val;
-}
-
-static void id_map_free(struct id_map *m)
-{
-	free(m->s);
-	memset(m, 0, sizeof(*m));
+	*htab_put(m, (uint64_t)(uint32_t)key, NULL) = (uint64_t)(uintptr_t)val;
 }
 
 /* The reads of every use of value `vid` (none skipped), built on the first
@@ -586,10 +546,8 @@ static const struct read_block *read_block_of(struct view *V, int32_t vid)
 		return got;
 	if (c->block_bytes >= READ_BLOCK_MAX_BYTES)
 		return NULL;
-	struct view *T = calloc(1, sizeof(*T));
-	struct read_block *b = calloc(1, sizeof(*b));
-	if (!T || !b)
-		die("out of memory");
+	struct view *T = xcalloc(1, sizeof(*T));
+	struct read_block *b = xcalloc(1, sizeof(*b));
 	T->an = V->an;
 	for (int32_t u = 0; u < val->n_uses; u++) {
 		const struct value_use *use = &val->uses[u];
@@ -613,15 +571,15 @@ static const struct read_block *read_block_of(struct view *V, int32_t vid)
 
 static void blocks_free(struct hz_cache *c)
 {
-	for (size_t i = 0; i < c->blocks.cap; i++)
-		if (c->blocks.s[i].key >= 0) {
-			struct read_block *b = c->blocks.s[i].val;
-			free(b->r);
-			free(b->pp);
-			free(b->rgs);
-			free(b);
-		}
-	id_map_free(&c->blocks);
+	uint64_t k, v;
+	for (size_t i = 0; htab_next(&c->blocks, &i, &k, &v);) {
+		struct read_block *b = (struct read_block *)(uintptr_t)v;
+		free(b->r);
+		free(b->pp);
+		free(b->rgs);
+		free(b);
+	}
+	htab_free(&c->blocks);
 	c->block_bytes = 0;
 }
 
@@ -861,8 +819,7 @@ struct hgraph {
 	struct depview *dv;
 	int32_t n_h, cap_h;
 	struct atom *h;              /* hard edges: h[i].a runs before h[i].b */
-	uint64_t *set;               /* the edges as keys, open addressing (0 = empty) */
-	size_t set_cap, set_n;
+	struct htab set;             /* the edges, as keys */
 	/* the index of h[0..n_indexed): distinct sources p, distinct targets q,
 	 * the targets of each source (CSR), and which targets each target
 	 * reaches through one or more edges */
@@ -881,48 +838,12 @@ static uint64_t hg_key(const struct hlo_instruction *a, const struct hlo_instruc
 	return (((uint64_t)(uint32_t)a->gid << 32) | (uint32_t)b->gid) + 1;
 }
 
-/* splitmix64's finalizer: every bit of the key reaches the low bits a table
- * index takes (a bare multiply leaves them to the key's low bits only: edges
- * into one instruction then shared a slot and every add probed them all) */
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xBF58476D1CE4E5B9ull;
-	x ^= x >> 27;
-	x *= 0x94D049BB133111EBull;
-	return x ^ (x >> 31);
-}
-
-static size_t hg_slot(uint64_t key, size_t cap)
-{
-	return (size_t)mix64(key) & (cap - 1);
-}
-
 static void hg_add(struct hgraph *G, const struct hlo_instruction *a, const struct hlo_instruction *b)
 {
-	if (2 * (G->set_n + 1) > G->set_cap) {
-		size_t cap = G->set_cap ? 2 * G->set_cap : 256;
-		uint64_t *ns = xcalloc(cap, sizeof(uint64_t));
-		for (size_t i = 0; i < G->set_cap; i++)
-			if (G->set[i]) {
-				size_t h = hg_slot(G->set[i], cap);
-				while (ns[h])
-					h = (h + 1) & (cap - 1);
-				ns[h] = G->set[i];
-			}
-		free(G->set);
-		G->set = ns;
-		G->set_cap = cap;
-	}
-	uint64_t key = hg_key(a, b);
-	size_t h = hg_slot(key, G->set_cap);
-	while (G->set[h]) {
-		if (G->set[h] == key)
-			return;
-		h = (h + 1) & (G->set_cap - 1);
-	}
-	G->set[h] = key;
-	G->set_n++;
+	int added;
+	htab_put(&G->set, hg_key(a, b), &added);
+	if (!added)
+		return;
 	if (G->n_h == G->cap_h) {
 		G->cap_h = G->cap_h ? 2 * G->cap_h : 64;
 		G->h = xrealloc(G->h, (size_t)G->cap_h, sizeof(*G->h));
@@ -960,7 +881,7 @@ static void hg_free(struct hgraph *G)
 {
 	hg_free_index(G);
 	free(G->h);
-	free(G->set);
+	htab_free(&G->set);
 	memset(G, 0, sizeof(*G));
 }
 
@@ -980,34 +901,28 @@ static int hg_index(struct hgraph *G)
 	int32_t n = G->n_h;
 	qsort(G->h, (size_t)n, sizeof(*G->h), cmp_atom_gid);
 	G->n_indexed = n;
-	G->p = malloc(((size_t)n + 1) * sizeof(*G->p));
-	G->q = malloc(((size_t)n + 1) * sizeof(*G->q));
-	G->p_off = malloc(((size_t)n + 2) * sizeof(int32_t));
-	G->p_tq = malloc(((size_t)n + 1) * sizeof(int32_t));
-	size_t cap = 16;
-	while (cap < 2 * (size_t)n + 2)
-		cap *= 2;
-	uint64_t *qmap = calloc(cap, sizeof(uint64_t)); /* gid + 1 | q index << 32 */
-	if (!G->p || !G->q || !G->p_off || !G->p_tq || !qmap)
-		die("out of memory");
+	G->p = xmalloc((size_t)n + 1, sizeof(*G->p));
+	G->q = xmalloc((size_t)n + 1, sizeof(*G->q));
+	G->p_off = xmalloc((size_t)n + 2, sizeof(int32_t));
+	G->p_tq = xmalloc((size_t)n + 1, sizeof(int32_t));
+	struct htab qmap; /* target gid -> q index */
+	htab_init(&qmap, (size_t)n);
 	G->n_p = G->n_q = 0;
 	for (int32_t i = 0; i < n; i++) {
 		if (i == 0 || G->h[i].a != G->h[i - 1].a) {
 			G->p_off[G->n_p] = i;
 			G->p[G->n_p++] = G->h[i].a;
 		}
-		uint64_t key = (uint64_t)(uint32_t)G->h[i].b->gid + 1;
-		size_t s = hg_slot(key, cap);
-		while (qmap[s] && (qmap[s] & 0xffffffffu) != key)
-			s = (s + 1) & (cap - 1);
-		if (!qmap[s]) {
-			qmap[s] = key | ((uint64_t)G->n_q << 32);
+		int added;
+		uint64_t *q = htab_put(&qmap, (uint64_t)(uint32_t)G->h[i].b->gid, &added);
+		if (added) {
+			*q = (uint64_t)G->n_q;
 			G->q[G->n_q++] = G->h[i].b;
 		}
-		G->p_tq[i] = (int32_t)(qmap[s] >> 32);
+		G->p_tq[i] = (int32_t)*q;
 	}
 	G->p_off[G->n_p] = n;
-	free(qmap);
+	htab_free(&qmap);
 	/* the sources' computations in one array: hg_prec compares them first,
 	 * and loading each source instruction for it, targets x sources times,
 	 * missed the cache (10^6: 126 x 37,601) */
@@ -1017,18 +932,16 @@ static int hg_index(struct hgraph *G)
 	if (G->n_q > NONE_MAX_TARGETS || (int64_t)G->n_q * G->n_p > G->budget)
 		return -1;
 	size_t nq = (size_t)G->n_q;
-	G->qq = calloc(nq * nq + 1, 1);
-	G->mark = calloc(nq + 1, 1);
-	G->stack = malloc((nq + 1) * sizeof(int32_t));
+	G->qq = xcalloc(nq * nq + 1, 1);
+	G->mark = xcalloc(nq + 1, 1);
+	G->stack = xmalloc(nq + 1, sizeof(int32_t));
 	/* topological ranks: a path runs from a lower rank to a higher one, so
 	 * a target ranked after a source cannot reach it, unless the source is
 	 * its computation's root in the view (every instruction precedes that).
 	 * Such pairs are skipped without a query (they still count against
 	 * the budget, as before); -1: no rank, ask */
-	int32_t *qrank = malloc((nq + (size_t)G->n_p + 1) * sizeof(int32_t));
+	int32_t *qrank = xmalloc(nq + (size_t)G->n_p + 1, sizeof(int32_t));
 	int32_t *prank = qrank + nq; /* one block */
-	if (!G->qq || !G->mark || !G->stack || !qrank)
-		die("out of memory");
 	for (int32_t i = 0; i < G->n_q; i++)
 		qrank[i] = ordering_position(G->dv->dep, G->q[i]);
 	for (int32_t s = 0; s < G->n_p; s++)
@@ -1482,11 +1395,9 @@ static void decide_none(struct view *V, int32_t n_possible, int32_t first_possib
 {
 	struct analysis *an = V->an;
 	struct buffer_verdict *bv = V->bv;
-	int32_t *idx = malloc(((size_t)n_possible + 1) * sizeof(int32_t));
-	int32_t *open = malloc(((size_t)n_possible + 1) * sizeof(int32_t));
-	uint8_t *state = malloc((size_t)n_possible + 1);
-	if (!idx || !open || !state)
-		die("out of memory");
+	int32_t *idx = xmalloc((size_t)n_possible + 1, sizeof(int32_t));
+	int32_t *open = xmalloc((size_t)n_possible + 1, sizeof(int32_t));
+	uint8_t *state = xmalloc((size_t)n_possible + 1, 1);
 	int32_t n = 0;
 	for (int32_t i = 0; i < V->n_t && n < n_possible; i++)
 		if (V->t[i].possible)
@@ -1546,9 +1457,9 @@ static void decide_none(struct view *V, int32_t n_possible, int32_t first_possib
 							: smt_model_before(p, tatoms(V, t)[i].b, tatoms(V, t)[i].a) != 1)
 					continue;
 				struct atom e = {tatoms(V, t)[i].b, tatoms(V, t)[i].a};
-				size_t before = printed.set_n;
+				size_t before = printed.set.n;
 				hg_add(&printed, e.a, e.b);
-				if (printed.set_n == before)
+				if (printed.set.n == before)
 					break; /* printed already */
 				if (!*have_edge) {
 					*edge = e;
@@ -1852,43 +1763,42 @@ struct writer_classes {
 	int32_t vi, level, same_run; /* the key of cls/trace; vi = -1: none yet */
 	uint8_t *cls;
 	int32_t *trace, n_trace, n_count;
-	/* members by defining instruction: head[hash] -> next[] chains */
-	int32_t *head, *next;
-	size_t mask;
+	/* members by defining instruction: head (instruction -> first member)
+	 * and next[] chains, each in index order */
+	struct htab head;
+	int32_t *next;
 };
 
-static size_t wc_hash(const struct hlo_instruction *x, size_t mask)
+static int32_t wc_first(const struct writer_classes *WC, const struct hlo_instruction *x)
 {
-	return (size_t)mix64((uint64_t)(uintptr_t)x) & mask;
+	const uint64_t *h = htab_get(&WC->head, (uint64_t)(uintptr_t)x);
+	return h ? (int32_t)*h : -1;
 }
 
 static void writer_classes_init(struct view *V, struct writer_classes *WC)
 {
 	memset(WC, 0, sizeof(*WC));
 	WC->vi = -1;
-	size_t cap = 16;
-	while (cap < 2 * (size_t)V->n_m)
-		cap *= 2;
-	WC->mask = cap - 1;
 	/* one block (a malloc per view is a lock taken under --jobs) */
 	size_t m = (size_t)V->n_m + 1;
-	int32_t *block = xmalloc((2 * m + cap) * sizeof(int32_t) + m, 1);
+	int32_t *block = xmalloc(2 * m * sizeof(int32_t) + m, 1);
 	WC->trace = block;
 	WC->next = block + m;
-	WC->head = block + 2 * m;
-	WC->cls = (uint8_t *)(block + 2 * m + cap);
-	memset(WC->head, 0xff, cap * sizeof(*WC->head));
+	WC->cls = (uint8_t *)(block + 2 * m);
+	htab_init(&WC->head, (size_t)V->n_m);
 	/* pushed in reverse so that each chain lists members in index order */
 	for (int32_t i = V->n_m - 1; i >= 0; i--) {
-		size_t h = wc_hash(V->m[i].def.x, WC->mask);
-		WC->next[i] = WC->head[h];
-		WC->head[h] = i;
+		int added;
+		uint64_t *h = htab_put(&WC->head, (uint64_t)(uintptr_t)V->m[i].def.x, &added);
+		WC->next[i] = added ? -1 : (int32_t)*h;
+		*h = (uint64_t)i;
 	}
 }
 
 static void writer_classes_free(struct writer_classes *WC)
 {
 	free(WC->trace); /* the block */
+	htab_free(&WC->head);
 }
 
 /* dominated(), counted_outside() and counted_false() for a whole-buffer read
@@ -1933,7 +1843,7 @@ static void decide_read_by_class(struct view *V, struct dominance *D, const stru
 	/* writers defined at the reading instruction: always traced */
 	int32_t at[8], n_at = 0, n_at_counted = 0;
 	if (r->instr) {
-		for (int32_t wi = WC->head[wc_hash(r->ev.x, WC->mask)]; wi >= 0; wi = WC->next[wi]) {
+		for (int32_t wi = wc_first(WC, r->ev.x); wi >= 0; wi = WC->next[wi]) {
 			if (wi == vi || V->m[wi].excluded || !event_equal(&V->m[wi].def, &r->ev))
 				continue;
 			if (n_at == 8) { /* not expected: every writer, one by one */
@@ -2012,7 +1922,7 @@ static struct member_mats *view_mats(struct view *V)
 		return NULL;
 	uint64_t h = (uint64_t)V->n_m;
 	for (int32_t i = 0; i < V->n_m; i++)
-		h = mix64(h ^ (uint64_t)(uint32_t)V->m[i].id);
+		h = htab_mix(h ^ (uint64_t)(uint32_t)V->m[i].id);
 	int victim = 0;
 	for (int k = 0; k < MATS_KEPT; k++) {
 		struct member_mats *mm = hc->mats[k];
@@ -2033,9 +1943,8 @@ static struct member_mats *view_mats(struct view *V)
 			victim = k;
 	}
 	member_mats_free(hc->mats[victim]);
-	struct member_mats *mm = calloc(1, sizeof(*mm));
-	if (!mm || !(mm->ids = malloc((size_t)V->n_m * sizeof(int32_t))))
-		die("out of memory");
+	struct member_mats *mm = xcalloc(1, sizeof(*mm));
+	mm->ids = xmalloc((size_t)V->n_m, sizeof(int32_t));
 	mm->n = V->n_m;
 	for (int32_t i = 0; i < V->n_m; i++)
 		mm->ids[i] = V->m[i].id;
@@ -2317,15 +2226,11 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		out->reports = arena_array(A, (size_t)n_possible, sizeof(struct hazard_report));
 		/* one report per (v, w, reading instruction, kind): an instruction
 		 * reading v at two operands is one read as far as a reader cares */
-		size_t cap = 16;
-		while (cap < 2 * (size_t)n_possible)
-			cap *= 2;
-		uint64_t *seen = calloc(cap, sizeof(uint64_t));
+		struct htab seen; /* (v, w, reading instruction, kind) keys */
+		htab_init(&seen, (size_t)n_possible);
 		int32_t *shown = NULL; /* witnesses written, per (member, kind) */
 		if (an->opt.witness_limit > 0)
-			shown = calloc((size_t)V.n_m * 8 + 1, sizeof(int32_t));
-		if (!seen || (an->opt.witness_limit > 0 && !shown))
-			die("out of memory");
+			shown = xcalloc((size_t)V.n_m * 8 + 1, sizeof(int32_t));
 		for (int32_t i = 0; i < V.n_t; i++) {
 			struct hz_triple *t = &V.t[i];
 			if (!t->possible)
@@ -2335,18 +2240,10 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 				uint64_t key = ((uint64_t)(uint32_t)t->v * 1000003u + (uint32_t)(t->w + 1)) * 1000003u +
 					       (uint64_t)(rr->instr ? rr->instr->gid + 2 : (rr->ev.k ? 1 : 0));
 				key = key * 8 + t->kind + 1;
-				size_t h = (size_t)mix64(key) & (cap - 1);
-				int dup = 0;
-				while (seen[h]) {
-					if (seen[h] == key) {
-						dup = 1;
-						break;
-					}
-					h = (h + 1) & (cap - 1);
-				}
-				if (dup)
+				int added;
+				htab_put(&seen, key, &added);
+				if (!added)
 					continue;
-				seen[h] = key;
 			}
 			struct hazard_report *h = &out->reports[out->n_reports++];
 			const struct hz_member *v = &V.m[t->v];
@@ -2384,7 +2281,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 					}
 			}
 		}
-		free(seen);
+		htab_free(&seen);
 		free(shown);
 	}
 	bv->evidence = sb_finish(&ev, A);
@@ -2422,7 +2319,7 @@ void hz_cache_free(struct hz_cache *c)
 	blocks_free(c);
 	for (int k = 0; k < MATS_KEPT; k++)
 		member_mats_free(c->mats[k]);
-	id_map_free(&c->decided);
+	htab_free(&c->decided);
 	free(c->r);
 	free(c->t);
 	free(c->pp);

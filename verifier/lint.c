@@ -1,6 +1,7 @@
 /* lint.c - the rule runner (lint.h): one session's module through every
  * enabled rule. */
 #include "lint.h"
+#include "annotations.h"
 #include "budget.h"
 #include "session.h"
 #include <stdio.h>
@@ -82,6 +83,17 @@ struct finding *finding_add_at(struct rule_ctx *ctx, const struct hlo_instructio
 	struct finding *f = finding_vadd_at(ctx, instr, pos, key, fmt, ap);
 	va_end(ap);
 	return f;
+}
+
+void finding_accept_copy(struct rule_ctx *ctx, struct finding *f, int32_t p, const struct shape_index *ix)
+{
+	const struct annotation *acc = annotations_accepted_copy(ctx->annotations, ctx->module, p, ix);
+	if (!f || !acc)
+		return;
+	char buf[4200];
+	snprintf(buf, sizeof(buf), "%s (%s:%d)", acc->reason,
+		 ctx->annotations->path ? ctx->annotations->path : "annotations", acc->line);
+	f->suppressed = arena_strdup(&ctx->findings->arena, buf);
 }
 
 struct finding *finding_add(struct rule_ctx *ctx, const struct hlo_instruction *instr,

@@ -44,6 +44,11 @@ struct finding *finding_add_at(struct rule_ctx *ctx, const struct hlo_instructio
 struct finding *finding_vadd_at(struct rule_ctx *ctx, const struct hlo_instruction *instr,
 				struct srcpos pos, const char *key, const char *fmt, va_list ap);
 
+/* Mark f accepted when an <accept-copy> item of the --annotations file
+ * covers entry parameter p's leaf ix (its reason and place become
+ * f->suppressed). NULL f: nothing. */
+void finding_accept_copy(struct rule_ctx *ctx, struct finding *f, int32_t p, const struct shape_index *ix);
+
 /* What the deciders found, for a rule: NULL when the module could not be
  * analysed (or the decider failed), and the rule then returns quietly. A
  * rule never builds or frees a stage; the session does. */

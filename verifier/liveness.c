@@ -153,10 +153,8 @@ static int fusion_elementwise_depth(const struct hlo_instruction *f, int32_t k, 
 		return 0;
 	/* BFS from the fused parameter: every user on the way must be elementwise */
 	size_t cap = (size_t)c->n_instrs + 1, head = 0, tail = 0;
-	const struct hlo_instruction **q = malloc(cap * sizeof(*q));
-	uint8_t *seen = calloc(cap, 1);
-	if (!q || !seen)
-		die("out of memory");
+	const struct hlo_instruction **q = xmalloc(cap, sizeof(*q));
+	uint8_t *seen = xcalloc(cap, 1);
 	q[tail++] = p;
 	seen[p->index] = 1;
 	int ok = 1;
@@ -186,10 +184,8 @@ static int transitive_uses_elementwise_or_tuple(const struct hlo_instruction *p)
 {
 	const struct hlo_computation *c = p->parent;
 	size_t cap = (size_t)c->n_instrs + 1, n = 0;
-	const struct hlo_instruction **stack = malloc(cap * sizeof(*stack));
-	uint8_t *seen = calloc(cap, 1);
-	if (!stack || !seen)
-		die("out of memory");
+	const struct hlo_instruction **stack = xmalloc(cap, sizeof(*stack));
+	uint8_t *seen = xcalloc(cap, 1);
 	stack[n++] = p;
 	seen[p->index] = 1;
 	int ok = 1;
@@ -777,10 +773,8 @@ static int transitive_effectively_elementwise(const struct hlo_instruction *para
 {
 	const struct hlo_computation *c = param->parent;
 	size_t cap = (size_t)c->n_instrs + 1;
-	const struct hlo_instruction **stack = malloc(cap * sizeof(*stack));
-	uint8_t *seen = calloc(cap, 1);
-	if (!stack || !seen)
-		die("out of memory");
+	const struct hlo_instruction **stack = xmalloc(cap, sizeof(*stack));
+	uint8_t *seen = xcalloc(cap, 1);
 	size_t n = 0;
 	stack[n++] = param;
 	struct concat_usage info = {NULL, 0, NULL};

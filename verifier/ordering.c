@@ -336,6 +336,30 @@ struct ordering *ordering_build_from(const struct ordering *base, enum order_kin
 	return o;
 }
 
+struct ordering *ordering_build_changed(const struct ordering *base,
+					const struct hlo_computation *const *changed, int32_t n,
+					struct arena *a, const struct reach_options *opt, struct diag *d)
+{
+	struct diag quiet;
+	if (!d) {
+		diag_init(&quiet, NULL);
+		d = &quiet;
+	}
+	struct ordering *o = ordering_build_from(base, base->kind, a);
+	for (int32_t i = 0; i < n; i++) {
+		struct comp_info *ci = info(o, changed[i]);
+		if (!ci)
+			return NULL;
+		if (ci->reach != base->ci[changed[i]->index].reach)
+			continue; /* rebuilt already */
+		int err = 0;
+		ci->reach = build_reach(changed[i], a, opt, d, &err);
+		if (err)
+			return NULL;
+	}
+	return o;
+}
+
 struct ordering *ordering_build(const struct hlo_module *m, enum order_kind kind, struct arena *a)
 {
 	return ordering_build_ex(m, kind, a, NULL, NULL);

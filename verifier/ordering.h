@@ -54,6 +54,15 @@ struct ordering *ordering_build_ex(const struct hlo_module *m, enum order_kind k
 struct ordering *ordering_build_from(const struct ordering *base, enum order_kind kind,
 				     struct arena *a);
 
+/* The same kind over the same module after control edges were added inside
+ * the computations `changed` (repair.c): their reachability indices are
+ * built again, every other index and the call graph are base's (shared as
+ * with ordering_build_from). NULL, with the error reported through d (may
+ * be NULL), when a changed computation now has a dependency cycle. */
+struct ordering *ordering_build_changed(const struct ordering *base,
+					const struct hlo_computation *const *changed, int32_t n,
+					struct arena *a, const struct reach_options *opt, struct diag *d);
+
 enum order_kind ordering_kind(const struct ordering *o);
 
 /* Same computation, a != b, and b reachable from a through operand and control

@@ -3,26 +3,51 @@
 #include "copies.h"
 #include "hazard.h"
 #include "hzview.h"
+#include "lines.h"
 #include "rewrite.h"
 #include "diag.h"
+#include "donormatch.h"
 #include "shape.h"
+#include "xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define REPAIR_CACHED 4
 
+/* A module with the edges added, analysed. Unscheduled modules (the
+ * dependency ordering only) take the edges into the module itself for the
+ * time of a question (rewrite.h hlo_edges_prepare): the edges change the
+ * orderings and what is decided over them, not the dataflow values, in-place
+ * pairs or buffers, so the analysis with the edges shares those with the
+ * analysis as given and builds its own dependency ordering (a new
+ * reachability index for the computations with an edge, the others and the
+ * call graph shared: ordering_build_changed), liveness and hazard caches. A
+ * scheduled module is printed with the edges, the
+ * computation reordered where an edge runs against its sequence, parsed and
+ * analysed again in full (rewrite.h hlo_module_with_edges), as is every
+ * edge set under --cross-check, whose answers must then agree. */
 struct repair_entry {
 	char *key;               /* the edge set, as "comp:a>b;..." */
+	int cycle;
+	/* edges in the module itself */
+	struct arena arena;      /* the edge set's fields and its ordering */
+	struct hlo_edge_set *edges;
+	struct analysis *fast;   /* shares an's values and buffers */
+	/* the rewritten module */
 	struct hlo_module *w;    /* NULL when it could not be built */
 	struct analysis *aw;     /* NULL when it could not be analysed */
-	int cycle;
+	int w_cycle;
+	struct diag d;
 };
 
 /* Instructions analysed again per module for the one-hazard checks
  * (explain --hazards: one per hazard, thousands on a large module): past it
  * such a claim is not checked, and so not made (a module of 50,000
- * instructions gets 40 checks; a check costs the module's analysis) */
+ * instructions gets 40 checks). Counted as before the checks shared the
+ * values and buffers (a whole module per check), so that the same claims
+ * are checked: a check now costs one computation's reachability index and
+ * one buffer's hazards (nv_maxtext_deepseek: 143 checks, check 22 s -> 0.5 s). */
 #define REPAIR_BUDGET_INSTRS 2000000
 
 struct repair_cache {
@@ -35,6 +60,12 @@ static void entry_free(struct repair_entry *e)
 {
 	analysis_free(e->aw);
 	hlo_module_free(e->w);
+	if (e->fast) {
+		analysis_free(e->fast);
+		free(e->fast);
+	}
+	if (e->key)
+		arena_free(&e->arena);
 	free(e->key);
 	memset(e, 0, sizeof(*e));
 }
@@ -62,51 +93,18 @@ static char *edges_key(int32_t n, const struct hlo_instruction *const *from,
 	return s;
 }
 
-/* The analysed module with the edges added, built once per edge set; NULL
- * with *cycle set when the edges close a cycle, or when it failed. */
-static struct analysis *with_edges(struct analysis *an, int32_t n, const struct hlo_instruction *const *from,
-				   const struct hlo_instruction *const *to, int *cycle, int budgeted)
+/* The rewritten module, printed with the edges and parsed again. */
+static void build_rewritten(struct analysis *an, struct repair_entry *e, int32_t n,
+			    const struct hlo_instruction *const *from,
+			    const struct hlo_instruction *const *to)
 {
-	*cycle = 0;
-	if (n <= 0)
-		return NULL;
-	char *key = edges_key(n, from, to);
-	if (!key)
-		return NULL;
-	if (!an->repairs) {
-		an->repairs = calloc(1, sizeof(*an->repairs));
-		if (!an->repairs) {
-			free(key);
-			return NULL;
-		}
-	}
-	struct repair_cache *c = an->repairs;
-	for (int i = 0; i < REPAIR_CACHED; i++)
-		if (c->e[i].key && !strcmp(c->e[i].key, key)) {
-			free(key);
-			*cycle = c->e[i].cycle;
-			return c->e[i].aw;
-		}
-	if (budgeted && c->spent + an->m->n_instrs > REPAIR_BUDGET_INSTRS) {
-		free(key);
-		return NULL; /* not checked: -1 */
-	}
-	c->spent += budgeted ? an->m->n_instrs : 0;
-	struct repair_entry *e = &c->e[c->next];
-	c->next = (c->next + 1) % REPAIR_CACHED;
-	entry_free(e);
-	e->key = key;
-	struct diag d;
-	diag_init(&d, NULL);
 	/* the donation decider analyses a module whose header has the alias
 	 * each matched donor will become (donation.c): that donor entry is
 	 * printed as the alias alone, as the pass leaves the module */
 	struct hlo_module *m = an->m;
 	struct buffer_donor *donors = m->donors;
 	int32_t n_donors = m->n_donors;
-	struct buffer_donor *kept = calloc((size_t)n_donors + 1, sizeof(*kept));
-	if (!kept)
-		return NULL;
+	struct buffer_donor *kept = xcalloc((size_t)n_donors + 1, sizeof(*kept));
 	int32_t nk = 0;
 	for (int32_t i = 0; i < n_donors; i++) {
 		int aliased = 0;
@@ -118,23 +116,99 @@ static struct analysis *with_edges(struct analysis *an, int32_t n, const struct 
 	}
 	m->donors = kept;
 	m->n_donors = nk;
-	e->w = hlo_module_with_edges(m, n, from, to, &e->cycle, &d);
+	e->w = hlo_module_with_edges(m, n, from, to, &e->w_cycle, &e->d);
 	m->donors = donors;
 	m->n_donors = n_donors;
 	free(kept);
-	*cycle = e->cycle;
 	if (!e->w)
-		return NULL;
+		return;
 	/* the rewritten module's verdicts claim no repairs of their own, and
 	 * show no witnesses */
 	struct analysis_options o = an->opt;
 	o.no_repair_check = 1;
 	o.witness_limit = 1;
 	o.smt_dump_dir = NULL;
-	e->aw = analysis_run(e->w, &o, &d);
+	e->aw = analysis_run(e->w, &o, &e->d);
 	if (!e->aw)
-		*cycle = d.errors > 0 && e->w; /* a dependency cycle is the usual failure */
-	return e->aw;
+		e->w_cycle = e->d.errors > 0; /* a dependency cycle is the usual failure */
+}
+
+/* The edges in the module itself, and the analysis over them. */
+static void build_in_place(struct analysis *an, struct repair_entry *e, int32_t n,
+			   const struct hlo_instruction *const *from,
+			   const struct hlo_instruction *const *to)
+{
+	e->edges = hlo_edges_prepare(an->m, n, from, to, &e->arena, &e->cycle);
+	if (!e->edges)
+		return;
+	struct analysis *aw = xcalloc(1, sizeof(*aw));
+	aw->m = an->m;
+	aw->df = an->df;
+	aw->ip = an->ip;
+	aw->bufs = an->bufs;
+	aw->opt = an->opt;
+	aw->opt.no_repair_check = 1;
+	aw->opt.witness_limit = 1;
+	aw->opt.smt_dump_dir = NULL;
+	aw->stage = an->stage;
+	aw->stage_why = an->stage_why;
+	aw->d = &e->d;
+	/* only the computations with an edge get a new reachability index */
+	const struct hlo_computation **changed = xmalloc((size_t)n + 1, sizeof(*changed));
+	for (int32_t i = 0; i < n; i++)
+		changed[i] = to[i]->parent;
+	hlo_edges_on(e->edges);
+	aw->dep = ordering_build_changed(an->dep, changed, n, &e->arena, NULL, &e->d);
+	hlo_edges_off(e->edges);
+	free(changed);
+	if (!aw->dep) {
+		free(aw);
+		e->cycle = e->d.errors > 0; /* the edges close a cycle */
+		return;
+	}
+	liveness_init(&aw->lv_dep, aw->df, aw->ip, aw->dep);
+	e->fast = aw;
+}
+
+/* The entry of the module with the edges added, analysed once per edge set
+ * (the last few kept); NULL when the edges could not be added, or the
+ * budget is spent. */
+static struct repair_entry *with_edges(struct analysis *an, int32_t n, const struct hlo_instruction *const *from,
+				       const struct hlo_instruction *const *to, int budgeted)
+{
+	if (n <= 0)
+		return NULL;
+	char *key = edges_key(n, from, to);
+	if (!key)
+		return NULL;
+	if (!an->repairs)
+		an->repairs = xcalloc(1, sizeof(*an->repairs));
+	struct repair_cache *c = an->repairs;
+	for (int i = 0; i < REPAIR_CACHED; i++)
+		if (c->e[i].key && !strcmp(c->e[i].key, key)) {
+			free(key);
+			return &c->e[i];
+		}
+	if (budgeted && c->spent + an->m->n_instrs > REPAIR_BUDGET_INSTRS) {
+		free(key);
+		return NULL; /* not checked: -1 */
+	}
+	c->spent += budgeted ? an->m->n_instrs : 0;
+	struct repair_entry *e = &c->e[c->next];
+	c->next = (c->next + 1) % REPAIR_CACHED;
+	entry_free(e);
+	e->key = key;
+	arena_init(&e->arena);
+	diag_init(&e->d, NULL);
+	int in_place = !an->m->is_scheduled;
+	if (in_place)
+		build_in_place(an, e, n, from, to);
+	if (!in_place || an->opt.cross_check) {
+		build_rewritten(an, e, n, from, to);
+		if (!in_place)
+			e->cycle = e->w_cycle;
+	}
+	return e;
 }
 
 /* The id in aw of the value that value v of an is (same instruction, sub,
@@ -143,6 +217,8 @@ static int32_t same_value(const struct analysis *an, int32_t v, const struct ana
 {
 	if (v < 0 || v >= an->df->n_values)
 		return -1;
+	if (aw->df == an->df)
+		return v;
 	const struct hlo_value *x = &an->df->values[v];
 	const struct hlo_computation *k = hlo_find_computation(aw->m, x->def->parent->name);
 	const struct hlo_instruction *d = k ? hlo_find_instruction(k, x->def->name) : NULL;
@@ -163,58 +239,232 @@ static int same_name(const struct hlo_instruction *a, const struct hlo_instructi
 	return !strcmp(a->name, b->name) && !strcmp(a->parent->name, b->parent->name);
 }
 
+/* What a repair claim asks of the module with its edges. */
+struct question {
+	enum { Q_VALUE_HAZARDS, Q_REMOVABLE, Q_SAFE } kind;
+	const struct hazard_report *h; /* Q_VALUE_HAZARDS */
+	unsigned kind_mask;
+	int exact;
+	const struct hlo_instruction *copy; /* Q_REMOVABLE */
+	int32_t value;                      /* Q_SAFE */
+};
+
+/* 1, 0 or -1 (could not be decided), asked of aw */
+static int answer(struct analysis *an, struct analysis *aw, const struct question *q)
+{
+	switch (q->kind) {
+	case Q_VALUE_HAZARDS: {
+		int32_t v = same_value(an, q->h->v, aw);
+		if (v < 0)
+			return -1;
+		struct hazard_report *r;
+		int32_t k = hazards_in_buffer(aw, aw->bufs->buffer_of[v], &r);
+		if (k < 0)
+			return -1;
+		for (int32_t i = 0; i < k; i++)
+			if (r[i].v == v && ((q->kind_mask >> r[i].kind) & 1) && (r[i].in_some || r[i].unknown) &&
+			    (!q->exact || (same_name(r[i].def_w, q->h->def_w) && same_name(r[i].use, q->h->use))))
+				return 0;
+		return 1;
+	}
+	case Q_REMOVABLE: {
+		const struct hlo_computation *k = hlo_find_computation(aw->m, q->copy->parent->name);
+		const struct hlo_instruction *c = k ? hlo_find_instruction(k, q->copy->name) : NULL;
+		struct copy_report r;
+		if (!c || copy_analyse_one(aw, c, &r) < 0)
+			return -1;
+		return r.any == VERDICT_REMOVABLE;
+	}
+	case Q_SAFE: {
+		int32_t v = same_value(an, q->value, aw);
+		if (v < 0)
+			return -1;
+		struct buffer_verdict bv;
+		memset(&bv, 0, sizeof(bv));
+		if (hazards_decide_buffer(aw, aw->bufs->buffer_of[v], &bv) < 0)
+			return -1;
+		return bv.any == VERDICT_SAFE;
+	}
+	}
+	return -1;
+}
+
+static int answer_rewritten(struct analysis *an, struct repair_entry *e, const struct question *q)
+{
+	if (!e->aw)
+		return e->w_cycle ? 0 : -1;
+	return answer(an, e->aw, q);
+}
+
+/* Ask q of the module with the edges: 1 yes, 0 no (or the edges close a
+ * cycle), -1 not decided. */
+static int ask(struct analysis *an, int32_t n, const struct hlo_instruction *const *from,
+	       const struct hlo_instruction *const *to, const struct question *q, int budgeted)
+{
+	struct repair_entry *e = with_edges(an, n, from, to, budgeted);
+	if (!e)
+		return -1;
+	if (an->m->is_scheduled)
+		return answer_rewritten(an, e, q);
+	int r;
+	if (e->fast) {
+		hlo_edges_on(e->edges);
+		r = answer(an, e->fast, q);
+		hlo_edges_off(e->edges);
+	} else {
+		r = e->cycle ? 0 : -1;
+	}
+	if (an->opt.cross_check) {
+		int slow = answer_rewritten(an, e, q);
+		if (slow != r) {
+			fprintf(stderr, "hloproof: cross-check failed: the repair %s is %d with the edges "
+				"in the module, %d on the module printed with them and parsed again\n",
+				e->key, r, slow);
+			an->cross_check_failed = 1;
+		}
+	}
+	return r;
+}
+
 int repair_avoids_value_hazards(struct analysis *an, int32_t n, const struct hlo_instruction *const *from,
 				const struct hlo_instruction *const *to, const struct hazard_report *h,
 				unsigned kind_mask, int exact)
 {
-	int cycle;
-	struct analysis *aw = with_edges(an, n, from, to, &cycle, 1); /* every claim of a finding or explain line */
-	if (!aw)
-		return cycle ? 0 : -1;
-	int32_t v = same_value(an, h->v, aw);
-	if (v < 0)
-		return -1;
-	struct hazard_report *r;
-	int32_t k = hazards_in_buffer(aw, aw->bufs->buffer_of[v], &r);
-	if (k < 0)
-		return -1;
-	for (int32_t i = 0; i < k; i++)
-		if (r[i].v == v && ((kind_mask >> r[i].kind) & 1) && (r[i].in_some || r[i].unknown) &&
-		    (!exact || (same_name(r[i].def_w, h->def_w) && same_name(r[i].use, h->use))))
-			return 0;
-	return 1;
+	struct question q = {.kind = Q_VALUE_HAZARDS, .h = h, .kind_mask = kind_mask, .exact = exact};
+	return ask(an, n, from, to, &q, 1); /* every claim of a finding or explain line */
 }
 
 int repair_makes_removable(struct analysis *an, int32_t n, const struct hlo_instruction *const *from,
 			   const struct hlo_instruction *const *to, const struct hlo_instruction *copy)
 {
-	int cycle;
-	struct analysis *aw = with_edges(an, n, from, to, &cycle, 0);
-	if (!aw)
-		return cycle ? 0 : -1;
-	const struct hlo_computation *k = hlo_find_computation(aw->m, copy->parent->name);
-	const struct hlo_instruction *c = k ? hlo_find_instruction(k, copy->name) : NULL;
-	struct copy_report r;
-	if (!c || copy_analyse_one(aw, c, &r) < 0)
-		return -1;
-	return r.any == VERDICT_REMOVABLE;
+	struct question q = {.kind = Q_REMOVABLE, .copy = copy};
+	return ask(an, n, from, to, &q, 0);
 }
 
 int repair_makes_safe(struct analysis *an, int32_t n, const struct hlo_instruction *const *from,
 		      const struct hlo_instruction *const *to, int32_t value)
 {
-	int cycle;
-	struct analysis *aw = with_edges(an, n, from, to, &cycle, 0);
-	if (!aw)
-		return cycle ? 0 : -1;
-	int32_t v = same_value(an, value, aw);
-	if (v < 0)
+	struct question q = {.kind = Q_SAFE, .value = value};
+	return ask(an, n, from, to, &q, 0);
+}
+
+/* ---- donating instead of copying ---- */
+
+static int same_leaf(int32_t pa, const struct shape_index *a, int32_t pb, const struct shape_index *b)
+{
+	return pa == pb && shape_index_equal(a, b);
+}
+
+/* The first line of a multi-line text, in A. */
+static const char *first_line(struct arena *A, const char *s)
+{
+	size_t n;
+	const char *l = line_next(&s, &n);
+	return l ? arena_strndup(A, l, n) : NULL;
+}
+
+int repair_donation_drops_copy(struct analysis *an, const struct copy_site *st, int32_t param,
+			       const struct shape_index *ix, struct donation_fix *fix)
+{
+	struct hlo_module *m = an->m;
+	struct arena *A = &m->arena;
+	memset(fix, 0, sizeof(*fix));
+	fix->param = param;
+	fix->index = *ix;
+	if (an->opt.no_repair_check || !m->entry || param < 0 || param >= m->entry->n_params)
 		return -1;
+	for (int32_t i = 0; i < m->n_aliases; i++)
+		if (same_leaf(m->aliases[i].param, &m->aliases[i].param_index, param, ix))
+			return -1; /* donated already */
+	for (int32_t i = 0; i < m->n_donors; i++)
+		if (same_leaf(m->donors[i].param, &m->donors[i].param_index, param, ix))
+			return -1;
+	if (!an->repairs)
+		an->repairs = xcalloc(1, sizeof(*an->repairs));
+	struct repair_cache *c = an->repairs;
+	if (c->spent + m->n_instrs > REPAIR_BUDGET_INSTRS)
+		return -1;
+	c->spent += m->n_instrs;
+	struct diag d;
+	diag_init(&d, NULL);
+	struct hlo_module *w = hlo_module_without_site(m, st, &d);
+	if (!w)
+		return -1;
+	/* the leaf registered as a donor, then matched as JAX and XLA match it */
+	struct buffer_donor *dn = arena_array(&w->arena, (size_t)w->n_donors + 1, sizeof(*dn));
+	if (w->n_donors)
+		memcpy(dn, w->donors, (size_t)w->n_donors * sizeof(*dn));
+	dn[w->n_donors] = (struct buffer_donor){param, *ix, w->pos};
+	w->donors = dn;
+	w->n_donors++;
+	struct donor_matching dm;
+	int rc = -1;
+	struct analysis *aw = NULL;
+	if (donor_match(w, &w->arena, &dm) < 0)
+		goto out;
+	int32_t me = -1;
+	for (int32_t i = 0; i < dm.n_donors; i++)
+		if (same_leaf(dm.donors[i].param, &dm.donors[i].index, param, ix))
+			me = i;
+	if (me < 0)
+		goto out;
+	int32_t to = dm.donors[me].jax_output >= 0 ? dm.donors[me].jax_output
+		   : dm.donors[me].outcome == DONOR_MATCHED ? dm.donors[me].output : -1;
+	if (to < 0) {
+		char reason[320];
+		donor_reason(&dm, me, reason, sizeof(reason));
+		fix->why_not = arena_strdup(A, reason);
+		rc = 0;
+		goto out;
+	}
+	struct io_alias *al = arena_array(&w->arena, (size_t)(w->n_aliases + dm.n_donors) + 1, sizeof(*al));
+	if (w->n_aliases)
+		memcpy(al, w->aliases, (size_t)w->n_aliases * sizeof(*al));
+	int32_t na = w->n_aliases;
+	for (int32_t i = 0; i < dm.n_donors; i++) {
+		const struct donor_leaf *dl = &dm.donors[i];
+		int32_t o = i == me ? to : dl->outcome == DONOR_MATCHED ? dl->output : -1;
+		if (o < 0 || (i != me && o == to))
+			continue;
+		al[na++] = (struct io_alias){dm.outputs[o].index, dl->param, dl->index, ALIAS_MAY, w->pos};
+	}
+	w->aliases = al;
+	w->n_aliases = na;
+	struct analysis_options o = an->opt;
+	o.no_repair_check = 1;
+	o.witness_limit = 1;
+	o.smt_dump_dir = NULL;
+	aw = analysis_run(w, &o, &d);
+	if (!aw)
+		goto out;
+	const struct hlo_instruction *pi = w->entry->params[param];
+	int32_t sub = dataflow_sub(aw->df, pi, ix->idx, ix->n);
+	int32_t pv = sub < 0 ? -1 : dataflow_value_defined_at(aw->df, pi, sub);
 	struct buffer_verdict bv;
 	memset(&bv, 0, sizeof(bv));
-	if (hazards_decide_buffer(aw, aw->bufs->buffer_of[v], &bv) < 0)
-		return -1;
-	return bv.any == VERDICT_SAFE;
+	if (pv < 0 || hazards_decide_buffer(aw, aw->bufs->buffer_of[pv], &bv) < 0 ||
+	    bv.any == VERDICT_UNKNOWN)
+		goto out;
+	if (bv.any == VERDICT_SAFE) {
+		fix->output.n = dm.outputs[to].index.n;
+		fix->output.idx = arena_array(A, (size_t)fix->output.n + 1, sizeof(int32_t));
+		if (fix->output.n)
+			memcpy(fix->output.idx, dm.outputs[to].index.idx, (size_t)fix->output.n * sizeof(int32_t));
+		rc = 1;
+	} else if (bv.any == VERDICT_UNSAFE && !(st->kind == COPY_KIND_FUSED && st->output >= 0)) {
+		/* in every schedule; one output of a multi-output fusion is
+		 * removed with the fusion still reading the operand, a read
+		 * that XLA, with the donation, would not have made: only a
+		 * proof (safe even with that read) counts there */
+		fix->why_not = first_line(A, bv.evidence);
+		if (!fix->why_not || !*fix->why_not)
+			fix->why_not = "a hazard remains in the parameter's buffer";
+		rc = 0;
+	}
+out:
+	analysis_free(aw);
+	hlo_module_free(w);
+	return rc;
 }
 
 /* The evidence with its repair lines marked as refuted. */
@@ -227,13 +477,11 @@ static char *refuted(struct arena *A, const char *ev)
 	FILE *f = open_memstream(&s, &len);
 	if (!f)
 		return (char *)ev;
-	for (const char *p = ev ? ev : ""; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
-		if (!strncmp(p, "repair", 6))
+	size_t n;
+	for (const char *p = ev, *l; (l = line_next(&p, &n));) {
+		if (!strncmp(l, "repair", 6))
 			fputs(mark, f);
-		fwrite(p, 1, n, f);
-		p += n;
+		fwrite(l, 1, n + (l[n] == '\n'), f);
 	}
 	fclose(f);
 	char *r = arena_strdup(A, s);

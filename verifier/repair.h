@@ -3,15 +3,23 @@
  * cycle and none of the hazards the claim is about, decided by running the
  * same analysis again on the rewritten module (rewrite.h).
  *
- * Each check builds and analyses one module per distinct edge set; the last
- * few are kept on the analysis (an->repairs), so claims sharing an edge set
- * (a copy and a donation of one buffer, say) pay once. The analyses of the
- * rewritten modules make no repair claims themselves. The one-hazard checks
- * (exact) have a budget of instructions analysed again per module; past it
- * they answer -1 (not checked), and the caller claims no repair. */
+ * Each check analyses the module with the edges once per distinct edge set;
+ * the last few are kept on the analysis (an->repairs), so claims sharing an
+ * edge set (a copy and a donation of one buffer, say) pay once. In a module
+ * that is not scheduled the edges are put into the module itself for the
+ * time of a question (rewrite.h hlo_edges_prepare) and the analysis with
+ * them shares the values, in-place pairs and buffers, which control edges do
+ * not change, and builds its own ordering and hazard caches; a scheduled
+ * module (where an edge may reorder the sequence), and every edge set under
+ * --cross-check, is printed with the edges, parsed and analysed again in
+ * full. The analyses with the edges make no repair claims themselves. The
+ * one-hazard checks (exact) have a budget of instructions analysed again per
+ * module; past it they answer -1 (not checked), and the caller claims no
+ * repair. */
 #ifndef HLOPROOF_REPAIR_H
 #define HLOPROOF_REPAIR_H
 #include "analysis.h"
+#include "copysite.h"
 
 struct hazard_report;
 struct repair_cache;
@@ -48,6 +56,30 @@ void repair_check_copy(struct analysis *an, struct copy_report *r);
  * donation's): its edges together must make it safe. Returns 1 when the
  * verdict stands, 0 when it became unknown. */
 int repair_check_buffer(struct analysis *an, int32_t buffer, struct buffer_verdict *bv);
+
+/* Would donating an entry parameter leaf let XLA drop a copy of it (a copy
+ * made because an in-place op, or an entry output, would otherwise write
+ * the read-only parameter)? Decided on the module with the copy site
+ * removed (rewrite.h) and the leaf donated as JAX donates it: aliased to
+ * the output of its dtype and shape JAX pairs it with (hlo-semantics.md
+ * 7.5), else to the output XLA's donor matching gives it (donormatch.h), the
+ * module's other donors matched as XLA matches them. 1: no schedule of that
+ * module reads a value of the parameter's buffer after it was overwritten
+ * (hazards_decide_buffer: safe), so copy insertion has nothing to copy
+ * for it; 0: not (fix->why_not says why: no output to reuse, or a hazard
+ * that remains in every schedule, e.g. the parameter read after the in-place
+ * update); -1: not decided (the removal cannot be written, the analysis
+ * failed or gave unknown, a hazard remains in some schedules only or where
+ * the rewrite keeps a read XLA would not make, or the repair budget is
+ * spent). Strings in an->m's arena. */
+struct donation_fix {
+	int32_t param;
+	struct shape_index index;      /* the parameter leaf */
+	struct shape_index output;     /* the output it would be written into (1) */
+	const char *why_not;           /* 0 */
+};
+int repair_donation_drops_copy(struct analysis *an, const struct copy_site *st, int32_t param,
+			       const struct shape_index *ix, struct donation_fix *fix);
 
 /* analysis_free's part */
 void repair_cache_free(struct repair_cache *c);

@@ -1,5 +1,7 @@
 /* report.c - what the reporters share: counting, text cleaning, URIs. */
 #include "report.h"
+#include "lines.h"
+#include "report_source.h"
 #include "baseline.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -131,16 +133,53 @@ char *report_failure_location(const struct input_failure *f)
 	return rc < 0 ? NULL : s;
 }
 
+json_t *report_json_string_or_null(const char *s)
+{
+	return s ? report_json_string(s) : json_null();
+}
+
+json_t *report_finding_json(const struct finding *f, int full)
+{
+	json_t *o = json_object();
+	json_t *fp = report_json_string(f->fingerprint ? f->fingerprint : "");
+	if (!full)
+		json_object_set_new(o, "fingerprint", fp);
+	json_object_set_new(o, "rule", report_json_string(f->rule->id));
+	json_object_set_new(o, "name", report_json_string(f->rule->slug));
+	json_object_set_new(o, "severity", report_json_string(severity_name(f->severity)));
+	json_object_set_new(o, "message", report_json_string(f->message));
+	json_object_set_new(o, "file", report_json_string(f->file));
+	json_object_set_new(o, "line", json_integer(f->line));
+	json_object_set_new(o, "column", json_integer(f->col));
+	json_object_set_new(o, "computation", report_json_string_or_null(f->computation));
+	json_object_set_new(o, "instruction", report_json_string_or_null(f->instruction));
+	if (full)
+		json_object_set_new(o, "fingerprint", fp);
+	json_object_set_new(o, "bytes", f->bytes >= 0 ? json_integer((json_int_t)f->bytes) : json_null());
+	json_object_set_new(o, "family", report_json_string_or_null(f->family));
+	if (full && f->has_trips) {
+		json_object_set_new(o, "trip_count", f->trip_count > 0 ? json_integer((json_int_t)f->trip_count) : json_null());
+		json_object_set_new(o, "bytes_per_step", f->bytes_per_step >= 0 ? json_integer((json_int_t)f->bytes_per_step) : json_null());
+	}
+	if (full && f->copied_value) {
+		json_object_set_new(o, "copied_value", report_json_string(f->copied_value));
+		json_object_set_new(o, "copy_place", report_json_string_or_null(f->copy_place));
+	}
+	json_object_set_new(o, "verdict", report_json_string_or_null(f->verdict));
+	if (full)
+		json_object_set_new(o, "evidence", report_evidence_lines(f));
+	json_object_set_new(o, "source", report_source_json(f->source));
+	return o;
+}
+
 json_t *report_evidence_lines(const struct finding *f)
 {
 	json_t *a = json_array();
-	for (const char *p = f->evidence; p && *p;) {
-		const char *e = strchr(p, '\n');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		char *line = strndup(p, len);
+	size_t len;
+	for (const char *p = f->evidence, *l; (l = line_next(&p, &len));) {
+		char *line = strndup(l, len);
 		json_array_append_new(a, report_json_string(line ? line : ""));
 		free(line);
-		p = e ? e + 1 : p + len;
 	}
 	return a;
 }

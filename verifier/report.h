@@ -177,6 +177,13 @@ void report_prove_removal(FILE *out, const struct copy_report *r, int use_given)
  * so jansson and XML accept any input; malloc'd. */
 char *report_clean_text(const char *s);
 json_t *report_json_string(const char *s);
+/* report_json_string, or null for NULL */
+json_t *report_json_string_or_null(const char *s);
+/* A finding as JSON, every string through report_json_string. full: the
+ * object of check's findings[] (docs/json.md); else the gate's new and fixed
+ * findings (docs/gate.md): the fingerprint first, no trip counts, copied
+ * value or evidence. */
+json_t *report_finding_json(const struct finding *f, int full);
 /* The finding's message with its evidence lines appended, malloc'd. */
 char *report_full_message(const struct finding *f);
 /* "FILE:LINE:COL" (or "FILE" without a position) of a failed input, malloc'd. */

@@ -22,13 +22,11 @@ void buffers_view_number(struct buffers_view *c)
 	int32_t *num = c->def_order, next = 0;
 	for (int32_t g = 0; g < m->n_instrs; g++)
 		num[g] = -1;
-	uint8_t *done = calloc((size_t)m->n_comps + 1, 1);
+	uint8_t *done = xcalloc((size_t)m->n_comps + 1, 1);
 	struct frame {
 		struct hlo_computation *comp;
 		int32_t j, k;   /* instruction, callee of it */
-	} *stack = malloc(((size_t)m->n_comps + 1) * sizeof(*stack));
-	if (!done || !stack)
-		die("out of memory");
+	} *stack = xmalloc((size_t)m->n_comps + 1, sizeof(*stack));
 	for (int32_t r = -1; r < m->n_comps; r++) {
 		struct hlo_computation *start = r < 0 ? m->entry : m->comps[r];
 		if (!start || done[start->index])

@@ -3,6 +3,7 @@
  * the module goes through report_json_string, as in report_json.c, so a
  * name that is not UTF-8 is shown cleaned, never dropped. */
 #include "donation.h"
+#include "lines.h"
 #include "donormatch.h"
 #include "report.h"
 #include "report_source.h"
@@ -20,8 +21,7 @@ void donation_violations_add(struct donation_violations *v, const char *msg)
 		v->msg = m;
 		v->cap = cap;
 	}
-	if (!(v->msg[v->n++] = strdup(msg)))
-		die("out of memory");
+	v->msg[v->n++] = xstrdup(msg);
 }
 
 void donation_violations_free(struct donation_violations *v)
@@ -62,12 +62,9 @@ static int dump(FILE *out, json_t *root)
 
 static void print_evidence(FILE *out, const char *e)
 {
-	while (e && *e) {
-		const char *nl = strchr(e, '\n');
-		int n = nl ? (int)(nl - e) : (int)strlen(e);
-		fprintf(out, "    %.*s\n", n, e);
-		e = nl ? nl + 1 : e + n;
-	}
+	size_t n;
+	for (const char *p = e, *l; (l = line_next(&p, &n));)
+		fprintf(out, "    %.*s\n", (int)n, l);
 }
 
 static void text_violations(FILE *out, const char *file, const struct donation_violations *v,

@@ -2,6 +2,7 @@
  * and evidence; one hazard; the --summary lines; and `prove-removal`'s
  * answer. */
 #include "copies.h"
+#include "lines.h"
 #include "hazard.h"
 #include "report.h"
 #include <string.h>
@@ -44,13 +45,9 @@ void report_explain_copy(FILE *out, const struct copy_report *r)
 	if (r->unknown_reason)
 		fprintf(out, "  unknown: %s\n", r->unknown_reason);
 	fprintf(out, "  evidence:\n");
-	const char *e = r->evidence ? r->evidence : "";
-	while (*e) {
-		const char *nl = strchr(e, '\n');
-		size_t n = nl ? (size_t)(nl - e) : strlen(e);
-		fprintf(out, "    %.*s\n", (int)n, e);
-		e += n + (nl ? 1 : 0);
-	}
+	size_t n;
+	for (const char *p = r->evidence, *l; (l = line_next(&p, &n));)
+		fprintf(out, "    %.*s\n", (int)n, l);
 }
 
 void report_explain_hazard(FILE *out, const struct hazard_report *h, int repair_holds)

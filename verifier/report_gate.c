@@ -161,11 +161,6 @@ int report_gate_text(FILE *out, const struct gate_result *r)
 	return ferror(out) ? -1 : 0;
 }
 
-static json_t *str_or_null(const char *s)
-{
-	return s ? report_json_string(s) : json_null();
-}
-
 static json_t *copy_json(const char *file, const struct gate_copy *c)
 {
 	json_t *o = json_object();
@@ -174,14 +169,14 @@ static json_t *copy_json(const char *file, const struct gate_copy *c)
 	json_object_set_new(o, "column", json_integer(c->col));
 	json_object_set_new(o, "computation", report_json_string(c->computation));
 	json_object_set_new(o, "name", report_json_string(c->name));
-	json_object_set_new(o, "kind", str_or_null(c->kind));
-	json_object_set_new(o, "copy_done", str_or_null(c->done));
-	json_object_set_new(o, "operand", str_or_null(c->operand));
-	json_object_set_new(o, "operand_opcode", str_or_null(c->operand_opcode));
-	json_object_set_new(o, "family", str_or_null(c->family));
+	json_object_set_new(o, "kind", report_json_string_or_null(c->kind));
+	json_object_set_new(o, "copy_done", report_json_string_or_null(c->done));
+	json_object_set_new(o, "operand", report_json_string_or_null(c->operand));
+	json_object_set_new(o, "operand_opcode", report_json_string_or_null(c->operand_opcode));
+	json_object_set_new(o, "family", report_json_string_or_null(c->family));
 	json_t *v = json_object();
-	json_object_set_new(v, "given", str_or_null(c->verdict_given));
-	json_object_set_new(v, "any", str_or_null(c->verdict));
+	json_object_set_new(v, "given", report_json_string_or_null(c->verdict_given));
+	json_object_set_new(v, "any", report_json_string_or_null(c->verdict));
 	json_object_set_new(o, "verdict", v);
 	json_object_set_new(o, "bytes", json_integer((json_int_t)c->bytes));
 	char key[20];
@@ -197,10 +192,10 @@ static json_t *donation_state_json(const struct gate_donation *d)
 	json_t *o = json_object();
 	json_object_set_new(o, "kind", json_string(d->kind));
 	json_object_set_new(o, "honored", json_boolean(d->honored));
-	json_object_set_new(o, "output_index", str_or_null(d->output_index));
+	json_object_set_new(o, "output_index", report_json_string_or_null(d->output_index));
 	json_object_set_new(o, "copied", json_boolean(d->copied));
-	json_object_set_new(o, "verdict", str_or_null(d->verdict));
-	json_object_set_new(o, "reason", str_or_null(d->reason));
+	json_object_set_new(o, "verdict", report_json_string_or_null(d->verdict));
+	json_object_set_new(o, "reason", report_json_string_or_null(d->reason));
 	json_object_set_new(o, "line", json_integer(d->line));
 	json_object_set_new(o, "column", json_integer(d->col));
 	return o;
@@ -212,32 +207,13 @@ static json_t *donation_json(const struct gate_donation *d, const struct gate_do
 	json_t *o = json_object();
 	json_object_set_new(o, "param", json_integer(d->param));
 	json_object_set_new(o, "param_index", report_json_string(d->param_index));
-	json_object_set_new(o, "arg_path", str_or_null(d->arg_path));
+	json_object_set_new(o, "arg_path", report_json_string_or_null(d->arg_path));
 	json_object_set_new(o, "bytes", json_integer((json_int_t)d->bytes));
 	json_object_set_new(o, "base", donation_state_json(base));
 	json_object_set_new(o, "head", donation_state_json(head));
 	return o;
 }
 
-static json_t *finding_json(const struct finding *f)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "fingerprint", json_string(f->fingerprint));
-	json_object_set_new(o, "rule", json_string(f->rule->id));
-	json_object_set_new(o, "name", json_string(f->rule->slug));
-	json_object_set_new(o, "severity", json_string(severity_name(f->severity)));
-	json_object_set_new(o, "message", report_json_string(f->message));
-	json_object_set_new(o, "file", report_json_string(f->file));
-	json_object_set_new(o, "line", json_integer(f->line));
-	json_object_set_new(o, "column", json_integer(f->col));
-	json_object_set_new(o, "computation", str_or_null(f->computation));
-	json_object_set_new(o, "instruction", str_or_null(f->instruction));
-	json_object_set_new(o, "bytes", f->bytes >= 0 ? json_integer((json_int_t)f->bytes) : json_null());
-	json_object_set_new(o, "family", str_or_null(f->family));
-	json_object_set_new(o, "verdict", str_or_null(f->verdict));
-	json_object_set_new(o, "source", report_source_json(f->source));
-	return o;
-}
 
 static json_t *module_ref(const struct gate_module *g)
 {
@@ -302,11 +278,11 @@ int report_gate_json(FILE *out, const struct gate_result *r)
 		json_object_set_new(po, "donations_now_copied", a);
 		a = json_array();
 		for (int32_t k = 0; k < d->n_new; k++)
-			json_array_append_new(a, finding_json(d->new_findings[k]));
+			json_array_append_new(a, report_finding_json(d->new_findings[k], 0));
 		json_object_set_new(po, "new_findings", a);
 		a = json_array();
 		for (int32_t k = 0; k < d->n_fixed; k++)
-			json_array_append_new(a, finding_json(d->fixed_findings[k]));
+			json_array_append_new(a, report_finding_json(d->fixed_findings[k], 0));
 		json_object_set_new(po, "fixed_findings", a);
 		json_array_append_new(pairs, po);
 	}

@@ -10,39 +10,6 @@
 
 #define REPORT_JSON_SCHEMA_VERSION 1
 
-static json_t *str_or_null(const char *s)
-{
-	return s ? report_json_string(s) : json_null();
-}
-
-static json_t *finding_json(const struct finding *f)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "rule", json_string(f->rule->id));
-	json_object_set_new(o, "name", json_string(f->rule->slug));
-	json_object_set_new(o, "severity", json_string(severity_name(f->severity)));
-	json_object_set_new(o, "message", report_json_string(f->message));
-	json_object_set_new(o, "file", report_json_string(f->file));
-	json_object_set_new(o, "line", json_integer(f->line));
-	json_object_set_new(o, "column", json_integer(f->col));
-	json_object_set_new(o, "computation", str_or_null(f->computation));
-	json_object_set_new(o, "instruction", str_or_null(f->instruction));
-	json_object_set_new(o, "fingerprint", json_string(f->fingerprint ? f->fingerprint : ""));
-	json_object_set_new(o, "bytes", f->bytes >= 0 ? json_integer((json_int_t)f->bytes) : json_null());
-	json_object_set_new(o, "family", str_or_null(f->family));
-	if (f->has_trips) {
-		json_object_set_new(o, "trip_count", f->trip_count > 0 ? json_integer((json_int_t)f->trip_count) : json_null());
-		json_object_set_new(o, "bytes_per_step", f->bytes_per_step >= 0 ? json_integer((json_int_t)f->bytes_per_step) : json_null());
-	}
-	if (f->copied_value) {
-		json_object_set_new(o, "copied_value", json_string(f->copied_value));
-		json_object_set_new(o, "copy_place", str_or_null(f->copy_place));
-	}
-	json_object_set_new(o, "verdict", str_or_null(f->verdict));
-	json_object_set_new(o, "evidence", report_evidence_lines(f));
-	json_object_set_new(o, "source", report_source_json(f->source));
-	return o;
-}
 
 /* One object per copy instruction with its verdict and evidence, from
  * mr->copies (struct copy_summaries, copies.h). */
@@ -90,20 +57,20 @@ static json_t *donations_json(const struct module_report *mr)
 		json_t *o = json_object();
 		json_object_set_new(o, "param", json_integer(d->param));
 		json_object_set_new(o, "param_index", json_string(d->param_index));
-		json_object_set_new(o, "output_index", str_or_null(d->output_index));
+		json_object_set_new(o, "output_index", report_json_string_or_null(d->output_index));
 		json_object_set_new(o, "kind", json_string(donation_kind_name(d->kind)));
 		json_t *v = json_object();
-		json_object_set_new(v, "given", str_or_null(verdict_name(d->given)));
-		json_object_set_new(v, "any", str_or_null(verdict_name(d->any)));
+		json_object_set_new(v, "given", report_json_string_or_null(verdict_name(d->given)));
+		json_object_set_new(v, "any", report_json_string_or_null(verdict_name(d->any)));
 		json_object_set_new(o, "verdict", v);
-		json_object_set_new(o, "evidence", str_or_null(d->evidence));
+		json_object_set_new(o, "evidence", report_json_string_or_null(d->evidence));
 		json_object_set_new(o, "bytes", json_integer((json_int_t)d->bytes));
-		json_object_set_new(o, "arg_path", str_or_null(d->arg_path));
+		json_object_set_new(o, "arg_path", report_json_string_or_null(d->arg_path));
 		json_object_set_new(o, "copied", json_boolean(d->copied));
 		json_object_set_new(o, "copy_bytes", json_integer((json_int_t)d->copy_bytes));
 		json_object_set_new(o, "reading", json_string(donation_reading_name(d->reading)));
-		json_object_set_new(o, "edge", str_or_null(d->edge));
-		json_object_set_new(o, "reason", str_or_null(d->reason));
+		json_object_set_new(o, "edge", report_json_string_or_null(d->edge));
+		json_object_set_new(o, "reason", report_json_string_or_null(d->reason));
 		json_object_set_new(o, "source", report_source_json(d->source));
 		json_array_append_new(a, o);
 	}
@@ -117,11 +84,11 @@ static json_t *module_json(const struct module_report *mr)
 	for (int32_t i = 0; i < fs->n; i++) {
 		const struct finding *f = &fs->items[i];
 		if (f->suppressed) {
-			json_t *o = finding_json(f);
+			json_t *o = report_finding_json(f, 1);
 			json_object_set_new(o, "reason", report_json_string(f->suppressed));
 			json_array_append_new(supp, o);
 		} else if (finding_reported(f)) {
-			json_array_append_new(found, finding_json(f));
+			json_array_append_new(found, report_finding_json(f, 1));
 		}
 	}
 	json_t *o = json_object();
@@ -204,9 +171,9 @@ static json_t *report_json_value(const struct report *r)
 				continue;
 			json_t *o = json_object();
 			json_object_set_new(o, "fingerprint", report_json_string(e->fingerprint));
-			json_object_set_new(o, "rule", str_or_null(e->rule));
-			json_object_set_new(o, "file", str_or_null(e->file));
-			json_object_set_new(o, "message", str_or_null(e->message));
+			json_object_set_new(o, "rule", report_json_string_or_null(e->rule));
+			json_object_set_new(o, "file", report_json_string_or_null(e->file));
+			json_object_set_new(o, "message", report_json_string_or_null(e->message));
 			json_array_append_new(stale, o);
 		}
 		json_object_set_new(root, "stale_baseline", stale);

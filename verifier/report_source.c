@@ -2,11 +2,6 @@
 #include "report.h"
 #include "report_source.h"
 
-static json_t *str_or_null(const char *s)
-{
-	return s ? report_json_string(s) : json_null();
-}
-
 static json_t *int_or_null(int32_t v)
 {
 	return v > 0 ? json_integer(v) : json_null();
@@ -14,10 +9,10 @@ static json_t *int_or_null(int32_t v)
 
 static void frame_fields(json_t *o, const struct source_frame *f)
 {
-	json_object_set_new(o, "file", str_or_null(f->file));
+	json_object_set_new(o, "file", report_json_string_or_null(f->file));
 	json_object_set_new(o, "line", int_or_null(f->line));
 	json_object_set_new(o, "column", int_or_null(f->column));
-	json_object_set_new(o, "function", str_or_null(f->function));
+	json_object_set_new(o, "function", report_json_string_or_null(f->function));
 }
 
 json_t *report_source_json(const struct source_info *s)
@@ -26,10 +21,10 @@ json_t *report_source_json(const struct source_info *s)
 		return json_null();
 	json_t *o = json_object(), *st = json_array();
 	frame_fields(o, &s->place);
-	json_object_set_new(o, "op_name", str_or_null(s->op_name));
-	json_object_set_new(o, "arg_path", str_or_null(s->arg_path));
+	json_object_set_new(o, "op_name", report_json_string_or_null(s->op_name));
+	json_object_set_new(o, "arg_path", report_json_string_or_null(s->arg_path));
 	json_object_set_new(o, "framework", json_boolean(s->framework));
-	json_object_set_new(o, "via", str_or_null(s->via));
+	json_object_set_new(o, "via", report_json_string_or_null(s->via));
 	for (int32_t i = 0; i < s->n_stack; i++) {
 		json_t *f = json_object();
 		frame_fields(f, &s->stack[i]);

@@ -4,6 +4,7 @@
  * its donations), and its findings follow, the most bytes first unless
  * --sort=position. */
 #include "baseline.h"
+#include "lines.h"
 #include "copies.h"
 #include "donation.h"
 #include "report.h"
@@ -52,15 +53,9 @@ static void finding_text(FILE *out, const struct finding *f, int color)
 	if (source_place_text(f->source, place, sizeof(place)) > 0)
 		fprintf(out, " %s", place);
 	fputc('\n', out);
-	if (f->evidence) {
-		const char *p = f->evidence;
-		while (*p) {
-			const char *e = strchr(p, '\n');
-			size_t len = e ? (size_t)(e - p) : strlen(p);
-			fprintf(out, "    %.*s\n", (int)len, p);
-			p += len + (e ? 1 : 0);
-		}
-	}
+	size_t len;
+	for (const char *p = f->evidence, *l; (l = line_next(&p, &len));)
+		fprintf(out, "    %.*s\n", (int)len, l);
 	fprintf(out, "    help: docs/rules/%s.md (hloproof rules %s)\n", f->rule->slug, f->rule->slug);
 }
 

@@ -380,10 +380,8 @@ static void marks(FILE *f, const struct timeline *t, const struct tl_panel *p,
 {
 	if (p->n_marks == 0)
 		return;
-	const struct tl_mark **ms = malloc((size_t)p->n_marks * sizeof(*ms));
-	char *card = malloc(TITLE_MAX + 1);
-	if (!ms || !card)
-		die("out of memory");
+	const struct tl_mark **ms = xmalloc((size_t)p->n_marks, sizeof(*ms));
+	char *card = xmalloc(TITLE_MAX + 1, 1);
 	for (int32_t k = 0; k < p->n_marks; k++)
 		ms[k] = &p->marks[k];
 	qsort_r(ms, (size_t)p->n_marks, sizeof(*ms), cmp_mark, NULL);

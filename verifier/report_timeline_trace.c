@@ -81,11 +81,9 @@ static void lane_slices(struct out *o, const struct timeline *t, const struct tl
 	const struct tl_lane *l = &p->lanes[li];
 	int32_t nb = l->n_bars;
 	const struct tl_bar *bars = p->bars + l->first_bar;
-	int32_t *track = malloc(((size_t)nb + 1) * sizeof(int32_t));
-	int32_t *end = malloc(((size_t)nb + 1) * sizeof(int32_t));
-	int32_t *tlast = malloc(((size_t)nb + 1) * sizeof(int32_t)); /* per track: its last bar */
-	if (!track || !end || !tlast)
-		die("out of memory");
+	int32_t *track = xmalloc((size_t)nb + 1, sizeof(int32_t));
+	int32_t *end = xmalloc((size_t)nb + 1, sizeof(int32_t));
+	int32_t *tlast = xmalloc((size_t)nb + 1, sizeof(int32_t)); /* per track: its last bar */
 	int32_t ntracks = 0;
 	for (int32_t i = 0; i < nb; i++) {
 		const struct tl_bar *b = &bars[i];
@@ -159,10 +157,8 @@ static void lane_slices(struct out *o, const struct timeline *t, const struct tl
 int timeline_write_trace(FILE *f, const struct timeline *t)
 {
 	struct out o = {f, 1, 0};
-	int32_t *copy_mark = malloc(((size_t)t->m->n_instrs + 1) * sizeof(int32_t));
+	int32_t *copy_mark = xmalloc((size_t)t->m->n_instrs + 1, sizeof(int32_t));
 	int32_t *tid_of = NULL;
-	if (!copy_mark)
-		die("out of memory");
 	fputs("{\"traceEvents\":[", f);
 	for (int32_t pi = 0; pi < t->n_panels; pi++) {
 		const struct tl_panel *p = &t->panels[pi];

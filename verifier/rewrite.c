@@ -7,7 +7,7 @@
 /* The printer reprints control-predecessors from the attribute's text (it
  * keeps attributes in their printed order): rebuild it from ctrl_preds, or
  * drop it when none is left. */
-static void rewrite_ctrl_attr(struct hlo_module *w, struct hlo_instruction *x)
+static void ctrl_attr_in(struct arena *A, struct hlo_instruction *x)
 {
 	for (int32_t a = 0; a < x->n_attrs; a++) {
 		if (strcmp(x->attrs[a].name, "control-predecessors"))
@@ -20,7 +20,7 @@ static void rewrite_ctrl_attr(struct hlo_module *w, struct hlo_instruction *x)
 		size_t len = 3;
 		for (int32_t j = 0; j < x->ext->n_ctrl_preds; j++)
 			len += strlen(x->ext->ctrl_preds[j]->name) + 3;
-		char *v = arena_alloc(&w->arena, len), *o = v;
+		char *v = arena_alloc(A, len), *o = v;
 		*o++ = '{';
 		for (int32_t j = 0; j < x->ext->n_ctrl_preds; j++)
 			o += sprintf(o, "%s%%%s", j ? ", " : "", x->ext->ctrl_preds[j]->name);
@@ -29,6 +29,11 @@ static void rewrite_ctrl_attr(struct hlo_module *w, struct hlo_instruction *x)
 		x->attrs[a].value = v;
 		return;
 	}
+}
+
+static void rewrite_ctrl_attr(struct hlo_module *w, struct hlo_instruction *x)
+{
+	ctrl_attr_in(&w->arena, x);
 }
 
 static int in_list(struct hlo_instruction *const *v, int32_t n, const struct hlo_instruction *x)
@@ -173,19 +178,20 @@ static struct hlo_module *reparse(const struct hlo_module *m, struct diag *d)
 	return r;
 }
 
-/* Add p to x's control predecessors (once) and to the printed attribute. */
-static void add_ctrl_pred(struct hlo_module *w, struct hlo_instruction *x, struct hlo_instruction *p)
+/* Add p to x's control predecessors (once) and to the printed attribute;
+ * memory from A. Writes x's ext and attribute array: the caller owns them. */
+static void add_ctrl_pred_in(struct arena *A, struct hlo_instruction *x, struct hlo_instruction *p)
 {
 	struct hlo_instr_ext *e = x->ext;
 	for (int32_t j = 0; j < e->n_ctrl_preds; j++)
 		if (e->ctrl_preds[j] == p)
 			return;
 	if (e == HLO_NO_EXT) {
-		e = arena_alloc(&w->arena, sizeof(*e));
+		e = arena_alloc(A, sizeof(*e));
 		memset(e, 0, sizeof(*e));
 		x->ext = e;
 	}
-	struct hlo_instruction **v = arena_array(&w->arena, (size_t)e->n_ctrl_preds + 1, sizeof(*v));
+	struct hlo_instruction **v = arena_array(A, (size_t)e->n_ctrl_preds + 1, sizeof(*v));
 	if (e->n_ctrl_preds)
 		memcpy(v, e->ctrl_preds, (size_t)e->n_ctrl_preds * sizeof(*v));
 	v[e->n_ctrl_preds++] = p;
@@ -194,7 +200,7 @@ static void add_ctrl_pred(struct hlo_module *w, struct hlo_instruction *x, struc
 	for (int32_t a = 0; a < x->n_attrs; a++)
 		has |= !strcmp(x->attrs[a].name, "control-predecessors");
 	if (!has) {
-		struct hlo_attr *at = arena_array(&w->arena, (size_t)x->n_attrs + 1, sizeof(*at));
+		struct hlo_attr *at = arena_array(A, (size_t)x->n_attrs + 1, sizeof(*at));
 		if (x->n_attrs)
 			memcpy(at, x->attrs, (size_t)x->n_attrs * sizeof(*at));
 		at[x->n_attrs].name = "control-predecessors";
@@ -202,7 +208,113 @@ static void add_ctrl_pred(struct hlo_module *w, struct hlo_instruction *x, struc
 		x->attrs = at;
 		x->n_attrs++;
 	}
-	rewrite_ctrl_attr(w, x);
+	ctrl_attr_in(A, x);
+}
+
+static void add_ctrl_pred(struct hlo_module *w, struct hlo_instruction *x, struct hlo_instruction *p)
+{
+	add_ctrl_pred_in(&w->arena, x, p);
+}
+
+/* ---- control edges put into a module for a while (rewrite.h) ---- */
+
+struct edge_swap {
+	struct hlo_instruction *x;
+	struct hlo_instr_ext *ext[2];   /* [0] the module's own, [1] with the edges */
+	struct hlo_attr *attrs[2];
+	int32_t n_attrs[2];
+};
+
+struct hlo_edge_set {
+	int32_t n;
+	struct edge_swap *s;
+};
+
+/* x's record, made on first use: x then holds private copies of its ext
+ * and attribute array (the module's own are never written) */
+static struct edge_swap *swap_of(struct hlo_edge_set *E, struct arena *A, struct hlo_instruction *x)
+{
+	for (int32_t i = 0; i < E->n; i++)
+		if (E->s[i].x == x)
+			return &E->s[i];
+	struct edge_swap *s = &E->s[E->n++];
+	s->x = x;
+	s->ext[0] = x->ext;
+	s->attrs[0] = x->attrs;
+	s->n_attrs[0] = x->n_attrs;
+	struct hlo_instr_ext *e = arena_alloc(A, sizeof(*e));
+	*e = *x->ext;
+	x->ext = e;
+	if (x->n_attrs) {
+		x->attrs = arena_array(A, (size_t)x->n_attrs, sizeof(*x->attrs));
+		memcpy(x->attrs, s->attrs[0], (size_t)x->n_attrs * sizeof(*x->attrs));
+	}
+	return s;
+}
+
+static void swap_to(struct hlo_edge_set *E, int k)
+{
+	for (int32_t i = 0; i < E->n; i++) {
+		struct edge_swap *s = &E->s[i];
+		s->x->ext = s->ext[k];
+		s->x->attrs = s->attrs[k];
+		s->x->n_attrs = s->n_attrs[k];
+	}
+}
+
+struct hlo_edge_set *hlo_edges_prepare(struct hlo_module *m, int32_t n,
+				       const struct hlo_instruction *const *from,
+				       const struct hlo_instruction *const *to, struct arena *A,
+				       int *cycle)
+{
+	*cycle = 0;
+	struct hlo_edge_set *E = arena_alloc(A, sizeof(*E));
+	E->s = arena_array(A, 2 * (size_t)n + 1, sizeof(*E->s));
+	for (int32_t i = 0; i < n; i++) {
+		const struct hlo_computation *k = to[i]->parent;
+		if (from[i]->parent != k || from[i] == to[i] || k->module != m ||
+		    m->comps[k->index] != k || k->instrs[from[i]->index] != from[i] ||
+		    k->instrs[to[i]->index] != to[i]) {
+			*cycle = from[i] == to[i];
+			swap_to(E, 0);
+			return NULL;
+		}
+		/* the module's own (non-const) instructions */
+		struct hlo_instruction *a = m->comps[k->index]->instrs[from[i]->index];
+		struct hlo_instruction *b = m->comps[k->index]->instrs[to[i]->index];
+		struct edge_swap *sb = swap_of(E, A, b);
+		add_ctrl_pred_in(A, b, a);
+		sb->ext[1] = b->ext;
+		sb->attrs[1] = b->attrs;
+		sb->n_attrs[1] = b->n_attrs;
+		struct edge_swap *sa = swap_of(E, A, a);
+		struct hlo_instr_ext *e = a->ext;
+		int dup = 0;
+		for (int32_t j = 0; j < e->n_ctrl_succs; j++)
+			dup |= e->ctrl_succs[j] == b;
+		if (!dup) {
+			struct hlo_instruction **v = arena_array(A, (size_t)e->n_ctrl_succs + 1, sizeof(*v));
+			if (e->n_ctrl_succs)
+				memcpy(v, e->ctrl_succs, (size_t)e->n_ctrl_succs * sizeof(*v));
+			v[e->n_ctrl_succs++] = b;
+			e->ctrl_succs = v;
+		}
+		sa->ext[1] = a->ext;
+		sa->attrs[1] = a->attrs;
+		sa->n_attrs[1] = a->n_attrs;
+	}
+	swap_to(E, 0);
+	return E;
+}
+
+void hlo_edges_on(struct hlo_edge_set *E)
+{
+	swap_to(E, 1);
+}
+
+void hlo_edges_off(struct hlo_edge_set *E)
+{
+	swap_to(E, 0);
 }
 
 /* Put k's instructions in an order where each follows its operands and

@@ -38,4 +38,24 @@ struct hlo_module *hlo_module_with_edges(const struct hlo_module *m, int32_t n,
 					 const struct hlo_instruction *const *to, int *cycle,
 					 struct diag *d);
 
+/* The same control edges put into m itself for a while, without printing
+ * and parsing it again: each to[i] gets from[i] among its control
+ * predecessors (and in its printed control-predecessors attribute), each
+ * from[i] gets to[i] among its control successors. The text order stays as
+ * it is, so this is the module with the edges for the dependency ordering
+ * (which follows operand and control edges, not the text), not for a
+ * schedule. hlo_edges_on / hlo_edges_off swap the instructions' edged and
+ * own fields in and out (pointers: the module's own ext records and
+ * attribute arrays are never written), any number of times; the set is
+ * returned switched off. Memory from A, which must outlive the set. NULL
+ * when an edge joins two computations or an instruction to itself (*cycle
+ * = 1 then); a cycle through several edges is the ordering's to find. */
+struct hlo_edge_set;
+struct hlo_edge_set *hlo_edges_prepare(struct hlo_module *m, int32_t n,
+				       const struct hlo_instruction *const *from,
+				       const struct hlo_instruction *const *to, struct arena *A,
+				       int *cycle);
+void hlo_edges_on(struct hlo_edge_set *E);
+void hlo_edges_off(struct hlo_edge_set *E);
+
 #endif

@@ -220,9 +220,7 @@ static uint64_t comp_peak(struct tb *b, const struct hlo_computation *c)
 	if (b->peak_state[x] == 1)
 		return 0; /* a call cycle: the ordering rejects them; never loop */
 	b->peak_state[x] = 1;
-	uint64_t *live = malloc(((size_t)c->n_instrs + 1) * sizeof(uint64_t)), pk = 0;
-	if (!live)
-		die("out of memory");
+	uint64_t *live = xmalloc((size_t)c->n_instrs + 1, sizeof(uint64_t)), pk = 0;
 	comp_curve(b, c, live, NULL);
 	for (int32_t p = 0; p < c->n_instrs; p++)
 		if (live[p] > pk)

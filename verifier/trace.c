@@ -436,10 +436,8 @@ struct dv_scratch *dv_scratch_new(const struct hlo_module *m)
 {
 	struct dv_scratch *s = xcalloc(1, sizeof(*s));
 	s->cap = m->n_instrs + 1;
-	s->stamp = calloc((size_t)s->cap, sizeof(uint32_t));
-	s->stack = malloc((size_t)s->cap * sizeof(*s->stack));
-	if (!s->stamp || !s->stack)
-		die("out of memory");
+	s->stamp = xcalloc((size_t)s->cap, sizeof(uint32_t));
+	s->stack = xmalloc((size_t)s->cap, sizeof(*s->stack));
 	return s;
 }
 

@@ -5,6 +5,7 @@
  * with a priority worklist to a fixpoint (phis at while and conditional
  * joins), optimize the phi graph, then gather positions and uses. */
 #include "values.h"
+#include "htab.h"
 #include "unmodelled.h"
 #include "xalloc.h"
 #include <stdarg.h>
@@ -68,13 +69,9 @@ int32_t shape_tree_index(const struct shape_tree *t, int32_t sub, int32_t *idx)
 }
 
 struct tree_table {
-	struct {
-		uint64_t hash;
-		const struct shape_tree *tree;
-		int32_t idx;
-	} *slot;
-	size_t cap, used;
+	struct htab first;               /* content hash -> index of the first tree with it */
 	const struct shape_tree **trees; /* by index: leaf_tree, then the tuple trees */
+	int32_t *next;                   /* by index: the next tree of the same hash, or 0 */
 	int32_t cap_trees;
 };
 
@@ -154,40 +151,28 @@ static int32_t intern_tree(struct tree_table *tt, struct arena *a, const struct 
 	scratch->n = 0;
 	serialize_shape(s, scratch, 0);
 	uint64_t h = hash_ints(scratch->v, scratch->n);
-	if (2 * (tt->used + 1) > tt->cap) {
-		size_t ncap = tt->cap ? 2 * tt->cap : 64;
-		void *ns = xcalloc(ncap, sizeof(*tt->slot));
-		struct tree_table nt = {ns, ncap, 0, tt->trees, tt->cap_trees};
-		for (size_t i = 0; i < tt->cap; i++) {
-			if (!tt->slot[i].tree)
-				continue;
-			size_t j = tt->slot[i].hash & (ncap - 1);
-			while (nt.slot[j].tree)
-				j = (j + 1) & (ncap - 1);
-			nt.slot[j] = tt->slot[i];
-			nt.used++;
-		}
-		free(tt->slot);
-		*tt = nt;
-	}
-	size_t j = h & (tt->cap - 1);
-	for (; tt->slot[j].tree; j = (j + 1) & (tt->cap - 1)) {
-		const struct shape_tree *t = tt->slot[j].tree;
-		if (tt->slot[j].hash == h && t->n == scratch->n &&
-		    !memcmp(t->nk, scratch->v, (size_t)t->n * sizeof(int32_t)))
-			return tt->slot[j].idx;
+	int added;
+	uint64_t *first = htab_put(&tt->first, h, &added);
+	int32_t last = 0;
+	for (int32_t k = added ? 0 : (int32_t)*first; k > 0; k = tt->next[k]) {
+		const struct shape_tree *t = tt->trees[k];
+		if (t->n == scratch->n && !memcmp(t->nk, scratch->v, (size_t)t->n * sizeof(int32_t)))
+			return k;
+		last = k;
 	}
 	const struct shape_tree *t = tree_from_nk(a, scratch->v, scratch->n);
 	int32_t idx = ++*n_trees;
 	if (idx >= tt->cap_trees) {
 		tt->cap_trees = 2 * idx;
 		tt->trees = xrealloc(tt->trees, (size_t)tt->cap_trees, sizeof(*tt->trees));
+		tt->next = xrealloc(tt->next, (size_t)tt->cap_trees, sizeof(*tt->next));
 	}
 	tt->trees[idx] = t;
-	tt->slot[j].hash = h;
-	tt->slot[j].tree = t;
-	tt->slot[j].idx = idx;
-	tt->used++;
+	tt->next[idx] = 0;
+	if (last)
+		tt->next[last] = idx;
+	else
+		*first = (uint64_t)idx;
 	return idx;
 }
 
@@ -565,11 +550,9 @@ static void phi_optimize(struct build *b)
 	for (int32_t k = 0; k < b->n_nodes; k++)
 		for (int32_t i = 0; i < b->nodes[k].operands.n; i++)
 			node_push(&b->pool, &b->nodes[b->nodes[k].operands.v[i]].users, k);
-	uint8_t *checked = calloc((size_t)b->n_nodes + 1, 1);
-	uint8_t *inset = calloc((size_t)b->n_nodes + 1, 1);
+	uint8_t *checked = xcalloc((size_t)b->n_nodes + 1, 1);
+	uint8_t *inset = xcalloc((size_t)b->n_nodes + 1, 1);
 	struct ivec work = {0}, members = {0};
-	if (!checked || !inset)
-		die("out of memory");
 	int changed = 1;
 	/* each round replaces at least one live phi node, so rounds <= nodes + 1 */
 	for (int32_t round = 0; changed && round <= b->n_nodes; round++) {
@@ -779,9 +762,7 @@ static int update_parameter(struct build *b, struct hlo_instruction *p)
 					fail_at(b, p, "tuple structure of '%s' does not match operand '%s'",
 						p->name, inputs[q]->name);
 			const struct value_set *one[1];
-			const struct value_set **ins = n <= 1 ? one : malloc((size_t)n * sizeof(*ins));
-			if (!ins)
-				die("out of memory");
+			const struct value_set **ins = n <= 1 ? one : xmalloc((size_t)n, sizeof(*ins));
 			for (int32_t s = 0; s < t->n && !b->failed; s++) {
 				for (int q = 0; q < n; q++)
 					ins[q] = set_at(b, inputs[q], s);
@@ -1346,9 +1327,7 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 	struct hlo_module *m = df->module;
 	struct hlo_value *vals = df->values;
 	/* positions: count, allocate, fill (defining position first) */
-	int32_t *cnt = heap_calloc_huge((size_t)df->n_values + 1, sizeof(int32_t));
-	if (!cnt)
-		die("out of memory");
+	int32_t *cnt = heap_calloc_huge((size_t)df->n_values + 1, sizeof(int32_t)); /* or die */
 	for (int32_t g = 0; g < df->n_instrs; g++) {
 		struct hlo_instruction *i = df->instr[g];
 		for (int32_t s = 0; s < df_tree(df, g)->n; s++) {
@@ -1387,8 +1366,6 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 	/* operand slots of every instruction, in users order then operand order */
 	int32_t *n_slots = heap_calloc_huge((size_t)df->n_instrs + 1, sizeof(int32_t));
 	struct slot **slots = heap_calloc_huge((size_t)df->n_instrs + 1, sizeof(*slots));
-	if (!n_slots || !slots)
-		die("out of memory");
 	for (int32_t g = 0; g < df->n_instrs; g++) {
 		struct hlo_instruction *u = df->instr[g];
 		for (int32_t k = 0; k < u->n_operands; k++)
@@ -1425,8 +1402,6 @@ static void compute_positions_and_uses(struct build *b, struct dataflow *df)
 	 * thousands of get-tuple-elements is not rescanned for every element. */
 	int32_t *n_nested = heap_calloc_huge((size_t)df->n_instrs + 1, sizeof(int32_t));
 	struct slot **nested = heap_calloc_huge((size_t)df->n_instrs + 1, sizeof(*nested));
-	if (!n_nested || !nested)
-		die("out of memory");
 	size_t total_nested = 0;
 	for (int32_t g = 0; g < df->n_instrs; g++)
 		if (df_tree(df, g)->n > 1)
@@ -1525,6 +1500,7 @@ struct dataflow *dataflow_run(struct hlo_module *m, struct arena *a, struct diag
 	struct tree_table tt = {0};
 	tt.cap_trees = 16;
 	tt.trees = xmalloc((size_t)tt.cap_trees, sizeof(*tt.trees));
+	tt.next = xcalloc((size_t)tt.cap_trees, sizeof(*tt.next));
 	tt.trees[0] = &leaf_tree;
 	size_t n_subs = 0;
 	for (int32_t g = 0; g < m->n_instrs; g++) {
@@ -1540,7 +1516,8 @@ struct dataflow *dataflow_run(struct hlo_module *m, struct arena *a, struct diag
 			else
 				error_at(d, i->pos, "the module has more than %d sub-shapes (at %s)",
 					 INT32_MAX, i->name);
-			free(tt.slot);
+			htab_free(&tt.first);
+			free(tt.next);
 			free(tt.trees);
 			free_build(&b);
 			return NULL;
@@ -1550,7 +1527,8 @@ struct dataflow *dataflow_run(struct hlo_module *m, struct arena *a, struct diag
 	}
 	df->trees = arena_array(a, (size_t)df->n_trees + 1, sizeof(*df->trees));
 	memcpy(df->trees, tt.trees, ((size_t)df->n_trees + 1) * sizeof(*df->trees));
-	free(tt.slot);
+	htab_free(&tt.first);
+	free(tt.next);
 	free(tt.trees);
 	df->sets = arena_array(a, n_subs + 1, sizeof(struct value_set));
 	/* every sub may define a value; phis come on top */

@@ -9,6 +9,7 @@
 #define HLOPROOF_XALLOC_H
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "diag.h"
 
 static inline size_t xalloc_bytes(size_t n, size_t size)
@@ -46,6 +47,15 @@ static inline void *xrealloc(void *p, size_t n, size_t size)
 	if (!q)
 		die("out of memory (%zu bytes)", bytes);
 	return q;
+}
+
+/* a copy of the string s */
+static inline char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *c = xmalloc(n, 1);
+	memcpy(c, s, n);
+	return c;
 }
 
 #endif

@@ -58,6 +58,14 @@ static const struct option_help helps[] = {
 	 H_STAGE},
 	{"prove-removal", "  --schedule=given|any  prove for the printed schedule (default) or for every schedule.\n"
 	 H_TIMEOUT H_SMT H_CROSS H_STAGE},
+	{"fix", "  -o FILE, --output FILE  write the fixed module to FILE (atomically), once it is verified.\n"
+	 "  --diff               print the fix as a unified diff of the module text (patch -p0), the report on standard error.\n"
+	 "  --schedule=given|any  keep the printed schedule (default for a scheduled module) or prove for every schedule (default otherwise).\n"
+	 "  --objective=bytes|count  save the most bytes, loop trips counted (default), or remove the most copies.\n"
+	 "  --format=text|json   text for people (default) or JSON for programs (docs/fix.md).\n"
+	 H_TIMEOUT
+	 "  --time-budget-ms N   stop searching after N ms; the best choice verified by then is kept, not claimed optimal.\n"
+	 H_SMT H_CROSS H_STAGE},
 	{"gate", "  --format=text|json   text for people (default) or JSON for programs (docs/gate.md).\n"
 	 H_OUTPUT H_CONFIG
 	 "  --max-new-copy-bytes N  allow up to N bytes of new copies before calling HEAD a regression (default 0).\n"

@@ -93,6 +93,10 @@ $(BUILD)/tests/test_oracle: TEST_EXTRA = $(ORACLE_SRC)
 $(BUILD)/tests/test_oracle: $(ORACLE_SRC) $(ORACLE_SRC:.c=.h)
 $(BUILD)/tests/test_agreement: TEST_EXTRA = $(AGREE_SRC)
 $(BUILD)/tests/test_agreement: $(AGREE_SRC) $(AGREE_SRC:.c=.h)
+# hloproof fix against the joint oracle (issue 25)
+FIX_ORACLE_SRC := $(ORACLE_SRC) tests/oracle_joint.c
+$(BUILD)/tests/test_fix: TEST_EXTRA = $(FIX_ORACLE_SRC)
+$(BUILD)/tests/test_fix: $(FIX_ORACLE_SRC) $(FIX_ORACLE_SRC:.c=.h)
 
 # --- tests -------------------------------------------------------------------
 # Every cmocka suite, then the shell tests (CLI, bad corpus), then the same

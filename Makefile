@@ -108,6 +108,7 @@ $(BUILD)/tests/test_fix: $(FIX_ORACLE_SRC) $(FIX_ORACLE_SRC:.c=.h)
 # tests/ci-outputs.sh: what CI reads (issue 23), validated with xmllint and the SARIF Multitool.
 
 # tests/repairs.sh: every printed repair re-checked on the text with its edges added.
+# tests/fix.sh: hloproof fix on every corpus module, its output re-checked, its diff applied (issue 25).
 ROBUST_ENV = HLOPROOF_SHARED=$(SHARED) HLOGEN=$(BUILD)/hlogen
 test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@sh tests/layering.sh
@@ -123,6 +124,7 @@ test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof SARIF_MULTITOOL=$(BUILD)/node/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool \
 	  sh tests/ci-outputs.sh
 	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/repairs.sh
+	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/fix.sh
 
 asan-test: deps $(BUILD)/hlogen
 	@$(MAKE) --no-print-directory BUILD=build-asan \

@@ -209,8 +209,8 @@ int oracle_joint_set(const struct oj_question *q, uint32_t set, char *why, size_
 		if (!(set >> i & 1))
 			continue;
 		for (int32_t k = 0; k < q->c[i].n_edges && rc == 1; k++) {
-			const struct hlo_instruction *a = find(q->m, q->c[i].comp, q->c[i].from[k]);
-			const struct hlo_instruction *b = find(q->m, q->c[i].comp, q->c[i].to[k]);
+			const struct hlo_instruction *a = find(q->m, q->c[i].ecomp[k], q->c[i].from[k]);
+			const struct hlo_instruction *b = find(q->m, q->c[i].ecomp[k], q->c[i].to[k]);
 			if (!a || !b || dropped_by(q, set, a) >= 0 || dropped_by(q, set, b) >= 0) {
 				snprintf(why, cap, "an edge of %s names a removed copy", q->c[i].name);
 				rc = 0;
@@ -224,7 +224,7 @@ int oracle_joint_set(const struct oj_question *q, uint32_t set, char *why, size_
 			}
 			from[ne] = q->c[i].from[k];
 			to[ne] = q->c[i].to[k];
-			comp[ne] = q->c[i].comp;
+			comp[ne] = q->c[i].ecomp[k];
 			ne++;
 		}
 	}

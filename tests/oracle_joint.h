@@ -24,8 +24,8 @@ struct oj_copy {
 	int32_t output;            /* one output of a multi-output fusion, or -1 */
 	const char *source;        /* the copied operand (what its users read instead) */
 	uint64_t weight;
-	int32_t n_edges;           /* control edges from[k] -> to[k] in comp, by name */
-	const char *const *from, *const *to;
+	int32_t n_edges;           /* control edges from[k] -> to[k] in ecomp[k], by name */
+	const char *const *from, *const *to, *const *ecomp;
 };
 
 struct oj_question {

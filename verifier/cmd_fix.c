@@ -1,8 +1,10 @@
 /* cmd_fix.c - `hloproof fix [-o FILE] [--diff] [--schedule=given|any]
  * [--objective=bytes|count] FILE`: remove copies together, optimally, with a
  * proof (fix.h, docs/fix.md). Exit 0 when the result is verified (something
- * removed or nothing to remove), 3 when it could not be (unknown, a failed
- * verification), 2 on bad input or usage. */
+ * removed or nothing to remove) and every copy was decided; 3 when the
+ * module or a copy could not be decided (what was verified is still
+ * written) or the result could not be verified (nothing is written); 2 on
+ * bad input or usage. */
 #include "atomic_out.h"
 #include "cli.h"
 #include "fix.h"
@@ -198,6 +200,9 @@ int cmd_fix(int argc, char **argv)
 		status = EXIT_INTERNAL;
 	struct fix_view v = {file, fr, why, status == EXIT_CLEAN ? output : NULL};
 	if ((!strcmp(format, "json") ? report_fix_json(rep, &v) : report_fix_text(rep, &v)) < 0)
+		status = EXIT_INTERNAL;
+	/* copies left undecided: what was removed stands, the question does not */
+	if (status == EXIT_CLEAN && fr->n_unknown > 0)
 		status = EXIT_INTERNAL;
 	struct analysis *an = session_analysis_built(s);
 	if (an && an->cross_check_failed) {

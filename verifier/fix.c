@@ -308,9 +308,11 @@ static void setup(struct fixer *F)
 		int ok = v == VERDICT_REMOVABLE ||
 			 (!F->o->use_given && v == VERDICT_SCHEDULE_DEPENDENT);
 		if (!ok) {
-			if (v == VERDICT_UNKNOWN)
+			if (v == VERDICT_UNKNOWN) {
+				F->out->n_unknown++;
 				why_set(F, i, FIX_KEPT_VERDICT, "unknown: %s",
 					r->unknown_reason ? r->unknown_reason : "not decided");
+			}
 			else
 				why_set(F, i, FIX_KEPT_VERDICT, "%s: %s", verdict_name(v) ? verdict_name(v) : "no verdict",
 					first_line(r->evidence, eb, sizeof(eb)));
@@ -423,8 +425,9 @@ static int build_problem(struct fixer *F)
 		const struct hlo_computation *comp = an->m->comps[k];
 		const struct hlo_instruction **ends = NULL;
 		int32_t n_ends = 0, cap_ends = 0;
+		/* the edges in comp, whichever computation their copy is in */
 		for (int32_t i = 0; i < F->n; i++) {
-			if (F->var[i] < 0 || F->cl->items[i].copy->parent != comp)
+			if (F->var[i] < 0)
 				continue;
 			const struct hlo_instruction *const *ef, *const *et;
 			int32_t ne = cand_edges(F, i, &ef, &et);
@@ -450,7 +453,7 @@ static int build_problem(struct fixer *F)
 					if (a != b && ordering_reaches(an->dep, ends[a], ends[b]))
 						maxsat_less(F->ms, 0, pos[ends[a]->gid], pos[ends[b]->gid]);
 			for (int32_t i = 0; i < F->n; i++) {
-				if (F->var[i] < 0 || F->cl->items[i].copy->parent != comp)
+				if (F->var[i] < 0)
 					continue;
 				const struct hlo_instruction *const *ef, *const *et;
 				int32_t ne = cand_edges(F, i, &ef, &et);
@@ -1218,6 +1221,15 @@ int fix_run(struct analysis *an, const struct copy_list *cl, const struct hazard
 	} else {
 		set_answer(&F, aw, w);
 	}
+	if (out->optimal && out->n_unknown) {
+		/* a copy not decided might go too: nothing is claimed about it */
+		char b[200];
+		snprintf(b, sizeof(b), "not proven optimal: %d cop%s could not be decided (listed as kept, unknown)",
+			 out->n_unknown, out->n_unknown == 1 ? "y" : "ies");
+		out->not_optimal = arena_strdup(F.A, b);
+		out->optimal = 0;
+		out->bound = UINT64_MAX; /* unknown */
+	}
 	if (out->optimal)
 		out->bound = out->saved;
 	else if (out->bound < out->saved)
@@ -1279,11 +1291,16 @@ int fix_joint_reports(struct analysis *an, const struct fix_result *fr, struct c
 			else
 				o->any = own_edges ? VERDICT_SCHEDULE_DEPENDENT : VERDICT_REMOVABLE;
 			o->unknown_reason = NULL;
-			sb_printf(&b, "jointly (%s schedule): removed together with the %d other cop%s that "
-				  "hloproof fix removes%s; the module with all of them removed%s, analysed again, "
-				  "has no hazard the module as given does not have\n",
-				  fr->use_given ? "the given" : "every", fr->n_removed - 1,
-				  fr->n_removed == 2 ? "y" : "ies", fr->optimal ? " (an optimal choice)" : "",
+			if (fr->n_removed == 1)
+				sb_printf(&b, "jointly (%s schedule): the one copy hloproof fix removes%s",
+					  fr->use_given ? "the given" : "every", fr->optimal ? " (an optimal choice)" : "");
+			else
+				sb_printf(&b, "jointly (%s schedule): removed together with the %d other cop%s that "
+					  "hloproof fix removes%s", fr->use_given ? "the given" : "every",
+					  fr->n_removed - 1, fr->n_removed == 2 ? "y" : "ies",
+					  fr->optimal ? " (an optimal choice)" : "");
+			sb_printf(&b, "; the module with %s removed%s, analysed again, has no hazard the module "
+				  "as given does not have\n", fr->n_removed == 1 ? "it" : "all of them",
 				  fr->n_edges ? " and the control edges added" : "");
 			sb_printf(&b, "its own verdict: %s", c->r->evidence ? c->r->evidence : "\n");
 			o->evidence = sb_finish(&b, A);

@@ -60,7 +60,8 @@ struct fix_result {
 	const struct hlo_instruction **edge_from, **edge_to;
 	uint64_t saved;              /* the objective: bytes x trips, or copies */
 	uint64_t saved_bytes;        /* bytes of the removed copies, once each */
-	uint64_t bound;              /* no choice saves more (under docs/fix.md's assumption) */
+	uint64_t bound;              /* no choice saves more (under docs/fix.md's assumption);
+				      * UINT64_MAX: unknown (a copy was not decided) */
 	int optimal;                 /* saved == bound, every learned constraint justified */
 	const char *not_optimal;     /* why not (when !optimal) */
 	int failed;                  /* the result could not be verified: exit 3 */
@@ -69,6 +70,7 @@ struct fix_result {
 	 * (free both with fix_result_free) */
 	struct hlo_module *fixed;
 	struct analysis *fixed_an;
+	int32_t n_unknown;           /* copies whose own verdict is unknown: no optimality claim */
 	int32_t rounds, solves, conflicts;
 	int32_t buffers_compared;
 };

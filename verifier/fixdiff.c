@@ -561,6 +561,33 @@ static int comp_pieces(struct builder *B, const struct hlo_computation *k, const
 	return rc;
 }
 
+/* The lines of computation k: its header to its closing brace. */
+static int comp_lines(const struct lines *L, const struct hlo_computation *k, int32_t *h, int32_t *e)
+{
+	*h = k->pos.line - 1;
+	if (*h < 0 || *h >= L->n || k->n_instrs == 0)
+		return -1;
+	const struct hlo_instruction *last = k->instrs[k->n_instrs - 1];
+	int32_t l = last->pos.line - 1;
+	if (l < *h || l >= L->n)
+		return -1;
+	size_t end = instr_end(L->text, L->off[l], L->len);
+	while (l < L->n && L->end[l] < end)
+		l++;
+	for (l++; l < L->n; l++) {
+		size_t i = L->off[l];
+		while (i < L->end[l] && (L->text[i] == ' ' || L->text[i] == '\t'))
+			i++;
+		if (i < L->end[l] && L->text[i] == '}') {
+			*e = l + 1;
+			if (*e < L->n && L->end[*e] == L->off[*e])
+				(*e)++; /* and the blank line after it */
+			return 0;
+		}
+	}
+	return -1;
+}
+
 int fix_diff_build(const struct hlo_module *m, const struct hlo_module *fixed, struct fix_diff *out,
 		   char *err, size_t cap)
 {
@@ -599,8 +626,16 @@ int fix_diff_build(const struct hlo_module *m, const struct hlo_module *fixed, s
 		const struct hlo_computation *k = m->comps[c];
 		const struct hlo_computation *kw = hlo_find_computation(fixed, k->name);
 		if (!kw) {
-			rc = fail(err, cap, "the fixed module has no computation %s", k->name);
-			break;
+			/* gone (dead once its caller went): its lines go, header to '}' */
+			int32_t h, e;
+			if (comp_lines(&L, k, &h, &e) < 0) {
+				rc = fail(err, cap, "%s:%d: the computation %s could not be found in the text",
+					  m->file, k->pos.line, k->name);
+				break;
+			}
+			piece_add(&B, at, h, NULL);
+			at = e;
+			continue;
 		}
 		int32_t rb = 0, re = 0;
 		int32_t before = B.n;

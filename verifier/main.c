@@ -23,7 +23,7 @@ const struct command commands[] = {
 	 "       [--annotations FILE.xml] [--smt-dump DIR] [--cross-check] [--jobs N]\n"
 	 "       [--time-budget-ms N] [--stats] [--source-root DIR] [--color=auto|always|never]\n"
 	 "       [--frames=user|all] [--min-bytes N] [--sort=cost|position] [--statistics] [--quiet]\n"
-	 "       [--stage=before|after|auto] FILE...",
+	 "       [--stage=before|after|auto] [--jointly] FILE...",
 	 "run the lint rules and report findings", CMD_HEAP_SETUP},
 	{"buffers", cmd_buffers,
 	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential]\n"
@@ -36,7 +36,7 @@ const struct command commands[] = {
 	/* copies (issue 4) */
 	{"explain", cmd_explain,
 	 "explain [--timeout-ms N] [--time-budget-ms N] [--smt-dump DIR] [--cross-check]\n"
-	 "       [--stage=before|after|auto] FILE COPY | FILE --all | FILE --hazards",
+	 "       [--stage=before|after|auto] [--jointly] FILE COPY | FILE --all | FILE --hazards",
 	 "the family, removal verdicts and evidence of a copy", CMD_HEAP_SETUP},
 	{"prove-removal", cmd_prove_removal,
 	 "prove-removal [--schedule=given|any] [--timeout-ms N] [--smt-dump DIR] [--cross-check]\n"

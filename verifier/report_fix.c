@@ -83,6 +83,8 @@ int report_fix_text(FILE *out, const struct fix_view *v)
 	}
 	if (r->optimal) {
 		fprintf(out, "; optimal\n");
+	} else if (r->bound == UINT64_MAX) {
+		fprintf(out, "; %s\n", r->not_optimal ? r->not_optimal : "not proven optimal");
 	} else {
 		if (r->count)
 			snprintf(bound, sizeof(bound), "%llu copies", (unsigned long long)r->bound);
@@ -96,6 +98,10 @@ int report_fix_text(FILE *out, const struct fix_view *v)
 		if (c->kept != FIX_REMOVED)
 			continue;
 		copy_line(out, c, "removed", &a);
+		if (c->r->site.kind == COPY_KIND_FUSED && c->r->site.output >= 0)
+			fprintf(out, ": its readers read %s; the fusion keeps the output, unread, until XLA's "
+				"HloDCE drops it (RemoveMultiOutputFusionsUnusedOutputs)",
+				c->r->site.at->operands[c->r->site.operand]->name);
 		fputc('\n', out);
 	}
 	for (int32_t i = 0; i < r->n_edges; i++)
@@ -136,7 +142,8 @@ int report_fix_json(FILE *out, const struct fix_view *v)
 					       : report_json_string(r->not_optimal ? r->not_optimal : "not proven optimal"));
 	json_object_set_new(o, "saved", json_integer((json_int_t)r->saved));
 	json_object_set_new(o, "saved_bytes", json_integer((json_int_t)r->saved_bytes));
-	json_object_set_new(o, "bound", json_integer((json_int_t)r->bound));
+	json_object_set_new(o, "bound", r->bound == UINT64_MAX ? json_null() : json_integer((json_int_t)r->bound));
+	json_object_set_new(o, "undecided", json_integer(r->n_unknown));
 	json_t *rem = json_array(), *kept = json_array(), *edges = json_array();
 	char label[600];
 	for (int32_t i = 0; i < r->n_copies && !r->failed; i++) {
@@ -144,6 +151,8 @@ int report_fix_json(FILE *out, const struct fix_view *v)
 		json_t *x = json_object();
 		json_object_set_new(x, "name", report_json_string(copy_site_name(&c->r->site, label, sizeof(label))));
 		json_object_set_new(x, "computation", report_json_string(c->r->copy->parent->name));
+		/* what the copy's users read once it is gone */
+		json_object_set_new(x, "operand", report_json_string(c->r->site.at->operands[c->r->site.operand]->name));
 		json_object_set_new(x, "kind", json_string(copy_kind_name(c->r->site.kind)));
 		json_object_set_new(x, "line", json_integer(c->r->copy->pos.line));
 		json_object_set_new(x, "family", json_string(copy_family_name(c->r->family)));

@@ -1,5 +1,6 @@
 /* rewrite.c - the module with one copy removed (rewrite.h). */
 #include "rewrite.h"
+#include "xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +187,46 @@ static struct hlo_instruction *resolve(struct hlo_instruction *x, struct hlo_ins
 	return dropped[x->gid] ? NULL : x;
 }
 
+/* Mark in `live` the computations reached from the entry through the
+ * instructions that are not dropped. */
+static void reach_computations(const struct hlo_module *w, const uint8_t *dropped, uint8_t *live)
+{
+	memset(live, 0, (size_t)w->n_comps);
+	if (!w->entry)
+		return;
+	struct hlo_computation **stack = xmalloc((size_t)w->n_comps + 1, sizeof(*stack));
+	int32_t n = 0;
+	live[w->entry->index] = 1;
+	stack[n++] = w->entry;
+	while (n > 0) {
+		struct hlo_computation *k = stack[--n];
+		for (int32_t i = 0; i < k->n_instrs; i++) {
+			const struct hlo_instruction *x = k->instrs[i];
+			if (dropped && dropped[x->gid])
+				continue;
+			for (int32_t c = 0; c < x->n_called; c++)
+				if (!live[x->called[c]->index]) {
+					live[x->called[c]->index] = 1;
+					stack[n++] = x->called[c];
+				}
+		}
+	}
+	free(stack);
+}
+
+/* Drop the computations reached before the drops (`before`) and not after. */
+static void drop_dead_computations(struct hlo_module *w, uint8_t *before)
+{
+	uint8_t *after = xcalloc((size_t)w->n_comps + 1, 1);
+	reach_computations(w, NULL, after);
+	int32_t n = 0;
+	for (int32_t c = 0; c < w->n_comps; c++)
+		if (!before[c] || after[c])
+			w->comps[n++] = w->comps[c];
+	w->n_comps = n;
+	free(after);
+}
+
 struct hlo_module *hlo_module_rewrite(const struct hlo_module *m, int32_t n_sites,
 				      const struct copy_site *sites, int32_t n_edges,
 				      const struct hlo_instruction *const *from,
@@ -203,6 +244,8 @@ struct hlo_module *hlo_module_rewrite(const struct hlo_module *m, int32_t n_site
 	int ok = 1;
 	for (int32_t i = 0; i < n_sites && ok; i++)
 		ok = site_drops(w, &sites[i], repl, dropped) == 0;
+	uint8_t *live = arena_array(&w->arena, (size_t)w->n_comps + 1, 1);
+	reach_computations(w, NULL, live);
 	for (int32_t c = 0; c < w->n_comps && ok && n_sites > 0; c++) {
 		struct hlo_computation *k = w->comps[c];
 		int32_t n = 0;
@@ -233,6 +276,10 @@ struct hlo_module *hlo_module_rewrite(const struct hlo_module *m, int32_t n_site
 			}
 		}
 	}
+	/* the computations only the removed instructions called (a fused
+	 * copy's) go too, as XLA's HloDCE removes dead computations */
+	if (ok && n_sites > 0)
+		drop_dead_computations(w, live);
 	/* the edges, between instructions that stay */
 	for (int32_t i = 0; i < n_edges && ok; i++) {
 		if (from[i]->parent != to[i]->parent || from[i] == to[i]) {

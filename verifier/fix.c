@@ -272,6 +272,28 @@ static const char *first_line(const char *s, char *buf, size_t cap)
 	return buf;
 }
 
+/* The line of a verdict's evidence that says why: its witness ("hazard
+ * in every schedule: ...", "in the given schedule: ...") or "never
+ * removable: ...", else the first line. */
+static const char *reason_line(const char *s, int use_given, char *buf, size_t cap)
+{
+	static const char *const lead[] = {"never removable", "in the given schedule:", "hazard in every schedule",
+					   "hazard in some schedules"};
+	for (int k = 0; s && k < 4; k++) {
+		if (k == 1 && !use_given)
+			continue;
+		for (const char *l = s; *l;) {
+			if (!strncmp(l, lead[k], strlen(lead[k])))
+				return first_line(l, buf, cap);
+			const char *nl = strchr(l, '\n');
+			if (!nl)
+				break;
+			l = nl + 1;
+		}
+	}
+	return first_line(s, buf, cap);
+}
+
 static const char *site_label(const struct copy_report *r, char *buf, size_t cap)
 {
 	return copy_site_name(&r->site, buf, cap);
@@ -315,7 +337,7 @@ static void setup(struct fixer *F)
 			}
 			else
 				why_set(F, i, FIX_KEPT_VERDICT, "%s: %s", verdict_name(v) ? verdict_name(v) : "no verdict",
-					first_line(r->evidence, eb, sizeof(eb)));
+					reason_line(r->evidence, F->o->use_given, eb, sizeof(eb)));
 			continue;
 		}
 		const struct hlo_instruction *const *ef, *const *et;
@@ -1074,20 +1096,31 @@ static void explain_kept(struct fixer *F)
 				best_rank = rank;
 			}
 		}
+		/* an edge conflict, with a removed copy first */
+		int32_t pick = -1;
 		for (int32_t p = 0; !best && p < F->n_pairs; p++) {
 			int32_t a = F->pairs[2 * p], b = F->pairs[2 * p + 1];
 			if (a != i && b != i)
 				continue;
 			int32_t j = a == i ? b : a;
+			if (pick < 0 || (F->sel[j] && !F->sel[F->pairs[2 * pick] == i ? F->pairs[2 * pick + 1]
+										   : F->pairs[2 * pick]]))
+				pick = p;
+		}
+		if (!best && pick >= 0) {
+			int32_t a = F->pairs[2 * pick], b = F->pairs[2 * pick + 1];
+			int32_t j = a == i ? b : a;
 			c->with = arena_array(F->A, 1, sizeof(int32_t));
 			c->with[0] = j;
 			c->n_with = 1;
-			why_set(F, i, FIX_KEPT_EDGES, a == i
-				? "its control edges name %s, which %s"
-				: "the control edges of %s name it; that copy %s",
-				site_label(&F->cl->items[j], ob, sizeof(ob)),
-				F->sel[j] ? "is removed" : "was weighed against it");
-			break;
+			site_label(&F->cl->items[j], ob, sizeof(ob));
+			if (F->sel[j] && a == i)
+				why_set(F, i, FIX_KEPT_EDGES, "its control edges name %s, which is removed", ob);
+			else if (F->sel[j])
+				why_set(F, i, FIX_KEPT_EDGES, "%s, which is removed, needs a control edge that names it", ob);
+			else
+				why_set(F, i, FIX_KEPT_EDGES, "it cannot go together with %s (a control edge of one names "
+					"the other), and the removals chosen save at least as much", ob);
 		}
 		if (best) {
 			char list[1600];

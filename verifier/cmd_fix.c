@@ -144,6 +144,10 @@ int cmd_fix(int argc, char **argv)
 	session_options_from_parsed(&so, &opt);
 	so.errors = stderr;
 	so.witness_limit = HAZARD_WITNESSES_SHOWN;
+	/* every edge fix adds is verified on the rewritten module: the
+	 * verdicts' own re-checks (a module analysed again per copy) would be
+	 * done twice */
+	so.no_repair_check = 1;
 	struct session *s = session_open(m, NULL, &so);
 	struct fix_options fo = {0};
 	fo.use_given = use_given;

@@ -246,6 +246,105 @@ static int32_t drops_of(const struct copy_report *r, const struct hlo_instructio
 	return n;
 }
 
+/* A set of control edges, each once. */
+struct edge_set {
+	int32_t n, cap;
+	const struct hlo_instruction **from, **to;
+	size_t hcap;
+	uint64_t *h; /* (gid from + 1) << 32 | gid to + 1, or 0 */
+};
+
+static void edge_set_add(struct edge_set *E, const struct hlo_instruction *a, const struct hlo_instruction *b)
+{
+	if (2 * ((size_t)E->n + 1) > E->hcap) {
+		size_t cap = E->hcap ? 2 * E->hcap : 64;
+		uint64_t *h = xcalloc(cap, sizeof(uint64_t));
+		for (size_t i = 0; i < E->hcap; i++)
+			if (E->h[i]) {
+				size_t j = (size_t)(E->h[i] * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+				while (h[j])
+					j = (j + 1) & (cap - 1);
+				h[j] = E->h[i];
+			}
+		free(E->h);
+		E->h = h;
+		E->hcap = cap;
+	}
+	uint64_t key = (uint64_t)(a->gid + 1) << 32 | (uint32_t)(b->gid + 1);
+	size_t j = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & (E->hcap - 1);
+	for (; E->h[j]; j = (j + 1) & (E->hcap - 1))
+		if (E->h[j] == key)
+			return;
+	E->h[j] = key;
+	if (E->n == E->cap) {
+		E->cap = E->cap ? 2 * E->cap : 64;
+		E->from = xrealloc(E->from, (size_t)E->cap, sizeof(*E->from));
+		E->to = xrealloc(E->to, (size_t)E->cap, sizeof(*E->to));
+	}
+	E->from[E->n] = a;
+	E->to[E->n] = b;
+	E->n++;
+}
+
+static void edge_set_free(struct edge_set *E)
+{
+	free(E->from);
+	free(E->to);
+	free(E->h);
+	memset(E, 0, sizeof(*E));
+}
+
+/* The instructions that read copy j's result in computation k (its users;
+ * a pair's copy-done's; one output's get-tuple-elements' users). When the
+ * copy goes they read its operand instead: an edge from the copy becomes
+ * edges from them. Returns the count (<= cap). */
+static int32_t readers(const struct copy_report *r, const struct hlo_computation *k,
+		       const struct hlo_instruction **out, int32_t cap)
+{
+	const struct copy_site *st = &r->site;
+	const struct hlo_instruction *from[64];
+	int32_t nf = 0, n = 0;
+	if (st->kind == COPY_KIND_FUSED && st->output >= 0) {
+		for (int32_t u = 0; u < st->at->n_users && nf < 64; u++)
+			if (st->at->users[u]->opcode == OP_GET_TUPLE_ELEMENT && st->at->users[u]->tuple_index == st->output)
+				from[nf++] = st->at->users[u];
+	} else {
+		from[nf++] = st->done ? st->done : st->at;
+	}
+	for (int32_t f = 0; f < nf; f++)
+		for (int32_t u = 0; u < from[f]->n_users && n < cap; u++)
+			if (from[f]->users[u]->parent == k)
+				out[n++] = from[f]->users[u];
+	return n;
+}
+
+/* The edges candidate i adds when the selected copies go: an edge from a
+ * removed copy stands for edges from its readers (along chains); an edge
+ * from a removed root (no readers) orders nothing. */
+static void concrete_edges(const struct fixer *F, int32_t i, struct edge_set *E)
+{
+	const struct hlo_instruction *const *ef, *const *et;
+	int32_t ne = cand_edges(F, i, &ef, &et);
+	for (int32_t e = 0; e < ne; e++) {
+		const struct hlo_instruction *stack[256];
+		int32_t ns = 0;
+		stack[ns++] = ef[e];
+		for (int g = 0; ns > 0 && g < 4096; g++) {
+			const struct hlo_instruction *a = stack[--ns];
+			int32_t j = F->owner[a->gid];
+			if (j < 0 || !F->sel[j]) {
+				edge_set_add(E, a, et[e]);
+				continue;
+			}
+			const struct hlo_instruction *rd[64];
+			int32_t nr = readers(&F->cl->items[j], et[e]->parent, rd, 64);
+			for (int32_t q = 0; q < nr && ns < 256; q++)
+				if (rd[q] != et[e])
+					stack[ns++] = rd[q];
+		}
+	}
+}
+
 static void why_set(struct fixer *F, int32_t i, enum fix_kept k, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 static void why_set(struct fixer *F, int32_t i, enum fix_kept k, const char *fmt, ...)
@@ -421,25 +520,24 @@ static int build_problem(struct fixer *F)
 			F->var[i] = maxsat_bool(F->ms);
 			maxsat_soft(F->ms, F->var[i], F->out->copies[i].weight);
 		}
-	/* an edge naming another candidate's copy: not both; naming its own: none */
+	/* an edge into another candidate's copy: not both (an edge from one
+	 * stands for edges from its readers once it goes) */
 	for (int32_t i = 0; i < F->n; i++) {
 		if (F->var[i] < 0)
 			continue;
 		const struct hlo_instruction *const *ef, *const *et;
 		int32_t ne = cand_edges(F, i, &ef, &et);
 		for (int32_t e = 0; e < ne; e++) {
-			const struct hlo_instruction *end[2] = {ef[e], et[e]};
-			for (int k = 0; k < 2; k++) {
-				int32_t j = F->owner[end[k]->gid];
-				if (j < 0 || j == i)
-					continue;
-				int32_t cl[2] = {maxsat_neg(F->var[i]), maxsat_neg(F->var[j])};
-				maxsat_clause(F->ms, cl, 2);
-				add_pair(F, i, j);
-			}
+			int32_t j = F->owner[et[e]->gid];
+			if (j < 0 || j == i)
+				continue;
+			int32_t cl[2] = {maxsat_neg(F->var[i]), maxsat_neg(F->var[j])};
+			maxsat_clause(F->ms, cl, 2);
+			add_pair(F, i, j);
 		}
 	}
-	/* positions of the edges' endpoints, per computation */
+	/* positions of the edges' endpoints (and of the readers standing for
+	 * a removed source), per computation */
 	int32_t *pos = xmalloc((size_t)an->m->n_instrs + 1, sizeof(int32_t));
 	for (int32_t g = 0; g <= an->m->n_instrs; g++)
 		pos[g] = -1;
@@ -447,16 +545,23 @@ static int build_problem(struct fixer *F)
 		const struct hlo_computation *comp = an->m->comps[k];
 		const struct hlo_instruction **ends = NULL;
 		int32_t n_ends = 0, cap_ends = 0;
-		/* the edges in comp, whichever computation their copy is in */
-		for (int32_t i = 0; i < F->n; i++) {
+		for (int32_t i = 0; i < F->n && n_ends <= FIX_POS_MAX; i++) {
 			if (F->var[i] < 0)
 				continue;
 			const struct hlo_instruction *const *ef, *const *et;
 			int32_t ne = cand_edges(F, i, &ef, &et);
-			for (int32_t e = 0; e < ne; e++) {
-				const struct hlo_instruction *end[2] = {ef[e], et[e]};
-				for (int q = 0; q < 2; q++) {
-					if (end[q]->parent != comp || pos[end[q]->gid] != -1)
+			for (int32_t e = 0; e < ne && n_ends <= FIX_POS_MAX; e++) {
+				if (et[e]->parent != comp)
+					continue;
+				const struct hlo_instruction *end[66];
+				int32_t nend = 0;
+				end[nend++] = ef[e];
+				end[nend++] = et[e];
+				int32_t j = F->owner[ef[e]->gid];
+				if (j >= 0)
+					nend += readers(&F->cl->items[j], comp, end + nend, 64);
+				for (int32_t q = 0; q < nend; q++) {
+					if (pos[end[q]->gid] != -1)
 						continue;
 					pos[end[q]->gid] = -2;
 					if (n_ends == cap_ends) {
@@ -473,16 +578,34 @@ static int build_problem(struct fixer *F)
 			for (int32_t a = 0; a < n_ends; a++)
 				for (int32_t b = 0; b < n_ends; b++)
 					if (a != b && ordering_reaches(an->dep, ends[a], ends[b]))
-						maxsat_less(F->ms, 0, pos[ends[a]->gid], pos[ends[b]->gid]);
+						maxsat_less(F->ms, NULL, 0, pos[ends[a]->gid], pos[ends[b]->gid]);
 			for (int32_t i = 0; i < F->n; i++) {
 				if (F->var[i] < 0)
 					continue;
 				const struct hlo_instruction *const *ef, *const *et;
 				int32_t ne = cand_edges(F, i, &ef, &et);
-				for (int32_t e = 0; e < ne; e++)
-					if (ef[e]->parent == comp && et[e]->parent == comp)
-						maxsat_less(F->ms, maxsat_pos(F->var[i]), pos[ef[e]->gid],
-							    pos[et[e]->gid]);
+				for (int32_t e = 0; e < ne; e++) {
+					if (et[e]->parent != comp || ef[e]->parent != comp)
+						continue;
+					int32_t j = F->owner[ef[e]->gid];
+					int32_t g[2] = {maxsat_pos(F->var[i]), 0};
+					if (j < 0) {
+						maxsat_less(F->ms, g, 1, pos[ef[e]->gid], pos[et[e]->gid]);
+						continue;
+					}
+					const struct hlo_instruction *rd[64];
+					int32_t nr = readers(&F->cl->items[j], comp, rd, 64);
+					int32_t ng = 1;
+					if (j != i) { /* the source stays unless j goes too */
+						g[1] = maxsat_neg(F->var[j]);
+						maxsat_less(F->ms, g, 2, pos[ef[e]->gid], pos[et[e]->gid]);
+						g[1] = maxsat_pos(F->var[j]);
+						ng = 2;
+					}
+					for (int32_t q = 0; q < nr; q++)
+						if (rd[q] != et[e])
+							maxsat_less(F->ms, g, ng, pos[rd[q]->gid], pos[et[e]->gid]);
+				}
 			}
 		} else {
 			for (int32_t a = 0; a < n_ends; a++)
@@ -785,39 +908,21 @@ static struct analysis *verify(struct fixer *F, int full, struct hlo_module **w)
 	F->global_why = NULL;
 	F->cycle = 0;
 	*w = NULL;
-	int32_t ns = 0, ne = 0, cap_e = 16;
+	int32_t ns = 0;
 	struct copy_site *sites = xmalloc((size_t)F->n + 1, sizeof(*sites));
-	const struct hlo_instruction **ef = xmalloc((size_t)cap_e, sizeof(*ef));
-	const struct hlo_instruction **et = xmalloc((size_t)cap_e, sizeof(*et));
+	struct edge_set E = {0};
 	for (int32_t i = 0; i < F->n; i++) {
 		if (!F->sel[i])
 			continue;
 		sites[ns++] = F->cl->items[i].site;
-		const struct hlo_instruction *const *cf, *const *ct;
-		int32_t n = cand_edges(F, i, &cf, &ct);
-		for (int32_t e = 0; e < n; e++) {
-			int dup = 0;
-			for (int32_t q = 0; q < ne && !dup; q++)
-				dup = ef[q] == cf[e] && et[q] == ct[e];
-			if (dup)
-				continue;
-			if (ne == cap_e) {
-				cap_e *= 2;
-				ef = xrealloc(ef, (size_t)cap_e, sizeof(*ef));
-				et = xrealloc(et, (size_t)cap_e, sizeof(*et));
-			}
-			ef[ne] = cf[e];
-			et[ne] = ct[e];
-			ne++;
-		}
+		concrete_edges(F, i, &E);
 	}
 	struct diag d;
 	diag_init(&d, NULL);
 	int cycle = 0;
-	struct hlo_module *m = hlo_module_rewrite(an->m, ns, sites, ne, ef, et, &cycle, &d);
+	struct hlo_module *m = hlo_module_rewrite(an->m, ns, sites, E.n, E.from, E.to, &cycle, &d);
 	free(sites);
-	free(ef);
-	free(et);
+	edge_set_free(&E);
 	if (!m) {
 		F->cycle = cycle;
 		char b[1200];
@@ -966,10 +1071,7 @@ static void set_answer(struct fixer *F, struct analysis *aw, struct hlo_module *
 	out->fixed_an = aw;
 	out->n_removed = 0;
 	out->saved = out->saved_bytes = 0;
-	int32_t cap = 16;
-	out->n_edges = 0;
-	out->edge_from = arena_array(F->A, (size_t)cap, sizeof(*out->edge_from));
-	out->edge_to = arena_array(F->A, (size_t)cap, sizeof(*out->edge_to));
+	struct edge_set E = {0};
 	for (int32_t i = 0; i < F->n; i++) {
 		if (!F->sel[i])
 			continue;
@@ -978,28 +1080,16 @@ static void set_answer(struct fixer *F, struct analysis *aw, struct hlo_module *
 		out->n_removed++;
 		out->saved = sat_add(out->saved, out->copies[i].weight);
 		out->saved_bytes = sat_add(out->saved_bytes, F->cl->items[i].bytes);
-		const struct hlo_instruction *const *ef, *const *et;
-		int32_t ne = cand_edges(F, i, &ef, &et);
-		for (int32_t e = 0; e < ne; e++) {
-			int dup = 0;
-			for (int32_t q = 0; q < out->n_edges && !dup; q++)
-				dup = out->edge_from[q] == ef[e] && out->edge_to[q] == et[e];
-			if (dup)
-				continue;
-			if (out->n_edges == cap) {
-				const struct hlo_instruction **nf = arena_array(F->A, (size_t)cap * 2, sizeof(*nf));
-				const struct hlo_instruction **nt = arena_array(F->A, (size_t)cap * 2, sizeof(*nt));
-				memcpy(nf, out->edge_from, (size_t)cap * sizeof(*nf));
-				memcpy(nt, out->edge_to, (size_t)cap * sizeof(*nt));
-				out->edge_from = nf;
-				out->edge_to = nt;
-				cap *= 2;
-			}
-			out->edge_from[out->n_edges] = ef[e];
-			out->edge_to[out->n_edges] = et[e];
-			out->n_edges++;
-		}
+		concrete_edges(F, i, &E);
 	}
+	out->n_edges = E.n;
+	out->edge_from = arena_array(F->A, (size_t)E.n + 1, sizeof(*out->edge_from));
+	out->edge_to = arena_array(F->A, (size_t)E.n + 1, sizeof(*out->edge_to));
+	if (E.n) {
+		memcpy(out->edge_from, E.from, (size_t)E.n * sizeof(*E.from));
+		memcpy(out->edge_to, E.to, (size_t)E.n * sizeof(*E.to));
+	}
+	edge_set_free(&E);
 }
 
 /* The greedy choice once the search stops: the components that passed

@@ -103,11 +103,16 @@ void maxsat_clause(struct maxsat *s, const int32_t *lits, int32_t n)
 	free(v);
 }
 
-void maxsat_less(struct maxsat *s, int32_t guard, int32_t a, int32_t b)
+void maxsat_less(struct maxsat *s, const int32_t *guards, int32_t n, int32_t a, int32_t b)
 {
 	Z3_ast lt = Z3_mk_lt(s->ctx, s->ints[a], s->ints[b]);
-	if (guard)
-		lt = Z3_mk_implies(s->ctx, lit(s, guard), lt);
+	if (n > 0) {
+		Z3_ast g[8];
+		int32_t k = 0;
+		for (int32_t i = 0; i < n && k < 8; i++)
+			g[k++] = lit(s, guards[i]);
+		lt = Z3_mk_implies(s->ctx, k == 1 ? g[0] : Z3_mk_and(s->ctx, (unsigned)k, g), lt);
+	}
 	Z3_optimize_assert(s->ctx, s->opt, lt);
 }
 

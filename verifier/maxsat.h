@@ -24,8 +24,9 @@ static inline int32_t maxsat_neg(int32_t b) { return -(b + 1); }
 /* Hard: at least one of the literals holds (n == 0: the problem has no
  * solution). */
 void maxsat_clause(struct maxsat *s, const int32_t *lits, int32_t n);
-/* Hard: when literal guard holds (guard 0: always), integer a < integer b. */
-void maxsat_less(struct maxsat *s, int32_t guard, int32_t a, int32_t b);
+/* Hard: when the literals guards[0..n) all hold (n == 0: always), integer
+ * a < integer b. */
+void maxsat_less(struct maxsat *s, const int32_t *guards, int32_t n, int32_t a, int32_t b);
 /* Soft: Boolean b should hold; missing it costs weight (> 0). */
 void maxsat_soft(struct maxsat *s, int32_t b, uint64_t weight);
 

@@ -66,44 +66,129 @@ static void add_ctrl_pred(struct hlo_module *w, struct hlo_instruction *x, struc
 
 /* Put k's instructions in an order where each follows its operands and
  * control predecessors in k, the earliest printed first among the ready
- * ones (the printed order itself when it already is one). Returns -1 on a
- * cycle. */
+ * ones (the printed order itself when it already is one): Kahn's algorithm
+ * with a min-heap of printed positions, O(e log n). Returns -1 on a cycle. */
 static int order_computation(struct hlo_module *w, struct hlo_computation *k)
 {
 	int32_t n = k->n_instrs;
-	struct hlo_instruction **out = arena_array(&w->arena, (size_t)n + 1, sizeof(*out));
-	uint8_t *placed = arena_array(&w->arena, (size_t)n + 1, 1);
-	memset(placed, 0, (size_t)n + 1);
 	for (int32_t i = 0; i < n; i++)
 		k->instrs[i]->index = i;
-	int32_t m = 0, lo = 0;
-	/* n rounds: each places the first ready instruction (lo: the first
-	 * not placed, so an order that already holds costs one pass) */
-	while (m < n) {
-		int32_t pick = -1;
-		while (lo < n && placed[lo])
-			lo++;
-		for (int32_t i = lo; i < n && pick < 0; i++) {
-			if (placed[i])
-				continue;
-			struct hlo_instruction *x = k->instrs[i];
-			int ready = 1;
-			for (int32_t j = 0; j < x->n_operands && ready; j++)
-				ready = x->operands[j]->parent != k || placed[x->operands[j]->index];
-			for (int32_t j = 0; j < x->ext->n_ctrl_preds && ready; j++)
-				ready = placed[x->ext->ctrl_preds[j]->index];
-			if (ready)
-				pick = i;
+	/* the edges p -> x inside k, by p (operands and control predecessors) */
+	int32_t *deg = xcalloc((size_t)n + 1, sizeof(int32_t)), *off = xcalloc((size_t)n + 2, sizeof(int32_t));
+	for (int32_t i = 0; i < n; i++) {
+		const struct hlo_instruction *x = k->instrs[i];
+		for (int32_t j = 0; j < x->n_operands; j++)
+			if (x->operands[j]->parent == k) {
+				off[x->operands[j]->index + 1]++;
+				deg[i]++;
+			}
+		for (int32_t j = 0; j < x->ext->n_ctrl_preds; j++) {
+			off[x->ext->ctrl_preds[j]->index + 1]++;
+			deg[i]++;
 		}
-		if (pick < 0)
-			return -1;
-		placed[pick] = 1;
-		out[m++] = k->instrs[pick];
 	}
+	for (int32_t i = 0; i < n; i++)
+		off[i + 1] += off[i];
+	int32_t *succ = xmalloc((size_t)off[n] + 1, sizeof(int32_t)), *fill = xmalloc((size_t)n + 1, sizeof(int32_t));
+	memcpy(fill, off, (size_t)n * sizeof(int32_t));
+	for (int32_t i = 0; i < n; i++) {
+		const struct hlo_instruction *x = k->instrs[i];
+		for (int32_t j = 0; j < x->n_operands; j++)
+			if (x->operands[j]->parent == k)
+				succ[fill[x->operands[j]->index]++] = i;
+		for (int32_t j = 0; j < x->ext->n_ctrl_preds; j++)
+			succ[fill[x->ext->ctrl_preds[j]->index]++] = i;
+	}
+	int32_t *heap = xmalloc((size_t)n + 1, sizeof(int32_t)), nh = 0, m = 0;
+	struct hlo_instruction **out = arena_array(&w->arena, (size_t)n + 1, sizeof(*out));
+	for (int32_t i = 0; i < n; i++)
+		if (!deg[i])
+			heap[nh++] = i; /* ascending: already a heap */
+	while (nh > 0) {
+		int32_t top = heap[0], last = heap[--nh], at = 0;
+		for (;;) { /* sift last down from the root */
+			int32_t c = 2 * at + 1;
+			if (c >= nh)
+				break;
+			if (c + 1 < nh && heap[c + 1] < heap[c])
+				c++;
+			if (last <= heap[c])
+				break;
+			heap[at] = heap[c];
+			at = c;
+		}
+		if (nh > 0)
+			heap[at] = last;
+		out[m++] = k->instrs[top];
+		for (int32_t e = off[top]; e < off[top + 1]; e++) {
+			int32_t x = succ[e];
+			if (--deg[x])
+				continue;
+			int32_t q = nh++; /* sift x up */
+			while (q > 0 && heap[(q - 1) / 2] > x) {
+				heap[q] = heap[(q - 1) / 2];
+				q = (q - 1) / 2;
+			}
+			heap[q] = x;
+		}
+	}
+	free(deg);
+	free(off);
+	free(succ);
+	free(fill);
+	free(heap);
+	if (m < n)
+		return -1;
 	memcpy(k->instrs, out, (size_t)n * sizeof(*out));
 	for (int32_t i = 0; i < n; i++)
 		k->instrs[i]->index = i;
 	return 0;
+}
+
+/* w's instructions by (computation, name): the rewrite looks up every
+ * site and edge endpoint (hlo_find_instruction is a scan). */
+struct instr_map {
+	size_t cap;
+	struct hlo_instruction **v;
+};
+
+static uint64_t name_hash2(const char *comp, const char *name)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (const char *p = comp; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	h = (h ^ 0x2f) * 1099511628211ull;
+	for (const char *p = name; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	return h;
+}
+
+static void instr_map_build(struct instr_map *M, struct hlo_module *w)
+{
+	M->cap = 64;
+	while (M->cap < 2 * (size_t)w->n_instrs + 2)
+		M->cap *= 2;
+	M->v = xcalloc(M->cap, sizeof(*M->v));
+	for (int32_t c = 0; c < w->n_comps; c++)
+		for (int32_t i = 0; i < w->comps[c]->n_instrs; i++) {
+			struct hlo_instruction *x = w->comps[c]->instrs[i];
+			size_t j = name_hash2(x->parent->name, x->name) & (M->cap - 1);
+			while (M->v[j])
+				j = (j + 1) & (M->cap - 1);
+			M->v[j] = x;
+		}
+}
+
+/* The instruction of w named like x (of another module), or NULL. */
+static struct hlo_instruction *instr_map_find(const struct instr_map *M, const struct hlo_instruction *x)
+{
+	for (size_t j = name_hash2(x->parent->name, x->name) & (M->cap - 1);; j = (j + 1) & (M->cap - 1)) {
+		struct hlo_instruction *y = M->v[j];
+		if (!y)
+			return NULL;
+		if (!strcmp(y->name, x->name) && !strcmp(y->parent->name, x->parent->name))
+			return y;
+	}
 }
 
 #define DROP_MAX 64
@@ -130,13 +215,12 @@ static struct hlo_module *reparse(const struct hlo_module *m, struct diag *d)
  * pair's halves, one output's get-tuple-elements), each with what its users
  * read instead (repl, by gid). Returns 0, or -1 when the site cannot be
  * removed by an edit (see hlo_module_without_site). */
-static int site_drops(struct hlo_module *w, const struct copy_site *st, struct hlo_instruction **repl,
+static int site_drops(const struct instr_map *M, const struct copy_site *st, struct hlo_instruction **repl,
 		      uint8_t *dropped)
 {
 	if (!st->at || st->operand < 0 || st->operand >= st->at->n_operands)
 		return -1;
-	struct hlo_computation *k = hlo_find_computation(w, st->at->parent->name);
-	struct hlo_instruction *c = k ? hlo_find_instruction(k, st->at->name) : NULL;
+	struct hlo_instruction *c = instr_map_find(M, st->at);
 	if (!c || c->opcode != st->at->opcode || c->n_operands != st->at->n_operands)
 		return -1;
 	struct hlo_instruction *s = c->operands[st->operand];
@@ -242,8 +326,15 @@ struct hlo_module *hlo_module_rewrite(const struct hlo_module *m, int32_t n_site
 	uint8_t *dropped = arena_array(&w->arena, (size_t)w->n_instrs + 1, 1);
 	memset(dropped, 0, (size_t)w->n_instrs + 1);
 	int ok = 1;
+	struct instr_map M;
+	instr_map_build(&M, w);
+	/* by computation index (indices stay; dead computations may go below) */
+	uint8_t *ordered = arena_array(&w->arena, (size_t)w->n_comps + 1, 1);
+	memset(ordered, 0, (size_t)w->n_comps + 1);
+	struct hlo_computation **to_order = arena_array(&w->arena, (size_t)w->n_comps + 1, sizeof(*to_order));
+	int32_t n_order = 0;
 	for (int32_t i = 0; i < n_sites && ok; i++)
-		ok = site_drops(w, &sites[i], repl, dropped) == 0;
+		ok = site_drops(&M, &sites[i], repl, dropped) == 0;
 	uint8_t *live = arena_array(&w->arena, (size_t)w->n_comps + 1, 1);
 	reach_computations(w, NULL, live);
 	for (int32_t c = 0; c < w->n_comps && ok && n_sites > 0; c++) {
@@ -287,22 +378,24 @@ struct hlo_module *hlo_module_rewrite(const struct hlo_module *m, int32_t n_site
 			ok = 0;
 			break;
 		}
-		struct hlo_computation *k = hlo_find_computation(w, to[i]->parent->name);
-		struct hlo_instruction *a = k ? hlo_find_instruction(k, from[i]->name) : NULL;
-		struct hlo_instruction *b = k ? hlo_find_instruction(k, to[i]->name) : NULL;
+		struct hlo_instruction *a = instr_map_find(&M, from[i]);
+		struct hlo_instruction *b = instr_map_find(&M, to[i]);
 		if (!a || !b || dropped[a->gid] || dropped[b->gid]) {
 			ok = 0;
 			break;
 		}
 		add_ctrl_pred(w, b, a);
+		if (!ordered[b->parent->index]) { /* each computation put in order once */
+			ordered[b->parent->index] = 1;
+			to_order[n_order++] = b->parent;
+		}
 	}
-	for (int32_t i = 0; i < n_edges && ok; i++) {
-		struct hlo_computation *k = hlo_find_computation(w, to[i]->parent->name);
-		if (order_computation(w, k) < 0) {
+	for (int32_t i = 0; i < n_order && ok; i++)
+		if (order_computation(w, to_order[i]) < 0) {
 			*cycle = 1;
 			ok = 0;
 		}
-	}
+	free(M.v);
 	struct hlo_module *r = ok ? reparse(w, d) : NULL;
 	hlo_module_free(w);
 	return r;

@@ -54,6 +54,7 @@ void session_analysis_options(const struct lint_config *cfg, const struct sessio
 		out->budget = *so->budget; /* the same deadline: per copy verdict */
 	out->witness_limit = so->witness_limit;
 	out->stage = so->stage;
+	out->no_repair_check = so->no_repair_check;
 }
 
 void session_options_for_rules(struct session_options *so)

@@ -47,6 +47,10 @@ struct session_options {
 	int no_donations;
 	/* --stage (analysis_options.stage); STAGE_AUTO (zeroed): detected */
 	enum module_stage stage;
+	/* the copy verdicts keep their repair edges without analysing the
+	 * module with them added (analysis_options.no_repair_check): for fix,
+	 * which verifies every edge it adds on the rewritten module itself */
+	int no_repair_check;
 	/* --jointly: session_copy_verdicts gives each copy's verdict given the
 	 * other removals `hloproof fix` chooses (fix.h, the schedule the module
 	 * has: given when scheduled, else any) */

@@ -197,13 +197,59 @@ static int judge(const struct oj_question *q, uint32_t set, struct hlo_module *w
 	return rc;
 }
 
+/* The instructions that read copy c's result (its users; a pair's
+ * copy-done's; one output's get-tuple-elements' users). */
+static int32_t readers_of(const struct oj_question *q, const struct oj_copy *c,
+			  const struct hlo_instruction **out, int32_t cap)
+{
+	const struct hlo_instruction *at = find(q->m, c->comp, c->name);
+	int32_t n = 0;
+	if (!at)
+		return 0;
+	for (int32_t u = 0; u < at->n_users; u++) {
+		const struct hlo_instruction *x = at->users[u];
+		int via = c->output >= 0 ? x->opcode == OP_GET_TUPLE_ELEMENT && x->tuple_index == c->output
+					 : x->opcode == OP_COPY_DONE;
+		if (!via) {
+			if (c->output < 0 && n < cap)
+				out[n++] = x;
+			continue;
+		}
+		for (int32_t k = 0; k < x->n_users && n < cap; k++)
+			out[n++] = x->users[k];
+	}
+	return n;
+}
+
+struct oj_edges {
+	int32_t n, cap;
+	const char **from, **to, **comp;
+};
+
+static void oj_edge(struct oj_edges *E, const char *a, const char *b, const char *comp)
+{
+	for (int32_t k = 0; k < E->n; k++)
+		if (!strcmp(E->from[k], a) && !strcmp(E->to[k], b) && !strcmp(E->comp[k], comp))
+			return;
+	if (E->n == E->cap) {
+		E->cap = E->cap ? 2 * E->cap : 16;
+		E->from = realloc(E->from, (size_t)E->cap * sizeof(char *));
+		E->to = realloc(E->to, (size_t)E->cap * sizeof(char *));
+		E->comp = realloc(E->comp, (size_t)E->cap * sizeof(char *));
+	}
+	E->from[E->n] = a;
+	E->to[E->n] = b;
+	E->comp[E->n] = comp;
+	E->n++;
+}
+
 int oracle_joint_set(const struct oj_question *q, uint32_t set, char *why, size_t cap)
 {
 	why[0] = 0;
-	/* the edges, none naming a removed instruction */
-	int32_t ne = 0, cap_e = 16;
-	const char **from = malloc((size_t)cap_e * sizeof(char *)), **to = malloc((size_t)cap_e * sizeof(char *));
-	const char **comp = malloc((size_t)cap_e * sizeof(char *));
+	/* the edges: none may end at a removed instruction; one from a removed
+	 * copy stands for edges from that copy's readers (they read its
+	 * operand once it is gone), as the problem fix solves states them */
+	struct oj_edges E = {0};
 	int rc = 1;
 	for (int32_t i = 0; i < q->n && rc == 1; i++) {
 		if (!(set >> i & 1))
@@ -211,23 +257,31 @@ int oracle_joint_set(const struct oj_question *q, uint32_t set, char *why, size_
 		for (int32_t k = 0; k < q->c[i].n_edges && rc == 1; k++) {
 			const struct hlo_instruction *a = find(q->m, q->c[i].ecomp[k], q->c[i].from[k]);
 			const struct hlo_instruction *b = find(q->m, q->c[i].ecomp[k], q->c[i].to[k]);
-			if (!a || !b || dropped_by(q, set, a) >= 0 || dropped_by(q, set, b) >= 0) {
-				snprintf(why, cap, "an edge of %s names a removed copy", q->c[i].name);
+			if (!a || !b || dropped_by(q, set, b) >= 0) {
+				snprintf(why, cap, "an edge of %s ends at a removed copy", q->c[i].name);
 				rc = 0;
 				break;
 			}
-			if (ne == cap_e) {
-				cap_e *= 2;
-				from = realloc(from, (size_t)cap_e * sizeof(char *));
-				to = realloc(to, (size_t)cap_e * sizeof(char *));
-				comp = realloc(comp, (size_t)cap_e * sizeof(char *));
+			const struct hlo_instruction *stack[256];
+			int32_t ns = 0;
+			stack[ns++] = a;
+			for (int g = 0; ns > 0 && g < 4096; g++) {
+				const struct hlo_instruction *x = stack[--ns];
+				int32_t j = dropped_by(q, set, x);
+				if (j < 0) {
+					oj_edge(&E, x->name, b->name, b->parent->name);
+					continue;
+				}
+				const struct hlo_instruction *rd[64];
+				int32_t nr = readers_of(q, &q->c[j], rd, 64);
+				for (int32_t r = 0; r < nr && ns < 256; r++)
+					if (rd[r] != b && rd[r]->parent == b->parent)
+						stack[ns++] = rd[r];
 			}
-			from[ne] = q->c[i].from[k];
-			to[ne] = q->c[i].to[k];
-			comp[ne] = q->c[i].ecomp[k];
-			ne++;
 		}
 	}
+	int32_t ne = E.n;
+	const char **from = E.from, **to = E.to, **comp = E.comp;
 	/* the copies removed one after the other, by the oracle's text rewrite */
 	struct hlo_module *cur = q->m;
 	for (int32_t i = 0; i < q->n && rc == 1; i++) {

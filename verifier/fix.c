@@ -3,6 +3,7 @@
 #include "fix.h"
 #include "hazard.h"
 #include "hzview.h"
+#include "instrmap.h"
 #include "maxsat.h"
 #include "rewrite.h"
 #include "tripcount.h"
@@ -80,46 +81,6 @@ static void strset_free(struct strset *S)
 	memset(S, 0, sizeof(*S));
 }
 
-/* ---- the instructions of the module as given, by name ---- */
-
-struct names {
-	size_t cap;
-	const struct hlo_instruction **v;
-};
-
-static uint64_t name_hash(const char *comp, const char *name)
-{
-	return str_hash(comp) * 31 + str_hash(name);
-}
-
-static void names_build(struct names *N, const struct hlo_module *m)
-{
-	size_t cap = 64;
-	while (cap < 2 * (size_t)m->n_instrs + 2)
-		cap *= 2;
-	N->cap = cap;
-	N->v = xcalloc(cap, sizeof(*N->v));
-	for (int32_t k = 0; k < m->n_comps; k++)
-		for (int32_t i = 0; i < m->comps[k]->n_instrs; i++) {
-			const struct hlo_instruction *x = m->comps[k]->instrs[i];
-			size_t j = name_hash(x->parent->name, x->name) & (cap - 1);
-			while (N->v[j])
-				j = (j + 1) & (cap - 1);
-			N->v[j] = x;
-		}
-}
-
-static const struct hlo_instruction *names_find(const struct names *N, const struct hlo_instruction *x)
-{
-	for (size_t j = name_hash(x->parent->name, x->name) & (N->cap - 1);; j = (j + 1) & (N->cap - 1)) {
-		const struct hlo_instruction *y = N->v[j];
-		if (!y)
-			return NULL;
-		if (!strcmp(y->name, x->name) && !strcmp(y->parent->name, x->parent->name))
-			return y;
-	}
-}
-
 /* ---- the search ---- */
 
 /* A learned constraint: not all of these copies (with the witness). */
@@ -152,7 +113,7 @@ struct fixer {
 	const struct fix_options *o;
 	struct fix_result *out;
 	struct arena *A;
-	struct names names;
+	struct instr_map names;  /* the module as given, by name */
 	int32_t n;
 	int32_t *var;          /* [copy]: its Boolean, -1 when not a candidate */
 	int32_t *comp;         /* [copy]: its component (dense), -1 */
@@ -250,32 +211,16 @@ static int32_t drops_of(const struct copy_report *r, const struct hlo_instructio
 struct edge_set {
 	int32_t n, cap;
 	const struct hlo_instruction **from, **to;
-	size_t hcap;
-	uint64_t *h; /* (gid from + 1) << 32 | gid to + 1, or 0 */
+	struct strset seen; /* "gid>gid" */
 };
 
 static void edge_set_add(struct edge_set *E, const struct hlo_instruction *a, const struct hlo_instruction *b)
 {
-	if (2 * ((size_t)E->n + 1) > E->hcap) {
-		size_t cap = E->hcap ? 2 * E->hcap : 64;
-		uint64_t *h = xcalloc(cap, sizeof(uint64_t));
-		for (size_t i = 0; i < E->hcap; i++)
-			if (E->h[i]) {
-				size_t j = (size_t)(E->h[i] * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
-				while (h[j])
-					j = (j + 1) & (cap - 1);
-				h[j] = E->h[i];
-			}
-		free(E->h);
-		E->h = h;
-		E->hcap = cap;
-	}
-	uint64_t key = (uint64_t)(a->gid + 1) << 32 | (uint32_t)(b->gid + 1);
-	size_t j = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & (E->hcap - 1);
-	for (; E->h[j]; j = (j + 1) & (E->hcap - 1))
-		if (E->h[j] == key)
-			return;
-	E->h[j] = key;
+	char key[32];
+	snprintf(key, sizeof(key), "%d>%d", (int)a->gid, (int)b->gid);
+	if (strset_has(&E->seen, key))
+		return;
+	strset_add(&E->seen, key);
 	if (E->n == E->cap) {
 		E->cap = E->cap ? 2 * E->cap : 64;
 		E->from = xrealloc(E->from, (size_t)E->cap, sizeof(*E->from));
@@ -290,7 +235,7 @@ static void edge_set_free(struct edge_set *E)
 {
 	free(E->from);
 	free(E->to);
-	free(E->h);
+	strset_free(&E->seen);
 	memset(E, 0, sizeof(*E));
 }
 
@@ -791,7 +736,7 @@ static int32_t compare(struct fixer *F, struct analysis *aw, int full)
 	for (int32_t k = 0; k < aw->m->n_comps; k++)
 		for (int32_t i = 0; i < aw->m->comps[k]->n_instrs; i++) {
 			const struct hlo_instruction *x = aw->m->comps[k]->instrs[i];
-			orig[x->gid] = names_find(&F->names, x);
+			orig[x->gid] = instr_map_twin(&F->names, x);
 		}
 	uint8_t *active = xcalloc((size_t)F->n_comps + 1, 1);
 	/* a removed root makes its operand the root, which runs last: reads
@@ -1262,7 +1207,7 @@ int fix_run(struct analysis *an, const struct copy_list *cl, const struct hazard
 	out->n_copies = cl->n;
 	out->copies = arena_array(F.A, (size_t)cl->n + 1, sizeof(*out->copies));
 	memset(out->copies, 0, ((size_t)cl->n + 1) * sizeof(*out->copies));
-	names_build(&F.names, an->m);
+	instr_map_build(&F.names, an->m);
 	setup(&F);
 	int rc = 0;
 	if (build_problem(&F) < 0) {
@@ -1363,7 +1308,7 @@ int fix_run(struct analysis *an, const struct copy_list *cl, const struct hazard
 done:
 	out->solves = F.ms ? maxsat_solves(F.ms) : 0;
 	maxsat_free(F.ms);
-	free(F.names.v);
+	instr_map_free(&F.names);
 	free(F.var);
 	free(F.comp);
 	free(F.src_value);

@@ -1,5 +1,6 @@
 /* fixdiff.c - the fixed module as an edit of the module text (fixdiff.h). */
 #include "fixdiff.h"
+#include "instrmap.h"
 #include "xalloc.h"
 #include <ctype.h>
 #include <stdarg.h>
@@ -45,8 +46,10 @@ static int name_char(int c)
 	return isalnum(c) || c == '_' || c == '.' || c == '-';
 }
 
-/* Index just past the bracket group opening at s[i], strings skipped. */
-static size_t skip_group(const char *s, size_t i, size_t n)
+/* Scan from s[i], strings skipped, counting brackets: to just past the
+ * bracket that closes the group opening at s[i] (group), or to the first
+ * newline at depth 0 (the end of an instruction's text). n when none. */
+static size_t scan(const char *s, size_t i, size_t n, int group)
 {
 	int depth = 0;
 	for (; i < n; i++) {
@@ -55,39 +58,26 @@ static size_t skip_group(const char *s, size_t i, size_t n)
 			for (i++; i < n && s[i] != '"'; i++)
 				if (s[i] == '\\')
 					i++;
-			continue;
-		}
-		if (c == '(' || c == '[' || c == '{')
+		} else if (c == '(' || c == '[' || c == '{') {
 			depth++;
-		else if (c == ')' || c == ']' || c == '}') {
-			if (--depth == 0)
+		} else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+			if (--depth == 0 && group)
 				return i + 1;
+		} else if (c == '\n' && depth == 0 && !group) {
+			return i;
 		}
 	}
 	return n;
 }
 
-/* The end of the instruction text starting at s[i]: its first newline at
- * bracket depth 0 (or n). */
+static size_t skip_group(const char *s, size_t i, size_t n)
+{
+	return scan(s, i, n, 1);
+}
+
 static size_t instr_end(const char *s, size_t i, size_t n)
 {
-	int depth = 0;
-	for (; i < n; i++) {
-		char c = s[i];
-		if (c == '"') {
-			for (i++; i < n && s[i] != '"'; i++)
-				if (s[i] == '\\')
-					i++;
-			continue;
-		}
-		if (c == '(' || c == '[' || c == '{')
-			depth++;
-		else if ((c == ')' || c == ']' || c == '}') && depth > 0)
-			depth--;
-		else if (c == '\n' && depth == 0)
-			return i;
-	}
-	return n;
+	return scan(s, i, n, 0);
 }
 
 struct buf {
@@ -423,60 +413,20 @@ static int fail(char *err, size_t cap, const char *fmt, ...)
 	return -1;
 }
 
-/* y's instruction named like x, through a small table of one computation. */
-struct ctab {
-	size_t cap;
-	const struct hlo_instruction **v;
-};
-
-static uint64_t hname(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static void ctab_build(struct ctab *T, const struct hlo_computation *k)
-{
-	T->cap = 16;
-	while (T->cap < 2 * (size_t)k->n_instrs + 2)
-		T->cap *= 2;
-	T->v = xcalloc(T->cap, sizeof(*T->v));
-	for (int32_t i = 0; i < k->n_instrs; i++) {
-		size_t j = hname(k->instrs[i]->name) & (T->cap - 1);
-		while (T->v[j])
-			j = (j + 1) & (T->cap - 1);
-		T->v[j] = k->instrs[i];
-	}
-}
-
-static const struct hlo_instruction *ctab_find(const struct ctab *T, const char *name)
-{
-	for (size_t j = hname(name) & (T->cap - 1);; j = (j + 1) & (T->cap - 1)) {
-		if (!T->v[j])
-			return NULL;
-		if (!strcmp(T->v[j]->name, name))
-			return T->v[j];
-	}
-}
-
 /* The edits of one computation as pieces. Returns 0, 1 when it has none
  * (nothing added), or -1 with err. */
 static int comp_pieces(struct builder *B, const struct hlo_computation *k, const struct hlo_computation *kw,
-		       int32_t *region_b, int32_t *region_e, char *err, size_t cap)
+		       const struct instr_map *T, int32_t *region_b, int32_t *region_e, char *err, size_t cap)
 {
 	const struct lines *L = B->L;
 	const char *t = L->text;
 	int32_t n = k->n_instrs;
 	if (n == 0)
 		return 1;
-	struct ctab T;
-	ctab_build(&T, kw);
 	const struct hlo_instruction **twin = xcalloc((size_t)n + 1, sizeof(*twin));
 	int changed = kw->n_instrs != n;
 	for (int32_t i = 0; i < n; i++) {
-		twin[i] = ctab_find(&T, k->instrs[i]->name);
+		twin[i] = instr_map_find(T, kw->name, k->instrs[i]->name);
 		const struct hlo_instruction *x = k->instrs[i], *y = twin[i];
 		if (!y)
 			continue;
@@ -491,7 +441,6 @@ static int comp_pieces(struct builder *B, const struct hlo_computation *k, const
 			changed = strcmp(kw->instrs[w++]->name, k->instrs[i]->name) != 0;
 	if (!changed) {
 		free(twin);
-		free(T.v);
 		return 1;
 	}
 	/* the blocks: each instruction's lines up to the next one's */
@@ -557,7 +506,6 @@ static int comp_pieces(struct builder *B, const struct hlo_computation *k, const
 	free(l0);
 	free(l1);
 	free(twin);
-	free(T.v);
 	return rc;
 }
 
@@ -620,6 +568,8 @@ int fix_diff_build(const struct hlo_module *m, const struct hlo_module *fixed, s
 	struct lines L;
 	lines_split(&L, text, len);
 	struct builder B = {out, &L, NULL, 0, 0, 0, {0}, 0};
+	struct instr_map T;
+	instr_map_build(&T, fixed);
 	int rc = 0;
 	int32_t at = 0;
 	for (int32_t c = 0; c < m->n_comps && !rc; c++) {
@@ -640,7 +590,7 @@ int fix_diff_build(const struct hlo_module *m, const struct hlo_module *fixed, s
 		int32_t rb = 0, re = 0;
 		int32_t before = B.n;
 		piece_add(&B, 0, 0, NULL); /* the stretch up to the region, set below */
-		int r = comp_pieces(&B, k, kw, &rb, &re, err, cap);
+		int r = comp_pieces(&B, k, kw, &T, &rb, &re, err, cap);
 		if (r < 0) {
 			rc = -1;
 			break;
@@ -665,6 +615,7 @@ int fix_diff_build(const struct hlo_module *m, const struct hlo_module *fixed, s
 		out->new_len = B.nt.n;
 		B.nt.s = NULL;
 	}
+	instr_map_free(&T);
 	free(B.nt.s);
 	free(B.p);
 	free(L.off);

@@ -1,5 +1,6 @@
 /* rewrite.c - the module with one copy removed (rewrite.h). */
 #include "rewrite.h"
+#include "instrmap.h"
 #include "xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,52 +146,6 @@ static int order_computation(struct hlo_module *w, struct hlo_computation *k)
 	return 0;
 }
 
-/* w's instructions by (computation, name): the rewrite looks up every
- * site and edge endpoint (hlo_find_instruction is a scan). */
-struct instr_map {
-	size_t cap;
-	struct hlo_instruction **v;
-};
-
-static uint64_t name_hash2(const char *comp, const char *name)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (const char *p = comp; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ull;
-	h = (h ^ 0x2f) * 1099511628211ull;
-	for (const char *p = name; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ull;
-	return h;
-}
-
-static void instr_map_build(struct instr_map *M, struct hlo_module *w)
-{
-	M->cap = 64;
-	while (M->cap < 2 * (size_t)w->n_instrs + 2)
-		M->cap *= 2;
-	M->v = xcalloc(M->cap, sizeof(*M->v));
-	for (int32_t c = 0; c < w->n_comps; c++)
-		for (int32_t i = 0; i < w->comps[c]->n_instrs; i++) {
-			struct hlo_instruction *x = w->comps[c]->instrs[i];
-			size_t j = name_hash2(x->parent->name, x->name) & (M->cap - 1);
-			while (M->v[j])
-				j = (j + 1) & (M->cap - 1);
-			M->v[j] = x;
-		}
-}
-
-/* The instruction of w named like x (of another module), or NULL. */
-static struct hlo_instruction *instr_map_find(const struct instr_map *M, const struct hlo_instruction *x)
-{
-	for (size_t j = name_hash2(x->parent->name, x->name) & (M->cap - 1);; j = (j + 1) & (M->cap - 1)) {
-		struct hlo_instruction *y = M->v[j];
-		if (!y)
-			return NULL;
-		if (!strcmp(y->name, x->name) && !strcmp(y->parent->name, x->parent->name))
-			return y;
-	}
-}
-
 #define DROP_MAX 64
 
 /* m printed and parsed again: a private module to edit. */
@@ -220,7 +175,7 @@ static int site_drops(const struct instr_map *M, const struct copy_site *st, str
 {
 	if (!st->at || st->operand < 0 || st->operand >= st->at->n_operands)
 		return -1;
-	struct hlo_instruction *c = instr_map_find(M, st->at);
+	struct hlo_instruction *c = instr_map_twin(M, st->at);
 	if (!c || c->opcode != st->at->opcode || c->n_operands != st->at->n_operands)
 		return -1;
 	struct hlo_instruction *s = c->operands[st->operand];
@@ -378,8 +333,8 @@ struct hlo_module *hlo_module_rewrite(const struct hlo_module *m, int32_t n_site
 			ok = 0;
 			break;
 		}
-		struct hlo_instruction *a = instr_map_find(&M, from[i]);
-		struct hlo_instruction *b = instr_map_find(&M, to[i]);
+		struct hlo_instruction *a = instr_map_twin(&M, from[i]);
+		struct hlo_instruction *b = instr_map_twin(&M, to[i]);
 		if (!a || !b || dropped[a->gid] || dropped[b->gid]) {
 			ok = 0;
 			break;
@@ -395,7 +350,7 @@ struct hlo_module *hlo_module_rewrite(const struct hlo_module *m, int32_t n_site
 			*cycle = 1;
 			ok = 0;
 		}
-	free(M.v);
+	instr_map_free(&M);
 	struct hlo_module *r = ok ? reparse(w, d) : NULL;
 	hlo_module_free(w);
 	return r;

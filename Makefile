@@ -98,6 +98,10 @@ $(BUILD)/tests/test_oracle: TEST_EXTRA = $(ORACLE_SRC)
 $(BUILD)/tests/test_oracle: $(ORACLE_SRC) $(ORACLE_SRC:.c=.h)
 $(BUILD)/tests/test_agreement: TEST_EXTRA = $(AGREE_SRC)
 $(BUILD)/tests/test_agreement: $(AGREE_SRC) $(AGREE_SRC:.c=.h)
+# hloproof fix against the joint oracle (issue 25)
+FIX_ORACLE_SRC := $(ORACLE_SRC) tests/oracle_joint.c
+$(BUILD)/tests/test_fix: TEST_EXTRA = $(FIX_ORACLE_SRC)
+$(BUILD)/tests/test_fix: $(FIX_ORACLE_SRC) $(FIX_ORACLE_SRC:.c=.h)
 
 # --- tests -------------------------------------------------------------------
 # Every cmocka suite, then the shell tests (CLI, bad corpus), then the same
@@ -113,6 +117,7 @@ $(BUILD)/tests/test_agreement: $(AGREE_SRC) $(AGREE_SRC:.c=.h)
 # tests/headlines.sh: headline lengths over the real corpus and every rule (issue 22).
 # tests/conformance.sh: the conformance tables (copy insertion, the simplifier's copy
 # tests) explained and docs/conformance.md current.
+# tests/fix.sh: hloproof fix on every corpus module, its output re-checked, its diff applied (issue 25).
 ROBUST_ENV = HLOPROOF_SHARED=$(SHARED) HLOGEN=$(BUILD)/hlogen
 test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate $(BUILD)/tests/expect
 	@sh tests/layering.sh
@@ -133,6 +138,7 @@ test: all $(TEST_BIN) $(BUILD)/hlogen $(BUILD)/tests/mutate $(BUILD)/tests/expec
 	@HLOPROOF_SHARED=$(SHARED) CONFORMANCE_OUT=$(BUILD)/conformance.md sh tests/conformance.sh $(BUILD)/hloproof && \
 	  { cmp -s $(BUILD)/conformance.md docs/conformance.md && echo "conformance: docs/conformance.md is current"; } || \
 	  { echo "FAIL: docs/conformance.md differs from what make conformance writes"; exit 1; }
+	@HLOPROOF_SHARED=$(SHARED) HLOPROOF=$(BUILD)/hloproof sh tests/fix.sh
 
 asan-test: deps $(BUILD)/hlogen
 	@$(MAKE) --no-print-directory BUILD=build-asan \

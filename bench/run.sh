@@ -23,7 +23,7 @@
 # After a row, $last_ms holds its median, $last_out and $last_err the
 # stdout and stderr of its last run. PIN="..." before a row overrides the
 # pinning (the --jobs rows run on both cores). BENCH_ROWS="check jobs" runs
-# only those groups (parse, buffers, timeline, check, jobs, shapes). BENCH_HOST_MIN
+# only those groups (parse, buffers, timeline, check, jobs, fix, shapes). BENCH_HOST_MIN
 # and BENCH_JOBS_TRIES: when the --jobs target rows count (below).
 set -u
 
@@ -190,7 +190,7 @@ MIXTRAL="$SHARED/corpus/real/maxtext_mixtral_8x7b_train_preopt.hlo"
 MIX=$(basename "$MIXTRAL" .hlo)
 # BENCH_ROWS: the groups to run (default all)
 want() {
-	case " ${BENCH_ROWS:-parse buffers timeline check jobs shapes} " in *" $1 "*) return 0 ;; esac
+	case " ${BENCH_ROWS:-parse buffers timeline check jobs fix shapes} " in *" $1 "*) return 0 ;; esac
 	return 1
 }
 
@@ -401,6 +401,48 @@ done
 PIN=$PIN0
 fi
 echo "  (online cores: $(nproc 2>/dev/null || echo ?); load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"
+
+# Issue 25: hloproof fix, and check where fix gets expensive.
+# bounded_row LABEL MS SECONDS CMD...: a target of MS milliseconds on a
+# command that may run far longer: each run is cut at SECONDS (timeout), a
+# run cut or over 3x the target ends the row after it (one run says enough);
+# an exit 3 (something left unknown) is a MISS with its reason, not a FAIL.
+bounded_row() {
+	label=$1; ms_t=$2; lim=$3; shift 3
+	: >"$TMP/times"
+	i=0; note=; st=0
+	while [ "$i" -lt "$RUNS" ]; do
+		i=$((i + 1))
+		t0=$(now_ns)
+		$PIN timeout "$lim" "$@" >"$TMP/out" 2>"$TMP/err"
+		st=$?
+		t1=$(now_ns)
+		echo "$t0 $t1" | awk '{ printf "%.3f\n", ($2 - $1) / 1e6 }' >>"$TMP/times"
+		[ "$st" = 124 ] && { note=" (cut at ${lim} s)"; break; }
+		[ "$st" -gt 1 ] && { note=" (exit $st: something left unknown)"; break; }
+		awk -v a="$t0" -v b="$t1" -v t="$ms_t" 'BEGIN { exit !((b - a) / 1e6 > 3 * t) }' && break
+	done
+	ms=$(median <"$TMP/times")
+	if [ "$st" -le 1 ] && awk -v m="$ms" -v t="$ms_t" 'BEGIN { exit !(m <= t) }'; then s=ok; else s=MISS; missed=1; fi
+	printf '%-44s %10s %9s %9s %8s  %-22s %s\n' "$label" "$ms" - - - "ms<=$ms_t" "$s$note"
+	cp "$TMP/out" "$TMP/last_out"
+}
+if want fix; then
+	mkdir -p "$OUT/shapes"
+	sh "$(dirname "$0")/shapes.sh" --gen copies 1024 >"$OUT/shapes/copies_1024.hlo"
+	sh "$(dirname "$0")/shapes.sh" --gen nesting 64 >"$OUT/shapes/nesting_64.hlo"
+	bench_cmd "fix $(basename "$LARGEST" .hlo)" "ms<=3000" "$H" fix "$LARGEST"
+	bench_cmd "fix $MIX" "ms<=3000" "$H" fix "$MIXTRAL"
+	grep -m 1 ' copies removed' "$TMP/last_out" | sed 's/^[^:]*: /    /' | cut -c1-120
+	bounded_row "check copies 1024 (one buffer)" 500 120 "$H" check "$OUT/shapes/copies_1024.hlo"
+	bounded_row "fix copies 1024 (one buffer)" 5000 120 "$H" fix "$OUT/shapes/copies_1024.hlo"
+	bounded_row "check nesting 64" 200 120 "$H" check "$OUT/shapes/nesting_64.hlo"
+	# how fix grows with copies per computation (docs/performance.md)
+	for k in 64 128 256 512; do
+		sh "$(dirname "$0")/shapes.sh" --gen copies "$k" >"$OUT/shapes/copies_$k.hlo"
+		bounded_row "fix copies $k" 5000 120 "$H" fix "$OUT/shapes/copies_$k.hlo"
+	done
+fi
 
 # How cost grows with copies per buffer and loop nesting (figures, no target)
 if want shapes; then

@@ -11,15 +11,21 @@
 #  - nesting D: D nested while loops carrying one buffer; at every level a
 #    copy of it is read 8 times while the inner loop updates it in place.
 # Prints the median time, the copies, and the verdicts `check --stats` counts.
+#   shapes.sh --gen copies K | nesting D   prints one such module (bench/run.sh's rows)
 set -u
-H=${1:?usage: shapes.sh HLOPROOF [DIR]}
-DIR=${2:-$(mktemp -d "${TMPDIR:-/tmp}/hloproof-shapes.XXXXXX")}
+GEN=
+if [ "${1:-}" = "--gen" ]; then
+	GEN="$2 $3"
+else
+	H=${1:?usage: shapes.sh HLOPROOF [DIR]}
+	DIR=${2:-$(mktemp -d "${TMPDIR:-/tmp}/hloproof-shapes.XXXXXX")}
+fi
 RUNS=${BENCH_RUNS:-5}
 PIN=
 if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
 	PIN="taskset -c 0"
 fi
-mkdir -p "$DIR" || exit 1
+[ -n "$GEN" ] || mkdir -p "$DIR" || exit 1
 
 MAT="f32[64,128]{1,0}"
 VEC="f32[128]{0}"
@@ -110,6 +116,16 @@ nesting_module() {
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "" }'; }
+
+if [ -n "$GEN" ]; then
+	set -- $GEN
+	case $1 in
+	copies) copies_module "$2" ;;
+	nesting) nesting_module "$2" ;;
+	*) echo "shapes.sh --gen copies K | nesting D" >&2; exit 2 ;;
+	esac
+	exit 0
+fi
 
 # row LABEL FILE: median wall ms of check --stats, copies and verdicts
 row() {

@@ -227,7 +227,7 @@ GH=corpus/gate/head.hlo
 printf 'HloModule m\nENTRY e {\n  a = f32[4]{0} parameter(0)\n  c.1 = f32[4]{0} copy(a)\n  ROOT n = f32[4]{0} negate(c.1)\n}\n' > $T/removable.hlo
 # every command in `hloproof --help`, with its usage; COMMAND --help exits 0
 "$H" --help > $T/help.out
-for c in parse print rules check buffers donation explain prove-removal gate timeline; do
+for c in parse print rules check buffers donation explain prove-removal fix gate timeline; do
 	if grep -qE "^  $c +[a-z]" $T/help.out && grep -qE "^    hloproof $c( |$)" $T/help.out; then ok; else bad "--help: no $c"; fi
 	expect_out 0 "^usage: hloproof $c" "$H" $c --help
 	expect 2 "$H" $c --no-such-option $DEMO
@@ -630,7 +630,7 @@ expect 2 "$H" check --sort=bytes $DM
 expect 2 "$H" check --min-bytes -1 $DM
 
 # every option of each command's usage has its sentence under "options:" in --help (cmd_help.c)
-for c in parse print rules check buffers donation explain prove-removal gate timeline; do
+for c in parse print rules check buffers donation explain prove-removal fix gate timeline; do
 	"$H" $c --help >$T/help.txt
 	missing=""
 	for opt in $(sed -n '1,/^$/p' $T/help.txt | grep -o -- '--[a-z][a-z-]*' | sort -u); do

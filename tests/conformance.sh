@@ -5,7 +5,8 @@
 # it runs `hloproof explain FILE --summary` and writes docs/conformance.md: XLA's
 # decision, hloproof's predicted copies (the values its aliasing hazards
 # protect, one per value) and the verdicts of the copies already in the file,
-# and whether the two agree.
+# and whether the two agree; and `hloproof fix` on the file: the copies it
+# keeps against XLA's count (the fix column).
 #
 # Agreement is judged mechanically where the expectation says enough:
 #  - status=ok: hloproof analyses the module without error;
@@ -48,10 +49,12 @@ n=0; agree=0; disagree=0; missing=0
 	echo "the hazard); for copies already in the file, their removal verdicts"
 	echo "(\`verdict.any\`). The rule behind each judgment is in the script's header;"
 	echo "rows judged by hand, and every disagreement, carry an explanation from"
-	echo "\`tests/conformance-notes.tsv\`."
+	echo "\`tests/conformance-notes.tsv\`. The **fix** column is \`hloproof fix\`'s result on the"
+	echo "file (docs/fix.md): the copies it keeps of those in the file against XLA's count"
+	echo "(\`copies=\` of the expectation), and, where it keeps fewer, why that is safe."
 	echo
-	echo "| test | XLA | hloproof | result | why |"
-	echo "|---|---|---|---|---|"
+	echo "| test | XLA | hloproof | result | why | fix |"
+	echo "|---|---|---|---|---|---|"
 } > "$T/table.md"
 
 tab=$(printf '\t')
@@ -131,8 +134,39 @@ tail -n +2 "$EXP" | while IFS="$tab" read -r file pipeline expected notes; do
 		res="?"; why="UNEXPLAINED"
 	fi
 	echo "$res" >> "$T/count"
-	printf '| %s | %s | %s | %s | %s |\n' "$(md "${file%.hlo}")" "$(md "$pipeline: $expected")" \
-		"$(md "$got")" "$res" "$(md "$why")" >> "$T/table.md"
+	# fix: the copies it keeps against XLA's count; fewer than XLA: why that is safe
+	"$H" fix --stage=after --format=json "$f" > "$T/fix.json" 2> /dev/null
+	frc=$?
+	fixcol=$(python3 - "$T/fix.json" "$frc" "$expected" <<'PY'
+import json, re, sys
+rc, expected = sys.argv[2], sys.argv[3]
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception:
+    print("exit %s: no report" % rc); sys.exit(0)
+if "removed" not in d:
+    print("exit %s: %s" % (rc, d.get("failure") or "unknown")); sys.exit(0)
+n = len(d["removed"]) + len(d["kept"])
+m = re.search(r"(?:^|;)copies=(\d+)(?:;|$)", expected)
+xla = int(m.group(1)) if m else None
+if n == 0:
+    print("no copy in the file" + ("" if xla is None else " (XLA inserts %d)" % xla)); sys.exit(0)
+kept = len(d["kept"])
+out = "keeps %d of %d%s%s" % (kept, n, "" if xla is None else " (XLA: %d)" % xla,
+                               "" if d["optimal"] else "; " + (d["not_optimal"] or "not optimal"))
+if d["removed"]:
+    out += "; removes " + ", ".join("%s (its users read %s)" % (c["name"], c["operand"]) for c in d["removed"])
+    out += ("; %ssafe: the module with %s removed, analysed again, has no hazard the module as given does "
+            "not have (%s)" % ("fewer copies than XLA keeps, and " if xla is not None and kept < xla else "",
+                               "these" if len(d["removed"]) > 1 else "it",
+                               "in the printed schedule" if d["schedule"] == "given" else "in any schedule"))
+if d["undecided"]:
+    out += "; %d undecided (exit %s)" % (d["undecided"], rc)
+print(out)
+PY
+)
+	printf '| %s | %s | %s | %s | %s | %s |\n' "$(md "${file%.hlo}")" "$(md "$pipeline: $expected")" \
+		"$(md "$got")" "$res" "$(md "$why")" "$(md "$fixcol")" >> "$T/table.md"
 done
 
 # Post-optimization constructs (issue 19): one row per line of
@@ -260,10 +294,10 @@ sagree=$(count '^simp-agree$')
 sdisagree=$(count '^simp-disagree$')
 srows=$((sagree + sdisagree))
 {
-	sed -n '1,12p' "$T/table.md"
+	sed -n '1,14p' "$T/table.md"
 	echo "**Summary:** $rows tests: $agree agree, $disagree disagree (each explained)."
 	echo
-	sed -n '13,$p' "$T/table.md"
+	sed -n '15,$p' "$T/table.md"
 	sed -n '1,12p' "$T/simp.md"
 	echo "**Summary:** $srows copies: $sagree agree, $sdisagree disagree (each explained)."
 	echo

@@ -150,6 +150,8 @@ int cmd_donation(int argc, char **argv);
 /* copies (issue 4) */
 int cmd_explain(int argc, char **argv);
 int cmd_prove_removal(int argc, char **argv);
+/* copies removed together (issue 25) */
+int cmd_fix(int argc, char **argv);
 /* the ownership timeline (issue 24) */
 int cmd_timeline(int argc, char **argv);
 

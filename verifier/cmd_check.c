@@ -36,6 +36,7 @@ struct check_opts {
 	long long min_bytes;      /* --min-bytes N: smaller findings counted, not listed; 0: all */
 	int sort_position;        /* --sort=position (text; default cost) */
 	int statistics, quiet;    /* --statistics, --quiet (text) */
+	int jointly;              /* --jointly: each copy's verdict given fix's other removals */
 };
 
 static int parse_opts(int argc, char **argv, struct check_opts *o)
@@ -62,6 +63,7 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 		{"sort", required_argument, 0, 'P'},
 		{"statistics", no_argument, 0, 'Y'},
 		{"quiet", no_argument, 0, 'q'},
+		{"jointly", no_argument, 0, 'J'},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -114,6 +116,9 @@ static int parse_opts(int argc, char **argv, struct check_opts *o)
 			break;
 		case 'q':
 			o->quiet = 1;
+			break;
+		case 'J':
+			o->jointly = 1;
 			break;
 		case 'K':
 			if (cli_color_option("check", optarg, &o->color))
@@ -323,6 +328,7 @@ static void check_one(void *arg, size_t i)
 	so.stage = (enum module_stage)run->o->co.an.stage;
 	so.budget = run->budget;
 	so.annotations = run->ann;
+	so.jointly = run->o->jointly;
 	struct session *s = session_open(m, run->cfg, &so);
 	/* the copy decider: verdicts for the rules and the report. Past the
 	 * budget no decider runs; the copies are listed unknown below and

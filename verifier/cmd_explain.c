@@ -21,6 +21,7 @@ int cmd_explain(int argc, char **argv)
 		{"summary", no_argument, 0, 's'},   /* for scripts (tests/conformance.sh) */
 		{"names", required_argument, 0, 'n'},
 		{"stats", no_argument, 0, 'Z'},
+		{"jointly", no_argument, 0, 'J'},
 		{0, 0, 0, 0},
 	};
 	struct analysis_options opt;
@@ -28,7 +29,7 @@ int cmd_explain(int argc, char **argv)
 	struct cli_analysis ca;
 	cli_analysis_init(&ca);
 	const char *file = NULL, *name = NULL;
-	int all = 0, hazards = 0, summary = 0, stats = 0, ch, took;
+	int all = 0, hazards = 0, summary = 0, stats = 0, jointly = 0, ch, took;
 	const char *names = NULL;
 	long long budget_ms;
 	optind = 1;
@@ -57,6 +58,9 @@ int cmd_explain(int argc, char **argv)
 			break;
 		case 'Z':
 			stats = 1;
+			break;
+		case 'J':
+			jointly = 1;
 			break;
 		case CLI_OPT_BAD:
 			return EXIT_INPUT;
@@ -115,6 +119,7 @@ int cmd_explain(int argc, char **argv)
 	struct session_options so = {0};
 	session_options_from_parsed(&so, &opt);
 	so.errors = stderr; /* every witness: witness_limit 0 */
+	so.jointly = jointly;
 	struct session *s = session_open(m, NULL, &so);
 	struct analysis *an = session_analysis(s);
 	if (!an) {
@@ -122,7 +127,37 @@ int cmd_explain(int argc, char **argv)
 		hlo_module_free(m);
 		return EXIT_INPUT;
 	}
-	if (name && n_sites > 0) {
+	/* --jointly: the verdicts given the other removals fix chooses */
+	const struct copy_list *joint = NULL;
+	if (jointly) {
+		const struct copy_verdicts *cv = session_copy_verdicts(s);
+		const char *msg = NULL;
+		if (!cv) {
+			session_why(s, &msg);
+			printf("unknown: %s\n", msg ? msg : "the joint removals could not be decided");
+			session_close(s);
+			hlo_module_free(m);
+			return EXIT_INTERNAL;
+		}
+		joint = &cv->copies;
+	}
+	if (joint && name) {
+		char lb[600], want[600];
+		int found = 0;
+		for (int32_t k = 0; k < n_sites || (!n_sites && k == 0); k++) {
+			if (n_sites)
+				copy_site_name(&sites[k], want, sizeof(want));
+			for (int32_t i = 0; i < joint->n; i++) {
+				const struct copy_report *r = &joint->items[i];
+				if (n_sites ? !strcmp(copy_site_name(&r->site, lb, sizeof(lb)), want) : r->copy == c) {
+					report_explain_copy(stdout, r);
+					found = 1;
+				}
+			}
+		}
+		if (!found)
+			status = EXIT_INTERNAL;
+	} else if (name && n_sites > 0) {
 		for (int32_t i = 0; i < n_sites; i++) {
 			struct copy_report r;
 			if (session_copy_site(s, &sites[i], &r) < 0)
@@ -138,7 +173,7 @@ int cmd_explain(int argc, char **argv)
 			report_explain_copy(stdout, &r);
 	}
 	if (all) {
-		const struct copy_list *cl = session_copies(s);
+		const struct copy_list *cl = joint ? joint : session_copies(s);
 		const struct copy_report *rs = cl ? cl->items : NULL;
 		int32_t n = cl ? cl->n : 0;
 		if (!cl)
@@ -163,7 +198,7 @@ int cmd_explain(int argc, char **argv)
 	}
 	if (summary) {
 		/* one line per copy and per hazard, for scripts (tests/conformance.sh) */
-		const struct copy_list *cl = session_copies(s);
+		const struct copy_list *cl = joint ? joint : session_copies(s);
 		const struct copy_report *rs = cl ? cl->items : NULL;
 		int32_t n = cl ? cl->n : 0;
 		for (int32_t i = 0; i < n; i++)

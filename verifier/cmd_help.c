@@ -20,6 +20,7 @@ struct option_help {
 #define H_CONFIG "  --config FILE        read the configuration from FILE instead of the nearest .hloproof.xml (docs/config.md).\n"
 #define H_JOBS "  --jobs N, -j N       check N modules at once (0: one per CPU).\n"
 #define H_STAGE "  --stage=before|after|auto  read the module as dumped before or after optimization (auto: from the module, docs/pipeline.md).\n"
+#define H_JOINTLY "  --jointly            each copy's verdict given the other removals that hloproof fix chooses (docs/fix.md).\n"
 #define H_FRAMES "  --frames=user|all    place findings at the innermost user frame (default) or the innermost frame of all.\n"
 
 static const struct option_help helps[] = {
@@ -44,7 +45,7 @@ static const struct option_help helps[] = {
 	 "  --sort=cost|position  text: list the findings with the most bytes first (default) or in file order.\n"
 	 "  --statistics         text: the number of findings and their bytes per rule instead of the list.\n"
 	 "  --quiet              text: the module summaries and the totals only.\n"
-	 H_STAGE},
+	 H_STAGE H_JOINTLY},
 	{"buffers", "  --at INSTR           only the buffers live at instruction INSTR.\n"
 	 H_FORMAT_TJ
 	 "  --ordering=dependency|sequential  live ranges over the dependency order or the printed sequence.\n"
@@ -55,9 +56,17 @@ static const struct option_help helps[] = {
 	{"explain", H_TIMEOUT H_BUDGET H_SMT H_CROSS
 	 "  --all                explain every copy of the module.\n"
 	 "  --hazards            list the aliasing hazards of the module as written.\n"
-	 H_STAGE},
+	 H_STAGE H_JOINTLY},
 	{"prove-removal", "  --schedule=given|any  prove for the printed schedule (default) or for every schedule.\n"
 	 H_TIMEOUT H_SMT H_CROSS H_STAGE},
+	{"fix", "  -o FILE, --output FILE  write the fixed module to FILE (atomically), once it is verified.\n"
+	 "  --diff               print the fix as a unified diff of the module text (patch -p0), the report on standard error.\n"
+	 "  --schedule=given|any  keep the printed schedule (default for a scheduled module) or prove for every schedule (default otherwise).\n"
+	 "  --objective=bytes|count  save the most bytes, loop trips counted (default), or remove the most copies.\n"
+	 "  --format=text|json   text for people (default) or JSON for programs (docs/fix.md).\n"
+	 H_TIMEOUT
+	 "  --time-budget-ms N   stop searching after N ms; the best choice verified by then is kept, not claimed optimal.\n"
+	 H_SMT H_CROSS H_STAGE},
 	{"gate", "  --format=text|json   text for people (default) or JSON for programs (docs/gate.md).\n"
 	 H_OUTPUT H_CONFIG
 	 "  --max-new-copy-bytes N  allow up to N bytes of new copies before calling HEAD a regression (default 0).\n"

@@ -103,6 +103,11 @@ static int32_t site_value(const struct dataflow *df, const struct copy_site *st)
 	return dataflow_value_defined_at(df, st->at, sub);
 }
 
+int32_t copy_site_value(const struct dataflow *df, const struct copy_site *st)
+{
+	return site_value(df, st);
+}
+
 /* The instructions reading the copy's result directly, with the operand
  * slot: users of the copy (fusion, copy-done), or of the fusion output's
  * get-tuple-elements. Returns the count (at most cap). */

@@ -61,6 +61,10 @@ enum copy_family copy_family_of(struct analysis *an, const struct hlo_instructio
 int32_t copy_merged_buffer(struct analysis *an, const struct hlo_instruction *copy,
 			   int32_t **values);
 
+/* The value a copy site defines: the copy's or the fusion's (at its
+ * output), the copy-start's destination {0}; -1 when there is none. */
+int32_t copy_site_value(const struct dataflow *df, const struct copy_site *st);
+
 /* ---- what the rules and reporters get (session.h builds them) ---- */
 
 struct copy_list {

@@ -335,7 +335,9 @@ struct hz_triple {
 };
 
 #define FALSE_SAMPLES 40
-#define MAX_REPAIR_EDGES 64
+/* repair edges kept per verdict (the evidence prints them all): a view of
+ * K copies of one buffer needs about K (hloproof fix adds them) */
+#define MAX_REPAIR_EDGES 4096
 
 struct hz_false {
 	int32_t v, w, r;
@@ -2145,7 +2147,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	sb_borrow(&ev, ev_buf, sizeof(ev_buf));
 	struct atom edge = {0, 0};
 	int have_edge = 0;
-	struct atom edges[MAX_REPAIR_EDGES];
+	struct atom *edges = xmalloc(MAX_REPAIR_EDGES, sizeof(*edges)); /* 64 KiB: not on a thread's stack */
 	int32_t n_edges = 0;
 	const char *unknown_reason = NULL;
 	if (forced >= 0) {
@@ -2292,6 +2294,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	an->n_verdicts_smt += V.sent_smt;
 	free(V.m);
 	free(V.rgs);
+	free(edges);
 	an->cache->r = V.r;
 	an->cache->cap_r = V.cap_r;
 	an->cache->t = V.t;

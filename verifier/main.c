@@ -23,7 +23,7 @@ const struct command commands[] = {
 	 "       [--annotations FILE.xml] [--smt-dump DIR] [--cross-check] [--jobs N]\n"
 	 "       [--time-budget-ms N] [--stats] [--source-root DIR] [--color=auto|always|never]\n"
 	 "       [--frames=user|all] [--min-bytes N] [--sort=cost|position] [--statistics] [--quiet]\n"
-	 "       [--stage=before|after|auto] FILE...",
+	 "       [--stage=before|after|auto] [--jointly] FILE...",
 	 "run the lint rules and report findings", CMD_HEAP_SETUP},
 	{"buffers", cmd_buffers,
 	 "buffers [--at INSTR] [--format=text|json] [--ordering=dependency|sequential]\n"
@@ -36,12 +36,18 @@ const struct command commands[] = {
 	/* copies (issue 4) */
 	{"explain", cmd_explain,
 	 "explain [--timeout-ms N] [--time-budget-ms N] [--smt-dump DIR] [--cross-check]\n"
-	 "       [--stage=before|after|auto] FILE COPY | FILE --all | FILE --hazards",
+	 "       [--stage=before|after|auto] [--jointly] FILE COPY | FILE --all | FILE --hazards",
 	 "the family, removal verdicts and evidence of a copy", CMD_HEAP_SETUP},
 	{"prove-removal", cmd_prove_removal,
 	 "prove-removal [--schedule=given|any] [--timeout-ms N] [--smt-dump DIR] [--cross-check]\n"
 	 "       [--stage=before|after|auto] FILE COPY",
 	 "exit 0 when removing COPY is proven safe, 1 when refuted, 4 when unknown", CMD_HEAP_SETUP},
+	{"fix", cmd_fix,
+	 "fix [-o FILE] [--diff] [--schedule=given|any] [--objective=bytes|count] [--format=text|json]\n"
+	 "       [--timeout-ms N] [--time-budget-ms N] [--smt-dump DIR] [--cross-check]\n"
+	 "       [--stage=before|after|auto] FILE",
+	 "remove copies together, as many bytes as can go, verified on the rewritten module",
+	 CMD_HEAP_SETUP},
 	{"gate", cmd_gate,
 	 "gate [--format=text|json] [-o FILE] [--config FILE] [--max-new-copy-bytes N]\n"
 	 "       [--allow-lost-donations] [--fail-on-new=error|warning|note|none]\n"
@@ -62,7 +68,7 @@ static const char inputs_note[] =
 	"FILE may be - (standard input) or a directory: its *.hlo files and the *.txt files\n"
 	"that start with HloModule, sorted, recursively; the other files of an XLA dump\n"
 	"(*-buffer-assignment.txt, *-memory-usage-report.txt) are skipped. print, donation,\n"
-	"explain and prove-removal take one module: a directory that holds exactly one.\n";
+	"explain, prove-removal and fix take one module: a directory that holds exactly one.\n";
 
 /* Every command with its summary and its whole usage (every option). */
 static void usage(FILE *out)
@@ -82,7 +88,8 @@ static void usage(FILE *out)
 	fprintf(out, "per command: hloproof COMMAND --help\n"
 		     "exit status: 0 clean, 1 findings (check, donation), a regression (gate) or a refuted\n"
 		     "removal (prove-removal), 2 bad input or usage, 3 internal error (parse, buffers,\n"
-		     "check: also results left unknown by --time-budget-ms), 4 unknown (prove-removal)\n");
+		     "check: also results left unknown by --time-budget-ms; fix: a result that could not\n"
+		     "be verified), 4 unknown (prove-removal)\n");
 }
 
 int main(int argc, char **argv)

@@ -72,10 +72,10 @@ void report_explain_summary_copy(FILE *out, const struct copy_report *r)
 
 void report_explain_summary_hazard(FILE *out, const struct hazard_report *h)
 {
-	fprintf(out, "hazard %s %s %s %s %s %s %s\n", hazard_kind_name(h->kind), h->def_v->name,
+	fprintf(out, "hazard %s %s %s %s %s %s %s %s\n", hazard_kind_name(h->kind), h->def_v->name,
 		h->def_w ? h->def_w->name : "-", h->use ? h->use->name : "-",
 		h->in_every ? "every" : "some", copy_family_name(h->predicted_family),
-		h->def_v->parent->name);
+		h->def_v->parent->name, h->in_given < 0 ? "-" : h->in_given ? "given" : "not-given");
 }
 
 void report_prove_removal(FILE *out, const struct copy_report *r, int use_given)

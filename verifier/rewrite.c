@@ -1,5 +1,7 @@
 /* rewrite.c - the module with one copy removed (rewrite.h). */
 #include "rewrite.h"
+#include "instrmap.h"
+#include "xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,148 +36,6 @@ static void ctrl_attr_in(struct arena *A, struct hlo_instruction *x)
 static void rewrite_ctrl_attr(struct hlo_module *w, struct hlo_instruction *x)
 {
 	ctrl_attr_in(&w->arena, x);
-}
-
-static int in_list(struct hlo_instruction *const *v, int32_t n, const struct hlo_instruction *x)
-{
-	for (int32_t i = 0; i < n; i++)
-		if (v[i] == x)
-			return 1;
-	return 0;
-}
-
-#define DROP_MAX 64
-
-struct hlo_module *hlo_module_without_site(const struct hlo_module *m, const struct copy_site *st,
-					   struct diag *d)
-{
-	if (!st->at || st->operand < 0 || st->operand >= st->at->n_operands)
-		return NULL;
-	/* a private copy of the module to edit: the printed text parses back to
-	 * the same module (the text itself is gone after a large parse) */
-	char *orig = NULL;
-	size_t orig_len = 0;
-	FILE *of = open_memstream(&orig, &orig_len);
-	if (!of)
-		return NULL;
-	hlo_print_module(of, m);
-	if (fclose(of) != 0) {
-		free(orig);
-		return NULL;
-	}
-	struct hlo_module *w = hlo_parse(m->file, orig, orig_len, d);
-	free(orig);
-	if (!w)
-		return NULL;
-	struct hlo_computation *k = hlo_find_computation(w, st->at->parent->name);
-	struct hlo_instruction *c = k ? hlo_find_instruction(k, st->at->name) : NULL;
-	if (!c || c->opcode != st->at->opcode || c->n_operands != st->at->n_operands) {
-		hlo_module_free(w);
-		return NULL;
-	}
-	struct hlo_instruction *s = c->operands[st->operand];
-	/* the instructions that go: their users read s instead */
-	struct hlo_instruction *drop[DROP_MAX];
-	int32_t nd = 0;
-	int ok = 1;
-	if (st->kind == COPY_KIND_PLAIN || (st->kind == COPY_KIND_FUSED && st->output < 0)) {
-		drop[nd++] = c;
-	} else if (st->kind == COPY_KIND_ASYNC) {
-		/* the copy-start's only user is its copy-done */
-		drop[nd++] = c;
-		for (int32_t i = 0; i < c->n_users; i++) {
-			if (c->users[i]->opcode != OP_COPY_DONE || nd == DROP_MAX)
-				ok = 0;
-			else
-				drop[nd++] = c->users[i];
-		}
-		ok = ok && nd == 2 && !c->is_root;
-	} else {
-		/* one output of a multi-output fusion: its get-tuple-elements go,
-		 * the fusion stays (reached only through get-tuple-elements) */
-		for (int32_t i = 0; i < c->n_users; i++) {
-			struct hlo_instruction *g = c->users[i];
-			if (g->opcode != OP_GET_TUPLE_ELEMENT)
-				ok = 0;
-			else if (g->tuple_index == st->output && nd < DROP_MAX)
-				drop[nd++] = g;
-			else if (g->tuple_index == st->output)
-				ok = 0;
-		}
-		ok = ok && !c->is_root;
-	}
-	if (!ok) {
-		hlo_module_free(w);
-		return NULL;
-	}
-	int32_t n = 0;
-	for (int32_t i = 0; i < k->n_instrs; i++) {
-		struct hlo_instruction *x = k->instrs[i];
-		if (in_list(drop, nd, x))
-			continue;
-		for (int32_t j = 0; j < x->n_operands; j++)
-			if (in_list(drop, nd, x->operands[j]))
-				x->operands[j] = s;
-		int32_t kept = 0;
-		for (int32_t j = 0; j < x->ext->n_ctrl_preds; j++)
-			if (!in_list(drop, nd, x->ext->ctrl_preds[j]))
-				x->ext->ctrl_preds[kept++] = x->ext->ctrl_preds[j];
-		if (kept != x->ext->n_ctrl_preds) {
-			x->ext->n_ctrl_preds = kept;
-			rewrite_ctrl_attr(w, x);
-		}
-		k->instrs[n++] = x;
-	}
-	k->n_instrs = n;
-	if (in_list(drop, nd, k->root)) {
-		k->root = s;
-		s->is_root = 1;
-	}
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	if (!f) {
-		hlo_module_free(w);
-		return NULL;
-	}
-	hlo_print_module(f, w);
-	fclose(f);
-	hlo_module_free(w);
-	struct hlo_module *r = hlo_parse(m->file, text, len, d);
-	free(text);
-	return r;
-}
-
-struct hlo_module *hlo_module_without_copy(const struct hlo_module *m,
-					   const struct hlo_instruction *copy, struct diag *d)
-{
-	if (copy->opcode != OP_COPY || copy->n_operands != 1)
-		return NULL;
-	struct copy_site st;
-	memset(&st, 0, sizeof(st));
-	st.kind = COPY_KIND_PLAIN;
-	st.at = st.result = copy;
-	st.output = -1;
-	st.to = copy->shape;
-	return hlo_module_without_site(m, &st, d);
-}
-
-/* m printed and parsed again: a private module to edit. */
-static struct hlo_module *reparse(const struct hlo_module *m, struct diag *d)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	if (!f)
-		return NULL;
-	hlo_print_module(f, m);
-	if (fclose(f) != 0) {
-		free(text);
-		return NULL;
-	}
-	struct hlo_module *r = hlo_parse(m->file, text, len, d);
-	free(text);
-	return r;
 }
 
 /* Add p to x's control predecessors (once) and to the printed attribute;
@@ -319,44 +179,314 @@ void hlo_edges_off(struct hlo_edge_set *E)
 
 /* Put k's instructions in an order where each follows its operands and
  * control predecessors in k, the earliest printed first among the ready
- * ones (the printed order itself when it already is one). Returns -1 on a
- * cycle. */
+ * ones (the printed order itself when it already is one): Kahn's algorithm
+ * with a min-heap of printed positions, O(e log n). Returns -1 on a cycle. */
 static int order_computation(struct hlo_module *w, struct hlo_computation *k)
 {
 	int32_t n = k->n_instrs;
-	struct hlo_instruction **out = arena_array(&w->arena, (size_t)n + 1, sizeof(*out));
-	uint8_t *placed = arena_array(&w->arena, (size_t)n + 1, 1);
-	memset(placed, 0, (size_t)n + 1);
 	for (int32_t i = 0; i < n; i++)
 		k->instrs[i]->index = i;
-	int32_t m = 0, lo = 0;
-	/* n rounds: each places the first ready instruction (lo: the first
-	 * not placed, so an order that already holds costs one pass) */
-	while (m < n) {
-		int32_t pick = -1;
-		while (lo < n && placed[lo])
-			lo++;
-		for (int32_t i = lo; i < n && pick < 0; i++) {
-			if (placed[i])
-				continue;
-			struct hlo_instruction *x = k->instrs[i];
-			int ready = 1;
-			for (int32_t j = 0; j < x->n_operands && ready; j++)
-				ready = x->operands[j]->parent != k || placed[x->operands[j]->index];
-			for (int32_t j = 0; j < x->ext->n_ctrl_preds && ready; j++)
-				ready = placed[x->ext->ctrl_preds[j]->index];
-			if (ready)
-				pick = i;
+	/* the edges p -> x inside k, by p (operands and control predecessors) */
+	int32_t *deg = xcalloc((size_t)n + 1, sizeof(int32_t)), *off = xcalloc((size_t)n + 2, sizeof(int32_t));
+	for (int32_t i = 0; i < n; i++) {
+		const struct hlo_instruction *x = k->instrs[i];
+		for (int32_t j = 0; j < x->n_operands; j++)
+			if (x->operands[j]->parent == k) {
+				off[x->operands[j]->index + 1]++;
+				deg[i]++;
+			}
+		for (int32_t j = 0; j < x->ext->n_ctrl_preds; j++) {
+			off[x->ext->ctrl_preds[j]->index + 1]++;
+			deg[i]++;
 		}
-		if (pick < 0)
-			return -1;
-		placed[pick] = 1;
-		out[m++] = k->instrs[pick];
 	}
+	for (int32_t i = 0; i < n; i++)
+		off[i + 1] += off[i];
+	int32_t *succ = xmalloc((size_t)off[n] + 1, sizeof(int32_t)), *fill = xmalloc((size_t)n + 1, sizeof(int32_t));
+	memcpy(fill, off, (size_t)n * sizeof(int32_t));
+	for (int32_t i = 0; i < n; i++) {
+		const struct hlo_instruction *x = k->instrs[i];
+		for (int32_t j = 0; j < x->n_operands; j++)
+			if (x->operands[j]->parent == k)
+				succ[fill[x->operands[j]->index]++] = i;
+		for (int32_t j = 0; j < x->ext->n_ctrl_preds; j++)
+			succ[fill[x->ext->ctrl_preds[j]->index]++] = i;
+	}
+	int32_t *heap = xmalloc((size_t)n + 1, sizeof(int32_t)), nh = 0, m = 0;
+	struct hlo_instruction **out = arena_array(&w->arena, (size_t)n + 1, sizeof(*out));
+	for (int32_t i = 0; i < n; i++)
+		if (!deg[i])
+			heap[nh++] = i; /* ascending: already a heap */
+	while (nh > 0) {
+		int32_t top = heap[0], last = heap[--nh], at = 0;
+		for (;;) { /* sift last down from the root */
+			int32_t c = 2 * at + 1;
+			if (c >= nh)
+				break;
+			if (c + 1 < nh && heap[c + 1] < heap[c])
+				c++;
+			if (last <= heap[c])
+				break;
+			heap[at] = heap[c];
+			at = c;
+		}
+		if (nh > 0)
+			heap[at] = last;
+		out[m++] = k->instrs[top];
+		for (int32_t e = off[top]; e < off[top + 1]; e++) {
+			int32_t x = succ[e];
+			if (--deg[x])
+				continue;
+			int32_t q = nh++; /* sift x up */
+			while (q > 0 && heap[(q - 1) / 2] > x) {
+				heap[q] = heap[(q - 1) / 2];
+				q = (q - 1) / 2;
+			}
+			heap[q] = x;
+		}
+	}
+	free(deg);
+	free(off);
+	free(succ);
+	free(fill);
+	free(heap);
+	if (m < n)
+		return -1;
 	memcpy(k->instrs, out, (size_t)n * sizeof(*out));
 	for (int32_t i = 0; i < n; i++)
 		k->instrs[i]->index = i;
 	return 0;
+}
+
+#define DROP_MAX 64
+
+/* m printed and parsed again: a private module to edit. */
+static struct hlo_module *reparse(const struct hlo_module *m, struct diag *d)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	hlo_print_module(f, m);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	struct hlo_module *r = hlo_parse(m->file, text, len, d);
+	free(text);
+	return r;
+}
+
+/* The instructions of w that removing site st goes without (its copy, a
+ * pair's halves, one output's get-tuple-elements), each with what its users
+ * read instead (repl, by gid). Returns 0, or -1 when the site cannot be
+ * removed by an edit (see hlo_module_without_site). */
+static int site_drops(const struct instr_map *M, const struct copy_site *st, struct hlo_instruction **repl,
+		      uint8_t *dropped)
+{
+	if (!st->at || st->operand < 0 || st->operand >= st->at->n_operands)
+		return -1;
+	struct hlo_instruction *c = instr_map_twin(M, st->at);
+	if (!c || c->opcode != st->at->opcode || c->n_operands != st->at->n_operands)
+		return -1;
+	struct hlo_instruction *s = c->operands[st->operand];
+	struct hlo_instruction *drop[DROP_MAX];
+	int32_t nd = 0;
+	int ok = 1;
+	if (st->kind == COPY_KIND_PLAIN || (st->kind == COPY_KIND_FUSED && st->output < 0)) {
+		drop[nd++] = c;
+	} else if (st->kind == COPY_KIND_ASYNC) {
+		/* the copy-start's only user is its copy-done */
+		drop[nd++] = c;
+		for (int32_t i = 0; i < c->n_users; i++) {
+			if (c->users[i]->opcode != OP_COPY_DONE || nd == DROP_MAX)
+				ok = 0;
+			else
+				drop[nd++] = c->users[i];
+		}
+		ok = ok && nd == 2 && !c->is_root;
+	} else {
+		/* one output of a multi-output fusion: its get-tuple-elements go,
+		 * the fusion stays (reached only through get-tuple-elements) */
+		for (int32_t i = 0; i < c->n_users; i++) {
+			struct hlo_instruction *g = c->users[i];
+			if (g->opcode != OP_GET_TUPLE_ELEMENT)
+				ok = 0;
+			else if (g->tuple_index == st->output && nd < DROP_MAX)
+				drop[nd++] = g;
+			else if (g->tuple_index == st->output)
+				ok = 0;
+		}
+		ok = ok && !c->is_root;
+	}
+	for (int32_t i = 0; ok && i < nd; i++) {
+		repl[drop[i]->gid] = s;
+		dropped[drop[i]->gid] = 1;
+	}
+	return ok ? 0 : -1;
+}
+
+/* What x's users read once the dropped instructions are gone: the first
+ * replacement along the chain that is not dropped itself (a copy of a
+ * removed copy reads the first one's operand). */
+static struct hlo_instruction *resolve(struct hlo_instruction *x, struct hlo_instruction *const *repl,
+				       const uint8_t *dropped, int32_t n)
+{
+	for (int32_t g = 0; g <= n && dropped[x->gid]; g++)
+		x = repl[x->gid];
+	return dropped[x->gid] ? NULL : x;
+}
+
+/* Mark in `live` the computations reached from the entry through the
+ * instructions that are not dropped. */
+static void reach_computations(const struct hlo_module *w, const uint8_t *dropped, uint8_t *live)
+{
+	memset(live, 0, (size_t)w->n_comps);
+	if (!w->entry)
+		return;
+	struct hlo_computation **stack = xmalloc((size_t)w->n_comps + 1, sizeof(*stack));
+	int32_t n = 0;
+	live[w->entry->index] = 1;
+	stack[n++] = w->entry;
+	while (n > 0) {
+		struct hlo_computation *k = stack[--n];
+		for (int32_t i = 0; i < k->n_instrs; i++) {
+			const struct hlo_instruction *x = k->instrs[i];
+			if (dropped && dropped[x->gid])
+				continue;
+			for (int32_t c = 0; c < x->n_called; c++)
+				if (!live[x->called[c]->index]) {
+					live[x->called[c]->index] = 1;
+					stack[n++] = x->called[c];
+				}
+		}
+	}
+	free(stack);
+}
+
+/* Drop the computations reached before the drops (`before`) and not after. */
+static void drop_dead_computations(struct hlo_module *w, uint8_t *before)
+{
+	uint8_t *after = xcalloc((size_t)w->n_comps + 1, 1);
+	reach_computations(w, NULL, after);
+	int32_t n = 0;
+	for (int32_t c = 0; c < w->n_comps; c++)
+		if (!before[c] || after[c])
+			w->comps[n++] = w->comps[c];
+	w->n_comps = n;
+	free(after);
+}
+
+struct hlo_module *hlo_module_rewrite(const struct hlo_module *m, int32_t n_sites,
+				      const struct copy_site *sites, int32_t n_edges,
+				      const struct hlo_instruction *const *from,
+				      const struct hlo_instruction *const *to, int *cycle, struct diag *d)
+{
+	*cycle = 0;
+	/* a private copy of the module to edit: the printed text parses back to
+	 * the same module (the text itself is gone after a large parse) */
+	struct hlo_module *w = reparse(m, d);
+	if (!w)
+		return NULL;
+	struct hlo_instruction **repl = arena_array(&w->arena, (size_t)w->n_instrs + 1, sizeof(*repl));
+	uint8_t *dropped = arena_array(&w->arena, (size_t)w->n_instrs + 1, 1);
+	memset(dropped, 0, (size_t)w->n_instrs + 1);
+	int ok = 1;
+	struct instr_map M;
+	instr_map_build(&M, w);
+	/* by computation index (indices stay; dead computations may go below) */
+	uint8_t *ordered = arena_array(&w->arena, (size_t)w->n_comps + 1, 1);
+	memset(ordered, 0, (size_t)w->n_comps + 1);
+	struct hlo_computation **to_order = arena_array(&w->arena, (size_t)w->n_comps + 1, sizeof(*to_order));
+	int32_t n_order = 0;
+	for (int32_t i = 0; i < n_sites && ok; i++)
+		ok = site_drops(&M, &sites[i], repl, dropped) == 0;
+	uint8_t *live = arena_array(&w->arena, (size_t)w->n_comps + 1, 1);
+	reach_computations(w, NULL, live);
+	for (int32_t c = 0; c < w->n_comps && ok && n_sites > 0; c++) {
+		struct hlo_computation *k = w->comps[c];
+		int32_t n = 0;
+		for (int32_t i = 0; i < k->n_instrs && ok; i++) {
+			struct hlo_instruction *x = k->instrs[i];
+			if (dropped[x->gid])
+				continue;
+			for (int32_t j = 0; j < x->n_operands && ok; j++)
+				if (dropped[x->operands[j]->gid])
+					ok = (x->operands[j] = resolve(x->operands[j], repl, dropped, w->n_instrs)) != NULL;
+			int32_t kept = 0;
+			for (int32_t j = 0; j < x->ext->n_ctrl_preds; j++)
+				if (!dropped[x->ext->ctrl_preds[j]->gid])
+					x->ext->ctrl_preds[kept++] = x->ext->ctrl_preds[j];
+			if (kept != x->ext->n_ctrl_preds) {
+				x->ext->n_ctrl_preds = kept;
+				rewrite_ctrl_attr(w, x);
+			}
+			k->instrs[n++] = x;
+		}
+		k->n_instrs = n;
+		if (ok && k->root && dropped[k->root->gid]) {
+			struct hlo_instruction *s = resolve(k->root, repl, dropped, w->n_instrs);
+			ok = s != NULL;
+			if (s) {
+				k->root = s;
+				s->is_root = 1;
+			}
+		}
+	}
+	/* the computations only the removed instructions called (a fused
+	 * copy's) go too, as XLA's HloDCE removes dead computations */
+	if (ok && n_sites > 0)
+		drop_dead_computations(w, live);
+	/* the edges, between instructions that stay */
+	for (int32_t i = 0; i < n_edges && ok; i++) {
+		if (from[i]->parent != to[i]->parent || from[i] == to[i]) {
+			*cycle = from[i] == to[i];
+			ok = 0;
+			break;
+		}
+		struct hlo_instruction *a = instr_map_twin(&M, from[i]);
+		struct hlo_instruction *b = instr_map_twin(&M, to[i]);
+		if (!a || !b || dropped[a->gid] || dropped[b->gid]) {
+			ok = 0;
+			break;
+		}
+		add_ctrl_pred(w, b, a);
+		if (!ordered[b->parent->index]) { /* each computation put in order once */
+			ordered[b->parent->index] = 1;
+			to_order[n_order++] = b->parent;
+		}
+	}
+	for (int32_t i = 0; i < n_order && ok; i++)
+		if (order_computation(w, to_order[i]) < 0) {
+			*cycle = 1;
+			ok = 0;
+		}
+	instr_map_free(&M);
+	struct hlo_module *r = ok ? reparse(w, d) : NULL;
+	hlo_module_free(w);
+	return r;
+}
+
+struct hlo_module *hlo_module_without_site(const struct hlo_module *m, const struct copy_site *st,
+					   struct diag *d)
+{
+	int cycle;
+	return hlo_module_rewrite(m, 1, st, 0, NULL, NULL, &cycle, d);
+}
+
+struct hlo_module *hlo_module_without_copy(const struct hlo_module *m,
+					   const struct hlo_instruction *copy, struct diag *d)
+{
+	if (copy->opcode != OP_COPY || copy->n_operands != 1)
+		return NULL;
+	struct copy_site st;
+	memset(&st, 0, sizeof(st));
+	st.kind = COPY_KIND_PLAIN;
+	st.at = st.result = copy;
+	st.output = -1;
+	st.to = copy->shape;
+	return hlo_module_without_site(m, &st, d);
 }
 
 struct hlo_module *hlo_module_with_edges(const struct hlo_module *m, int32_t n,
@@ -364,34 +494,5 @@ struct hlo_module *hlo_module_with_edges(const struct hlo_module *m, int32_t n,
 					 const struct hlo_instruction *const *to, int *cycle,
 					 struct diag *d)
 {
-	*cycle = 0;
-	struct hlo_module *w = reparse(m, d);
-	if (!w)
-		return NULL;
-	for (int32_t i = 0; i < n; i++) {
-		if (from[i]->parent != to[i]->parent || from[i] == to[i]) {
-			*cycle = from[i] == to[i];
-			hlo_module_free(w);
-			return NULL;
-		}
-		struct hlo_computation *k = hlo_find_computation(w, to[i]->parent->name);
-		struct hlo_instruction *a = k ? hlo_find_instruction(k, from[i]->name) : NULL;
-		struct hlo_instruction *b = k ? hlo_find_instruction(k, to[i]->name) : NULL;
-		if (!a || !b) {
-			hlo_module_free(w);
-			return NULL;
-		}
-		add_ctrl_pred(w, b, a);
-	}
-	for (int32_t i = 0; i < n; i++) {
-		struct hlo_computation *k = hlo_find_computation(w, to[i]->parent->name);
-		if (order_computation(w, k) < 0) {
-			*cycle = 1;
-			hlo_module_free(w);
-			return NULL;
-		}
-	}
-	struct hlo_module *r = reparse(w, d);
-	hlo_module_free(w);
-	return r;
+	return hlo_module_rewrite(m, 0, NULL, n, from, to, cycle, d);
 }

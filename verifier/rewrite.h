@@ -33,6 +33,16 @@ struct hlo_module *hlo_module_without_site(const struct hlo_module *m, const str
  * put in an order that respects every data and control edge (first in print
  * order among the ready ones). NULL when an edge joins two computations, or
  * the edges close a cycle (*cycle = 1 then), or the text does not parse. */
+/* Both at once (hloproof fix): every site of sites[0..n_sites) removed (a
+ * site whose operand is another removed site's copy reads that copy's
+ * operand), then the control edges from[i] -> to[i] added, the orders
+ * mended as above. NULL when a site cannot be removed by an edit, an edge
+ * names a removed instruction or joins two computations, the edges close a
+ * cycle (*cycle = 1), or the text does not parse. */
+struct hlo_module *hlo_module_rewrite(const struct hlo_module *m, int32_t n_sites,
+				      const struct copy_site *sites, int32_t n_edges,
+				      const struct hlo_instruction *const *from,
+				      const struct hlo_instruction *const *to, int *cycle, struct diag *d);
 struct hlo_module *hlo_module_with_edges(const struct hlo_module *m, int32_t n,
 					 const struct hlo_instruction *const *from,
 					 const struct hlo_instruction *const *to, int *cycle,

@@ -1,6 +1,7 @@
 /* session.c - one module's run (session.h): each stage built on first use,
  * once, and freed by the session that built it. */
 #include "session.h"
+#include "fix.h"
 #include "repair.h"
 #include "budget.h"
 #include "xalloc.h"
@@ -20,11 +21,13 @@ struct session {
 	enum session_status why;        /* of the last getter that returned NULL */
 	const char *why_msg;
 
-	enum stage_state an_state, copies_state, hazards_state, donations_state;
+	enum stage_state an_state, copies_state, hazards_state, donations_state, fix_state, joint_state;
 	enum session_status an_why;     /* when an_state is UNAVAILABLE */
 	struct analysis *an;
 	struct copy_verdicts cv;        /* copies and hazards over `an` */
 	struct donation_list dl;
+	struct fix_result fix;          /* session_fix */
+	struct copy_verdicts joint;     /* --jointly: cv with the joint copy verdicts */
 	char dwhy[600];                 /* the unanalysed donations' reason */
 
 	/* `buffers`: the stages on their own, without the deciders */
@@ -51,6 +54,7 @@ void session_analysis_options(const struct lint_config *cfg, const struct sessio
 		out->budget = *so->budget; /* the same deadline: per copy verdict */
 	out->witness_limit = so->witness_limit;
 	out->stage = so->stage;
+	out->no_repair_check = so->no_repair_check;
 }
 
 void session_options_for_rules(struct session_options *so)
@@ -86,6 +90,7 @@ void session_close(struct session *s)
 		return;
 	/* the reports and the buffers stages are arena memory; the analysis
 	 * holds the Z3 context and the caches */
+	fix_result_free(&s->fix);
 	analysis_free(s->an);
 	free(s);
 }
@@ -205,7 +210,43 @@ const struct copy_verdicts *session_copy_verdicts(struct session *s)
 		return unavailable(s, SESSION_TIME_BUDGET, BUDGET_EXHAUSTED_REASON);
 	if (!session_copies(s) || !session_hazards(s))
 		return NULL;
-	return &s->cv;
+	if (!s->so.jointly)
+		return &s->cv;
+	if (s->joint_state == NOT_TRIED) {
+		struct fix_options fo = {0};
+		fo.use_given = s->m->is_scheduled;
+		fo.timeout_ms = s->aopt.timeout_ms;
+		fo.budget = s->so.budget;
+		const struct fix_result *fr = session_fix(s, &fo);
+		s->joint_state = UNAVAILABLE;
+		if (fr) {
+			s->joint = s->cv;
+			s->joint.copies.items = arena_array(&s->m->arena, (size_t)s->cv.copies.n + 1,
+							    sizeof(struct copy_report));
+			if (fix_joint_reports(s->an, fr, s->joint.copies.items) == 0)
+				s->joint_state = BUILT;
+		}
+	}
+	if (s->joint_state == BUILT)
+		return &s->joint;
+	return unavailable(s, SESSION_FAILED, s->fix.failure ? s->fix.failure
+			   : "the joint removals could not be decided");
+}
+
+const struct fix_result *session_fix(struct session *s, const struct fix_options *o)
+{
+	if (s->fix_state == NOT_TRIED) {
+		int jointly = s->so.jointly;
+		s->so.jointly = 0; /* the copies' own verdicts */
+		const struct copy_verdicts *cv = session_copy_verdicts(s);
+		s->so.jointly = jointly;
+		if (!cv)
+			return NULL;
+		s->fix_state = fix_run(s->an, &cv->copies, &cv->hazards, o, &s->fix) == 0 ? BUILT : UNAVAILABLE;
+	}
+	if (s->fix_state == BUILT)
+		return &s->fix;
+	return unavailable(s, SESSION_FAILED, "internal error in the fix search");
 }
 
 int session_copy_one(struct session *s, const struct hlo_instruction *copy, struct copy_report *out)

@@ -47,6 +47,14 @@ struct session_options {
 	int no_donations;
 	/* --stage (analysis_options.stage); STAGE_AUTO (zeroed): detected */
 	enum module_stage stage;
+	/* the copy verdicts keep their repair edges without analysing the
+	 * module with them added (analysis_options.no_repair_check): for fix,
+	 * which verifies every edge it adds on the rewritten module itself */
+	int no_repair_check;
+	/* --jointly: session_copy_verdicts gives each copy's verdict given the
+	 * other removals `hloproof fix` chooses (fix.h, the schedule the module
+	 * has: given when scheduled, else any) */
+	int jointly;
 };
 
 /* The options analysis_parse_option read (explain, prove-removal): the
@@ -114,6 +122,13 @@ int session_copy_one(struct session *s, const struct hlo_instruction *copy, stru
 int session_hazard_repair_holds(struct session *s, const struct hazard_report *h);
 /* The same for one copy site (copysite.h: a fused output, an async pair). */
 int session_copy_site(struct session *s, const struct copy_site *site, struct copy_report *out);
+struct fix_options;
+struct fix_result;
+/* `hloproof fix`: the copies to remove together (fix.h), decided once per
+ * session with the options of the first call. NULL when the copies or
+ * hazards are unavailable (session_why) or the search failed internally. */
+const struct fix_result *session_fix(struct session *s, const struct fix_options *o);
+
 /* Every alias and donor with its verdict (donation.h). NULL when the module
  * donates nothing (SESSION_OK) or the decider failed. Listed unanalysed,
  * with the reason, when the analysis is not available. */

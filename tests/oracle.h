@@ -148,6 +148,39 @@ struct oracle_copy_result {
 	char *witness, *clean; /* malloc'd, may be NULL */
 };
 
+/* One copy to remove: a copy, a fused copy or a copy-start (output -1), or
+ * output `output` of a multi-output fusion (oracle_copy_outputs). */
+struct oracle_site {
+	const struct hlo_instruction *copy;
+	int32_t output;
+};
+
+/* Verdicts of removing the copies sites[0..n_sites) of m together, judged
+ * by the hazards the removal introduces (verdicts.md, "Verdicts for a
+ * copy"; the header of the removal section in oracle.c says how): the
+ * module with every site removed (in order, each on the text the previous
+ * removals left) is compared with m schedule by schedule and trace by
+ * trace, each schedule of the rewritten module against the schedule of m
+ * it comes from with the removed instructions put back right after their
+ * operands. A site whose result changes layout or memory space makes the
+ * removal necessary at once (out->layout). With n_edges > 0 the control
+ * edges edges_from[k] -> edges_to[k] (instructions of m, not removed, two
+ * of one computation) are added to the rewritten module: `any` ranges
+ * over its schedules that respect them, `given` is its printed order made
+ * to respect them (the first printed among the ready instructions, as
+ * rewrite.c prints a module with edges). out->any: removable /
+ * necessary / schedule-dependent; out->given: removable / necessary, or
+ * VERDICT_NONE when m is not scheduled; out->status ORACLE_TOO_MANY past
+ * the limits, ORACLE_BAD_INPUT when the edges close a cycle or a site is
+ * not a copy (why says). out->witness: an introduced hazard with its
+ * schedule and trace; out->clean: a schedule with none; out->rewritten:
+ * the rewritten text (without the edges). Returns 0; free with
+ * oracle_copy_result_free. */
+int oracle_removal(struct hlo_module *m, const struct oracle_site *sites, int32_t n_sites,
+		   const struct hlo_instruction *const *edges_from,
+		   const struct hlo_instruction *const *edges_to, int32_t n_edges,
+		   const struct oracle_limits *lim, struct oracle_copy_result *out);
+
 /* Verdicts of removing `copy` (an instruction of m): a copy, a fusion whose
  * fused root copies a parameter (through bitcasts), a copy-start (with its
  * copy-done). Returns 0. */

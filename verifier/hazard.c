@@ -2562,20 +2562,46 @@ static void tset_add(struct view *V, struct tset *S, const struct hz_triple *src
 
 #define OLD_ROWS_MAX 256
 
-/* T AND NOT e for each e of neg[0..n_neg) into S, as triples. Returns 0
- * when T never holds with none of them (an e holds whenever T does), 1
- * when rows were added (possibly none: every schedule with T has an e),
+/* NOT O for an old triple O as a disjunction: one of its atoms reversed,
+ * or (n_alt > 0) the conjunction alt[0..n_alt): the run where T happens
+ * without O in between despite O's atoms (classify, CL_ALT). */
+struct neg {
+	const struct old_entry *e;
+	int32_t n_alt;
+	struct atom alt[2];
+};
+
+/* One way for NOT O to hold: one or two atoms. */
+struct choice {
+	int32_t n;
+	struct atom a[2];
+};
+
+static int same_choice(const struct choice *x, const struct choice *y)
+{
+	if (x->n != y->n)
+		return 0;
+	for (int32_t i = 0; i < x->n; i++)
+		if (x->a[i].a != y->a[i].a || x->a[i].b != y->a[i].b)
+			return 0;
+	return 1;
+}
+
+/* T AND NOT O for each O of negs[0..n_neg) into S, as triples. Returns 0
+ * when T never holds with none of them (an O holds whenever T does), 1
+ * when rows were added (possibly none: every schedule with T has an O),
  * -1 when the rows are too many or too long (S untouched). */
 static int add_introduced(struct view *V, struct tset *S, const struct hz_triple *t,
-			  const struct old_entry *const *neg, int32_t n_neg)
+			  const struct neg *negs, int32_t n_neg)
 {
-	enum { CH = COND_MAX_ATOMS };
+	enum { CH = COND_MAX_ATOMS + 1 };
 	int32_t n_keep = 0;
-	struct atom (*ch)[CH] = xmalloc((size_t)n_neg + 1, sizeof(*ch));
+	struct choice (*ch)[CH] = xmalloc((size_t)n_neg + 1, sizeof(*ch));
 	int32_t *nc = xmalloc((size_t)n_neg + 1, sizeof(int32_t));
+	uint8_t *pure = xmalloc((size_t)n_neg + 1, 1);
 	int rc = 1;
 	for (int32_t i = 0; i < n_neg && rc; i++) {
-		const struct old_entry *e = neg[i];
+		const struct old_entry *e = negs[i].e;
 		if (e->unknown) {
 			rc = 0; /* may hold anywhere: taken as holding (the lower bound) */
 			break;
@@ -2587,27 +2613,33 @@ static int add_introduced(struct view *V, struct tset *S, const struct hz_triple
 			if (a->a == a->b || must_precede(&V->dv, a->b, a->a))
 				never = 1;
 			else if (!must_precede(&V->dv, a->a, a->b))
-				ch[n_keep][k++] = (struct atom){a->b, a->a};
+				ch[n_keep][k++] = (struct choice){1, {{a->b, a->a}}};
 		}
 		if (never)
 			continue;
+		if (negs[i].n_alt > 0 && atoms_possible(&V->dv, negs[i].alt, negs[i].n_alt, NULL, 0)) {
+			struct choice c = {negs[i].n_alt, {negs[i].alt[0], negs[i].alt[1]}};
+			ch[n_keep][k++] = c;
+		}
 		if (!k) {
 			rc = 0; /* it holds in every schedule */
 			break;
 		}
+		pure[n_keep] = negs[i].n_alt == 0;
 		nc[n_keep++] = k;
 	}
-	/* e_i holds whenever some e_j whose open atoms are among e_i's does:
-	 * NOT e_j implies NOT e_i, and e_i goes (of equal ones, the later) */
+	/* O_i holds whenever some O_j whose open atoms are among O_i's does:
+	 * NOT O_j implies NOT O_i, and O_i goes (of equal ones, the later) */
 	for (int32_t i = 0; rc && i < n_keep; i++)
 		for (int32_t j = 0; j < n_keep; j++) {
-			if (i == j || nc[j] <= 0 || nc[j] > nc[i] || (nc[j] == nc[i] && j > i))
+			if (i == j || nc[j] <= 0 || !pure[i] || !pure[j] || nc[j] > nc[i] ||
+			    (nc[j] == nc[i] && j > i))
 				continue;
 			int sub = 1;
 			for (int32_t x = 0; x < nc[j] && sub; x++) {
 				int found = 0;
 				for (int32_t y = 0; y < nc[i] && !found; y++)
-					found = ch[j][x].a == ch[i][y].a && ch[j][x].b == ch[i][y].b;
+					found = same_choice(&ch[j][x], &ch[i][y]);
 				sub = found;
 			}
 			if (sub) {
@@ -2624,7 +2656,7 @@ static int add_introduced(struct view *V, struct tset *S, const struct hz_triple
 		const struct atom *ta = tatoms(V, t);
 		int32_t added_from = S->n;
 		for (;;) {
-			struct atom row[CH];
+			struct atom row[COND_MAX_ATOMS];
 			int32_t n = 0;
 			for (int32_t j = 0; j < t->n; j++)
 				row[n++] = ta[j];
@@ -2632,16 +2664,18 @@ static int add_introduced(struct view *V, struct tset *S, const struct hz_triple
 			for (int32_t i = 0; i < n_keep && !too_long; i++) {
 				if (nc[i] <= 0)
 					continue;
-				struct atom a = ch[i][pick[i]];
-				int dup = 0;
-				for (int32_t j = 0; j < n && !dup; j++)
-					dup = row[j].a == a.a && row[j].b == a.b;
-				if (dup)
-					continue;
-				if (n == CH)
-					too_long = 1;
-				else
-					row[n++] = a;
+				const struct choice *c = &ch[i][pick[i]];
+				for (int32_t q = 0; q < c->n && !too_long; q++) {
+					int dup = 0;
+					for (int32_t j = 0; j < n && !dup; j++)
+						dup = row[j].a == c->a[q].a && row[j].b == c->a[q].b;
+					if (dup)
+						continue;
+					if (n == COND_MAX_ATOMS)
+						too_long = 1;
+					else
+						row[n++] = c->a[q];
+				}
 			}
 			if (too_long) {
 				S->n = added_from; /* atoms stay appended, unused */
@@ -2666,6 +2700,7 @@ static int add_introduced(struct view *V, struct tset *S, const struct hz_triple
 	}
 	free(ch);
 	free(nc);
+	free(pure);
 	return rc;
 }
 
@@ -2801,8 +2836,13 @@ static int same_read(const struct old_entry *e, const struct hz_read *r)
  *   of a conditional that holds T's write);
  * - CL_GROUP: e writes directly in branch *branch of conditional *grp,
  *   which T's events are not in: it covers in the runs taking that branch;
+ * - CL_ALT: T's read is inside a loop e writes in, directly in the body
+ *   run that holds the read, and the definition is outside: e holds in
+ *   every run where T does but a first iteration that has T's write before
+ *   the read and e's after it (alt[]: the read before e's write, T's write
+ *   before the read);
  * - CL_LO: none of these is shown: e bounds the introduced ones from below. */
-enum { CL_UNIV, CL_SKIP, CL_GROUP, CL_LO };
+enum { CL_UNIV, CL_SKIP, CL_GROUP, CL_ALT, CL_LO };
 
 static int path_inside(const struct path *p, const struct path *ref, int32_t L, const struct hlo_instruction *z)
 {
@@ -2811,7 +2851,8 @@ static int path_inside(const struct path *p, const struct path *ref, int32_t L, 
 }
 
 static int classify(const struct old_entry *e, const struct path *dp, const struct path *wp,
-		    const struct path *up, const struct hlo_instruction **grp, int32_t *branch)
+		    const struct path *up, const struct hlo_instruction **grp, int32_t *branch,
+		    struct neg *ng)
 {
 	if (e->universal)
 		return CL_UNIV;
@@ -2819,8 +2860,31 @@ static int classify(const struct old_entry *e, const struct path *dp, const stru
 	if (n < 2 || up->n <= L)
 		return CL_LO;
 	const struct hlo_instruction *z = e->sfx[0].x;
-	if (!z || e->sfx[0].phase != EV_INSIDE || path_inside(up, up, L, z) || path_inside(dp, up, L, z))
+	if (!z || e->sfx[0].phase != EV_INSIDE || path_inside(dp, up, L, z))
 		return CL_LO;
+	if (path_inside(up, up, L, z)) {
+		/* the read inside loop z, e's write directly in the body run
+		 * that holds it */
+		const struct path_level *wl = &e->sfx[1], *ul = &up->l[L + 1];
+		if (z->opcode != OP_WHILE || n != 2 || wl->phase == EV_INSIDE || up->n != L + 2 ||
+		    ul->k != wl->k || ul->phase == EV_INSIDE)
+			return CL_LO;
+		if (wl->phase == EV_KSTART || ul->phase == EV_KEND)
+			return CL_UNIV; /* e's write starts the run, or the read ends it */
+		ng->n_alt = 0;
+		ng->alt[ng->n_alt++] = (struct atom){ul->x, wl->x};
+		if (path_inside(wp, up, L, z)) {
+			const struct path_level *tl = &wp->l[L + 1];
+			if (wp->n != L + 2 || tl->k != ul->k || tl->phase == EV_INSIDE)
+				return CL_LO;
+			if (tl->phase != EV_KSTART) {
+				if (tl->x == ul->x)
+					return CL_LO;
+				ng->alt[ng->n_alt++] = (struct atom){tl->x, ul->x};
+			}
+		}
+		return CL_ALT;
+	}
 	if (!path_inside(wp, up, L, z)) {
 		/* T's write is outside z: T holds whatever z does */
 		for (int32_t i = 0; i < n - 1; i++)
@@ -2865,11 +2929,13 @@ static int classify(const struct old_entry *e, const struct path *dp, const stru
 #define GROUP_COMBOS_MAX 64
 
 /* T AND NOT (every old triple that holds in the runs T does) over the
- * branch choices of the conditionals in groups[] whose every branch has
+ * branch choices of the conditionals in grp_z[] whose every branch has
  * one (a run takes one branch of each); any other group has a branch
- * without one, which a run takes. Returns as add_introduced. */
+ * without one, which a run takes. univ[]: the old triples that hold in
+ * every run with T (their NOT as struct neg says). Returns as
+ * add_introduced. */
 static int add_by_runs(struct view *V, struct tset *S, const struct hz_triple *t,
-		       const struct old_entry *const *univ, int32_t n_univ, const struct old_entry *const *grp_e,
+		       const struct neg *univ, int32_t n_univ, const struct old_entry *const *grp_e,
 		       const struct hlo_instruction *const *grp_z, const int32_t *grp_b, int32_t n_grp)
 {
 	/* the conditionals with an old write in every branch */
@@ -2901,19 +2967,19 @@ static int add_by_runs(struct view *V, struct tset *S, const struct hz_triple *t
 	for (int32_t k = 0; k < n_full; k++)
 		if ((combos *= full[k]->ext->n_branches) > GROUP_COMBOS_MAX)
 			return -1;
-	const struct old_entry **neg = xmalloc((size_t)(n_univ + n_grp) + 1, sizeof(*neg));
+	struct neg *negs = xmalloc((size_t)(n_univ + n_grp) + 1, sizeof(*negs));
 	int32_t pick[8] = {0};
 	int32_t from = S->n;
 	int rc = 0;
 	for (;;) {
 		int32_t nn = 0;
 		for (int32_t i = 0; i < n_univ; i++)
-			neg[nn++] = univ[i];
+			negs[nn++] = univ[i];
 		for (int32_t i = 0; i < n_grp; i++)
 			for (int32_t k = 0; k < n_full; k++)
 				if (grp_z[i] == full[k] && grp_b[i] == pick[k])
-					neg[nn++] = grp_e[i];
-		int r = add_introduced(V, S, t, neg, nn);
+					negs[nn++] = (struct neg){grp_e[i], 0, {{0, 0}, {0, 0}}};
+		int r = add_introduced(V, S, t, negs, nn);
 		if (r < 0) {
 			S->n = from;
 			rc = -1;
@@ -2929,7 +2995,7 @@ static int add_by_runs(struct view *V, struct tset *S, const struct hz_triple *t
 		if (k == n_full)
 			break;
 	}
-	free(neg);
+	free(negs);
 	return rc;
 }
 
@@ -2943,8 +3009,7 @@ static int subtract_old(struct view *V, const struct xlate *X, struct tset *hi, 
 {
 	int differs = 0;
 	size_t cap = (size_t)X->n + 1;
-	const struct old_entry **univ = xmalloc(cap, sizeof(*univ));
-	const struct old_entry **all = xmalloc(cap, sizeof(*all));
+	struct neg *univ = xmalloc(cap, sizeof(*univ)), *all = xmalloc(cap, sizeof(*all));
 	const struct old_entry **grp_e = xmalloc(cap, sizeof(*grp_e));
 	const struct old_entry **lo_e = xmalloc(cap, sizeof(*lo_e));
 	const struct hlo_instruction **grp_z = xmalloc(cap, sizeof(*grp_z));
@@ -2968,30 +3033,35 @@ static int subtract_old(struct view *V, const struct xlate *X, struct tset *hi, 
 			const struct old_entry *e = &X->e[k];
 			if (e->kind != t->kind || e->v != mv->id)
 				continue;
+			struct neg plain = {e, 0, {{0, 0}, {0, 0}}};
 			if (t->kind == HAZARD_SAME_TIME) {
 				if (e->w != mw->id)
 					continue;
 				if (!e->unknown && (e->universal || same_read(e, r)))
-					univ[nu++] = e;
-				all[na++] = e;
+					univ[nu++] = plain;
+				all[na++] = plain;
 				continue;
 			}
 			if (!same_read(e, r))
 				continue;
-			all[na++] = e;
+			all[na++] = plain;
 			if (e->unknown) {
 				n_lo++;
 				continue;
 			}
 			if (event_equal(&e->wdef, &mw->def)) {
-				univ[nu++] = e; /* T's own write */
+				univ[nu++] = plain; /* T's own write */
 				continue;
 			}
 			const struct hlo_instruction *z = NULL;
 			int32_t b = -1;
-			switch (classify(e, &mv->path, &mw->path, up, &z, &b)) {
+			struct neg ngv = plain;
+			switch (classify(e, &mv->path, &mw->path, up, &z, &b, &ngv)) {
 			case CL_UNIV:
-				univ[nu++] = e;
+				univ[nu++] = plain;
+				break;
+			case CL_ALT:
+				univ[nu++] = ngv;
 				break;
 			case CL_SKIP:
 				break;
@@ -3010,7 +3080,7 @@ static int subtract_old(struct view *V, const struct xlate *X, struct tset *hi, 
 		for (int32_t k = 0; k < nl; k++) {
 			int implied = 0;
 			for (int32_t h = 0; h < nu && !implied; h++)
-				implied = atoms_within(univ[h], lo_e[k]);
+				implied = !univ[h].n_alt && atoms_within(univ[h].e, lo_e[k]);
 			n_lo += !implied;
 		}
 		if (!na) {
@@ -3039,6 +3109,7 @@ static int subtract_old(struct view *V, const struct xlate *X, struct tset *hi, 
 		if (rh == 0 || (rh == 1 && hi->n == h0)) {
 			if ((*n_old)++ == 0)
 				*old_example = i;
+			continue; /* never introduced: nor in lo, below hi */
 		}
 		if (!n_lo) {
 			/* exact: lo is hi here */
@@ -3047,6 +3118,14 @@ static int subtract_old(struct view *V, const struct xlate *X, struct tset *hi, 
 			continue;
 		}
 		differs = 1;
+		if (getenv("HLOPROOF_DEBUG_OLD")) {
+			char b[512];
+			struct sbuf sb;
+			sb_borrow(&sb, b, sizeof(b));
+			witness(V, t, &sb);
+			fprintf(stderr, "differs at %s (nu %d ng %d nl %d n_lo %d rh %d)\n", sb.s, nu, ng, nl, n_lo, rh);
+			sb_free(&sb);
+		}
 		add_introduced(V, lo, t, all, na); /* too many: T dropped, lo stays below */
 	}
 	free(univ);
@@ -3076,6 +3155,20 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 	X.source_scheduled = org->source && org->source->opcode != OP_PARAMETER &&
 			     org->source->opcode != OP_CONSTANT && X.source;
 	old_collect(&X, orig);
+	if (getenv("HLOPROOF_DEBUG_OLD"))
+		for (int32_t i = 0; i < X.n; i++) {
+			const struct old_entry *e = &X.e[i];
+			fprintf(stderr, "old %d: kind %d v %s w %s read %s end %s univ %d unk %d n_sfx %d esc %d:", i, e->kind,
+				V->an->df->values[e->v].def->name, e->w >= 0 ? V->an->df->values[e->w].def->name : "-",
+				e->read ? e->read->name : "-", e->read_end ? e->read_end->name : "-", e->universal,
+				e->unknown, e->n_sfx, e->esc_level);
+			for (int32_t j = 0; j < e->n; j++)
+				fprintf(stderr, " %s<%s", e->a[j].a->name, e->a[j].b->name);
+			for (int32_t j = 0; j < e->n_sfx; j++)
+				fprintf(stderr, " [%s %s %d]", e->sfx[j].k ? e->sfx[j].k->name : "-",
+					e->sfx[j].x ? e->sfx[j].x->name : "-", e->sfx[j].phase);
+			fprintf(stderr, "\n");
+		}
 	/* static hazards the module as given has too go at once */
 	int32_t n_old = 0, old_example = -1;
 	for (int32_t i = 0; i < V->n_t; i++) {

@@ -49,7 +49,8 @@ void repair_cache_free(struct repair_cache *c)
 }
 
 static char *edges_key(int32_t n, const struct hlo_instruction *const *from,
-		       const struct hlo_instruction *const *to)
+		       const struct hlo_instruction *const *to, const struct hlo_instruction *const *strip,
+		       int32_t n_strip)
 {
 	char *s = NULL;
 	size_t len = 0;
@@ -58,6 +59,8 @@ static char *edges_key(int32_t n, const struct hlo_instruction *const *from,
 		return NULL;
 	for (int32_t i = 0; i < n; i++)
 		fprintf(f, "%s:%s>%s;", to[i]->parent->name, from[i]->name, to[i]->name);
+	for (int32_t i = 0; i < n_strip; i++)
+		fprintf(f, "-%s:%s;", strip[i]->parent->name, strip[i]->name);
 	fclose(f);
 	return s;
 }
@@ -65,12 +68,13 @@ static char *edges_key(int32_t n, const struct hlo_instruction *const *from,
 /* The analysed module with the edges added, built once per edge set; NULL
  * with *cycle set when the edges close a cycle, or when it failed. */
 static struct analysis *with_edges(struct analysis *an, int32_t n, const struct hlo_instruction *const *from,
-				   const struct hlo_instruction *const *to, int *cycle, int budgeted)
+				   const struct hlo_instruction *const *to, const struct hlo_instruction *const *strip,
+				   int32_t n_strip, int *cycle, int budgeted)
 {
 	*cycle = 0;
 	if (n <= 0)
 		return NULL;
-	char *key = edges_key(n, from, to);
+	char *key = edges_key(n, from, to, strip, n_strip);
 	if (!key)
 		return NULL;
 	if (!an->repairs) {
@@ -118,7 +122,7 @@ static struct analysis *with_edges(struct analysis *an, int32_t n, const struct 
 	}
 	m->donors = kept;
 	m->n_donors = nk;
-	e->w = hlo_module_with_edges(m, n, from, to, &e->cycle, &d);
+	e->w = hlo_module_with_edges_stripped(m, n, from, to, strip, n_strip, &e->cycle, &d);
 	m->donors = donors;
 	m->n_donors = n_donors;
 	free(kept);
@@ -168,7 +172,7 @@ int repair_avoids_value_hazards(struct analysis *an, int32_t n, const struct hlo
 				unsigned kind_mask, int exact)
 {
 	int cycle;
-	struct analysis *aw = with_edges(an, n, from, to, &cycle, 1); /* every claim of a finding or explain line */
+	struct analysis *aw = with_edges(an, n, from, to, NULL, 0, &cycle, 1); /* every claim of a finding or explain line */
 	if (!aw)
 		return cycle ? 0 : -1;
 	int32_t v = same_value(an, h->v, aw);
@@ -189,7 +193,20 @@ int repair_makes_removable(struct analysis *an, int32_t n, const struct hlo_inst
 			   const struct hlo_instruction *const *to, const struct hlo_instruction *copy)
 {
 	int cycle;
-	struct analysis *aw = with_edges(an, n, from, to, &cycle, 0);
+	/* the removal drops the copy's control edges (a pair's: both halves'):
+	 * the edges go into the module without them (docs/hazards.md 4) */
+	const struct hlo_instruction *strip[2];
+	int32_t n_strip = 0;
+	if (!shape_is_tuple(copy->shape) || copy->opcode == OP_COPY_START) /* a multi-output fusion stays */
+		strip[n_strip++] = copy;
+	if (copy->opcode == OP_COPY_START && copy->n_users == 1 && copy->users[0]->opcode == OP_COPY_DONE)
+		strip[n_strip++] = copy->users[0];
+	int32_t n_ctrl = 0;
+	for (int32_t i = 0; i < n_strip; i++)
+		n_ctrl += strip[i]->ext->n_ctrl_preds + strip[i]->ext->n_ctrl_succs;
+	if (!n_ctrl)
+		n_strip = 0; /* the module as it is: shared with the other claims on these edges */
+	struct analysis *aw = with_edges(an, n, from, to, strip, n_strip, &cycle, 0);
 	if (!aw)
 		return cycle ? 0 : -1;
 	const struct hlo_computation *k = hlo_find_computation(aw->m, copy->parent->name);
@@ -204,7 +221,7 @@ int repair_makes_safe(struct analysis *an, int32_t n, const struct hlo_instructi
 		      const struct hlo_instruction *const *to, int32_t value)
 {
 	int cycle;
-	struct analysis *aw = with_edges(an, n, from, to, &cycle, 0);
+	struct analysis *aw = with_edges(an, n, from, to, NULL, 0, &cycle, 0);
 	if (!aw)
 		return cycle ? 0 : -1;
 	int32_t v = same_value(an, value, aw);

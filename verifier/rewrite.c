@@ -247,15 +247,51 @@ static int order_computation(struct hlo_module *w, struct hlo_computation *k)
 	return 0;
 }
 
+/* Drop the control edges into and out of x (an instruction of w). */
+static void strip_ctrl(struct hlo_module *w, struct hlo_instruction *x)
+{
+	struct hlo_computation *k = x->parent;
+	if (x->ext->n_ctrl_preds > 0) {
+		x->ext->n_ctrl_preds = 0;
+		rewrite_ctrl_attr(w, x);
+	}
+	for (int32_t i = 0; i < k->n_instrs; i++) {
+		struct hlo_instruction *y = k->instrs[i];
+		int32_t kept = 0;
+		for (int32_t j = 0; j < y->ext->n_ctrl_preds; j++)
+			if (y->ext->ctrl_preds[j] != x)
+				y->ext->ctrl_preds[kept++] = y->ext->ctrl_preds[j];
+		if (kept != y->ext->n_ctrl_preds) {
+			y->ext->n_ctrl_preds = kept;
+			rewrite_ctrl_attr(w, y);
+		}
+	}
+}
+
 struct hlo_module *hlo_module_with_edges(const struct hlo_module *m, int32_t n,
 					 const struct hlo_instruction *const *from,
 					 const struct hlo_instruction *const *to, int *cycle,
 					 struct diag *d)
 {
+	return hlo_module_with_edges_stripped(m, n, from, to, NULL, 0, cycle, d);
+}
+
+struct hlo_module *hlo_module_with_edges_stripped(const struct hlo_module *m, int32_t n,
+						 const struct hlo_instruction *const *from,
+						 const struct hlo_instruction *const *to,
+						 const struct hlo_instruction *const *strip, int32_t n_strip,
+						 int *cycle, struct diag *d)
+{
 	*cycle = 0;
 	struct hlo_module *w = reparse(m, d);
 	if (!w)
 		return NULL;
+	for (int32_t i = 0; i < n_strip; i++) {
+		struct hlo_computation *k = hlo_find_computation(w, strip[i]->parent->name);
+		struct hlo_instruction *x = k ? hlo_find_instruction(k, strip[i]->name) : NULL;
+		if (x)
+			strip_ctrl(w, x);
+	}
 	for (int32_t i = 0; i < n; i++) {
 		if (from[i]->parent != to[i]->parent || from[i] == to[i]) {
 			*cycle = from[i] == to[i];

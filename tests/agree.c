@@ -127,7 +127,7 @@ static const struct copy_site *decider_site(struct analysis *an, const struct hl
 
 static void check_copy(struct ctx *c, struct analysis *an, struct hlo_module *m,
 		       const struct hlo_instruction *copy, int32_t output, const struct oracle_limits *lim,
-		       struct agree_stats *st)
+		       int pre, struct agree_stats *st)
 {
 	double t0 = now();
 	struct copy_report rep;
@@ -157,6 +157,7 @@ static void check_copy(struct ctx *c, struct analysis *an, struct hlo_module *m,
 		return;
 	}
 	st->copies++;
+	st->copies_pre += pre;
 	if (rc < 0) {
 		fail_head(c, "copy %s: copy_analyse_one failed", copy->name);
 		fail_module(c);
@@ -491,6 +492,7 @@ int agree_module(const char *text, const char *label, unsigned flags, struct agr
 	opt.cross_check = (flags & AGREE_CROSS_CHECK) != 0;
 	opt.read_block_min_uses = 1; /* the oracle checks the kept reads on every value */
 	opt.shared_mats_min_members = 1; /* and the shared member matrices */
+	opt.removal_all_hazards = (flags & AGREE_OLD_RULE) != 0;
 	struct diag dd;
 	diag_init(&dd, err);
 	t0 = now();
@@ -534,7 +536,7 @@ int agree_module(const char *text, const char *label, unsigned flags, struct agr
 				n_oracle_copies++;
 				if (comp->instrs[i]->opcode != OP_COPY)
 					st->fused_async++;
-				check_copy(&c, an, m, comp->instrs[i], outs[j], &lim, st);
+				check_copy(&c, an, m, comp->instrs[i], outs[j], &lim, r.module.some, st);
 			}
 		}
 	}

@@ -13,6 +13,7 @@ struct agree_stats {
 	int64_t disagreed;      /* modules with at least one disagreement */
 	int64_t skipped;        /* the oracle had no answer (over its limits) */
 	int64_t copies, buffers, donations;   /* questions compared (donations: alias entries) */
+	int64_t copies_pre;     /* of the copies, those in a module that has a hazard already */
 	int64_t fused_async;    /* of the copies read, fused copies and copy-start / copy-done pairs */
 	int64_t donors;         /* buffer_donor leaves honored by the prediction, compared */
 	int64_t donors_not_honored; /* buffer_donor leaves predicted not honored (not compared) */
@@ -31,6 +32,10 @@ enum {
 				* disagreement is a failure (slow: Z3 on everything) */
 	AGREE_ALL_BUFFERS = 2, /* every buffer, not only those with two values or a hazard */
 	AGREE_UNKNOWN_OK = 4,  /* a decider `unknown` with a reason is counted, not a failure */
+	AGREE_OLD_RULE = 8,    /* the deciders judge a removal by every hazard of the merged
+				* buffer, as before docs/hazards.md 4 compared it with the module
+				* as given (analysis_options.removal_all_hazards): a negative
+				* control, the oracle must disagree */
 };
 
 /* Compare on one module text (label names it in messages, e.g. "seed 17").

@@ -40,7 +40,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "soak: %lld modules so far, %lld disagreements\n", s - start + 1,
 				(long long)st.disagreed);
 	}
-	printf("soak: %lld fused and asynchronous copies compared\n", (long long)st.fused_async);
+	printf("soak: %lld fused and asynchronous copies compared; %lld copies in modules with a hazard of "
+	       "their own\n", (long long)st.fused_async, (long long)st.copies_pre);
 	printf("soak: %lld modules, %lld disagreements (%lld copies, %lld buffers, %lld alias donations, %lld donors, "
 	       "%lld unknown, %lld repairs re-checked (%lld needing several edges), %lld skipped, %lld generator failures; "
 	       "triples %lld/%lld matched; oracle %.1f s, deciders %.1f s)\n",

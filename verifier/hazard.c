@@ -3118,14 +3118,6 @@ static int subtract_old(struct view *V, const struct xlate *X, struct tset *hi, 
 			continue;
 		}
 		differs = 1;
-		if (getenv("HLOPROOF_DEBUG_OLD")) {
-			char b[512];
-			struct sbuf sb;
-			sb_borrow(&sb, b, sizeof(b));
-			witness(V, t, &sb);
-			fprintf(stderr, "differs at %s (nu %d ng %d nl %d n_lo %d rh %d)\n", sb.s, nu, ng, nl, n_lo, rh);
-			sb_free(&sb);
-		}
 		add_introduced(V, lo, t, all, na); /* too many: T dropped, lo stays below */
 	}
 	free(univ);
@@ -3155,20 +3147,6 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 	X.source_scheduled = org->source && org->source->opcode != OP_PARAMETER &&
 			     org->source->opcode != OP_CONSTANT && X.source;
 	old_collect(&X, orig);
-	if (getenv("HLOPROOF_DEBUG_OLD"))
-		for (int32_t i = 0; i < X.n; i++) {
-			const struct old_entry *e = &X.e[i];
-			fprintf(stderr, "old %d: kind %d v %s w %s read %s end %s univ %d unk %d n_sfx %d esc %d:", i, e->kind,
-				V->an->df->values[e->v].def->name, e->w >= 0 ? V->an->df->values[e->w].def->name : "-",
-				e->read ? e->read->name : "-", e->read_end ? e->read_end->name : "-", e->universal,
-				e->unknown, e->n_sfx, e->esc_level);
-			for (int32_t j = 0; j < e->n; j++)
-				fprintf(stderr, " %s<%s", e->a[j].a->name, e->a[j].b->name);
-			for (int32_t j = 0; j < e->n_sfx; j++)
-				fprintf(stderr, " [%s %s %d]", e->sfx[j].k ? e->sfx[j].k->name : "-",
-					e->sfx[j].x ? e->sfx[j].x->name : "-", e->sfx[j].phase);
-			fprintf(stderr, "\n");
-		}
 	/* static hazards the module as given has too go at once */
 	int32_t n_old = 0, old_example = -1;
 	for (int32_t i = 0; i < V->n_t; i++) {

@@ -18,6 +18,12 @@ struct agree_stats {
 	int64_t donors;         /* buffer_donor leaves honored by the prediction, compared */
 	int64_t donors_not_honored; /* buffer_donor leaves predicted not honored (not compared) */
 	int64_t unknown;        /* decider answers `unknown` (each is a failure here) */
+	/* copies at a computation's root whose operand has other users there: the
+	 * removal makes the operand a root that runs last before its own users
+	 * (docs/hazards.md 1), so the schedules the oracle finds hazard-free are
+	 * no module's and the decider's repair closes a cycle; its `unknown` (no
+	 * ordering verified) is accepted there, and counted */
+	int64_t root_users_unverified;
 	int64_t edges_checked;  /* schedule-dependent repair edges re-checked by the oracle */
 	int64_t multi_edge_repairs; /* repairs that needed several edges (listed in the evidence;
 				     * the API and hazards.md section 4 speak of one edge) */

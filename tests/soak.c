@@ -50,6 +50,8 @@ int main(int argc, char **argv)
 	       (long long)st.edges_checked, (long long)st.multi_edge_repairs, (long long)st.skipped, bad_gen,
 	       (long long)(st.triples - st.triple_mismatch), (long long)st.triples, st.oracle_s,
 	       st.decider_s);
+	printf("soak: %lld copies at a root whose operand has other users, unverified repair accepted "
+	       "(tests/agree.h)\n", (long long)st.root_users_unverified);
 	printf("soak: decider time: copies %.1f s, buffers %.1f s, module hazards %.1f s\n",
 	       st.decider_copies_s, st.decider_buffers_s, st.decider_module_s);
 	return st.disagreed || bad_gen ? 1 : 0;

@@ -8,6 +8,10 @@
  * -> triples (v, w, u) found by scanning, for each read, the definitions of
  * the read value's buffer since the read instance was defined.
  *
+ * A copy removal (oracle_removal) runs this on the rewritten module and on
+ * the module as given, schedule by corresponding schedule and trace by trace,
+ * and compares the hazards' identities (the "removals" section below).
+ *
  * Nothing here is clever on purpose. The only shortcut: parameters and
  * constants are left out of the enumerated orders, since their events do
  * not depend on where they are printed (a parameter's values are defined at

@@ -14,7 +14,11 @@
  * parameter) goes the same way, its uses reading the fusion operand (one
  * output of a multi-output fusion: its get-tuple-elements' lines go); a
  * copy-start / copy-done pair loses both lines, the copy-done's uses reading
- * the copy-start's operand.
+ * the copy-start's operand. The removal is judged by the hazards it
+ * introduces (verdicts.md): every schedule and run of the rewritten module
+ * against the schedule of the module as given with the copy put back right
+ * after its operand, and the same run; hazards compared by identity over the
+ * whole module (the "removals" section of oracle.c says how; oracle_removal).
  *
  * Semantic choices where docs/hazards.md leaves room (see the report in
  * tests/README-oracle or the header comment of oracle.c):
@@ -24,7 +28,11 @@
  * - the root is after every other instruction of its computation; edges out
  *   of the root (a user or control successor printed after it) are dropped;
  * - a removed copy's control edges are dropped, not transferred (XLA's
- *   StripControlDependenciesFrom);
+ *   StripControlDependenciesFrom); the module as given is compared in the
+ *   schedule with the copy right after its operand even where that runs
+ *   against them;
+ * - the comparison is made per run: per branch outcome and per iteration
+ *   count (0, 1, 2) alike;
  * - values defined inside embedded computations (fusions, to_apply) take no
  *   part in traces nor in the static hazards; async-wrapped computations do
  *   not run in traces (the async op is one event) but their values count

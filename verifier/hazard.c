@@ -721,6 +721,19 @@ static int member_read_only(struct view *V, int32_t mi)
 
 /* ---- deciding ---- */
 
+/* Triple (v, w, read) of kind with condition c, flags cleared. */
+static struct hz_triple *add_cond_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri,
+					 enum hazard_kind kind, const struct cond *c)
+{
+	struct hz_triple *t = add_triple(V);
+	t->v = vi;
+	t->w = wi;
+	t->r = ri;
+	t->kind = (uint8_t)kind;
+	set_cond(V, t, c);
+	return t;
+}
+
 static void record(struct view *V, int32_t vi, int32_t wi, int32_t ri, enum hazard_kind kind,
 		   const struct cond *c)
 {
@@ -732,14 +745,8 @@ static void record(struct view *V, int32_t vi, int32_t wi, int32_t ri, enum haza
 	}
 	an->n_graph_queries++;
 	if (c->kind == COND_ATOMS && !atoms_possible(&V->dv, c->a, c->n, NULL, 0)) {
-		if (V->in->keep_all) { /* kept, not possible here */
-			struct hz_triple *t = add_triple(V);
-			t->v = vi;
-			t->w = wi;
-			t->r = ri;
-			t->kind = (uint8_t)kind;
-			set_cond(V, t, c);
-		}
+		if (V->in->keep_all) /* kept, not possible here */
+			add_cond_triple(V, vi, wi, ri, kind, c);
 		V->n_false++;
 		int32_t bad = -1;
 		for (int32_t i = 0; i < c->n && bad < 0; i++)
@@ -748,12 +755,7 @@ static void record(struct view *V, int32_t vi, int32_t wi, int32_t ri, enum haza
 		add_sample(V, vi, wi, ri, bad >= 0 ? 1 : 4, c, bad);
 		return;
 	}
-	struct hz_triple *t = add_triple(V);
-	t->v = vi;
-	t->w = wi;
-	t->r = ri;
-	t->kind = (uint8_t)kind;
-	set_cond(V, t, c);
+	struct hz_triple *t = add_cond_triple(V, vi, wi, ri, kind, c);
 	if (c->kind == COND_UNKNOWN) {
 		V->n_unknown++;
 		if (!V->unknown_why)
@@ -2234,19 +2236,6 @@ struct hz_trip {
 	const struct atom *a;
 };
 
-/* Paths a and b run in the same runs down to level L (the computation
- * at L included). */
-static int same_run_to(const struct path *a, const struct path *b, int32_t L)
-{
-	if (a->n <= L || b->n <= L || a->l[L].k != b->l[L].k)
-		return 0;
-	for (int32_t i = 0; i < L; i++)
-		if (a->l[i].x != b->l[i].x || a->l[i].phase != EV_INSIDE || b->l[i].phase != EV_INSIDE ||
-		    a->l[i + 1].k != b->l[i + 1].k)
-			return 0;
-	return 1;
-}
-
 /* The possible triples of the view (a buffer of the module as given) into
  * out->trips. */
 static void keep_trips(struct view *V, struct hz_result *out)
@@ -2286,7 +2275,7 @@ static void keep_trips(struct view *V, struct hz_result *out)
 			int32_t L = path_shared_run(&v->path, rp);
 			o->universal = (uint8_t)path_direct_at(&v->path, &w->path, L);
 			if (!o->universal && w->path.ok && !w->path.never && w->path.n > L + 1 &&
-			    w->path.n - L <= SFX_MAX && rp->ok && same_run_to(rp, &w->path, L) &&
+			    w->path.n - L <= SFX_MAX && rp->ok && path_same_run_to(rp, &w->path, L) &&
 			    w->path.l[L].phase == EV_INSIDE) {
 				o->esc_level = (uint8_t)L;
 				o->n_sfx = (uint8_t)(w->path.n - L);
@@ -2847,7 +2836,7 @@ enum { CL_UNIV, CL_SKIP, CL_GROUP, CL_ALT, CL_LO };
 static int path_inside(const struct path *p, const struct path *ref, int32_t L, const struct hlo_instruction *z)
 {
 	return p->ok && !p->never && p->n > L + 1 && p->l[L].x == z && p->l[L].phase == EV_INSIDE &&
-	       same_run_to(ref, p, L);
+	       path_same_run_to(ref, p, L);
 }
 
 static int classify(const struct old_entry *e, const struct path *dp, const struct path *wp,

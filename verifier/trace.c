@@ -129,19 +129,24 @@ int32_t path_shared_run(const struct path *d, const struct path *u)
 	return L;
 }
 
+int path_same_run_to(const struct path *a, const struct path *b, int32_t L)
+{
+	if (a->n <= L || b->n <= L || a->l[L].k != b->l[L].k)
+		return 0;
+	for (int32_t i = 0; i < L; i++)
+		if (a->l[i].x != b->l[i].x || a->l[i].phase != EV_INSIDE || b->l[i].phase != EV_INSIDE ||
+		    a->l[i + 1].k != b->l[i + 1].k)
+			return 0;
+	return 1;
+}
+
 int path_direct_at(const struct path *d, const struct path *w, int32_t L)
 {
 	if (!d->ok || d->never || !w->ok || w->never || w->n != L + 1 || w->l[L].phase == EV_INSIDE)
 		return 0;
 	if (d->n == 0) /* time 0: the entry's run */
 		return L == 0 && w->l[0].k->is_entry;
-	if (L >= d->n || w->l[L].k != d->l[L].k)
-		return 0;
-	for (int32_t i = 0; i < L; i++)
-		if (w->l[i].x != d->l[i].x || w->l[i].phase != EV_INSIDE || d->l[i].phase != EV_INSIDE ||
-		    w->l[i + 1].k != d->l[i + 1].k)
-			return 0;
-	return 1;
+	return path_same_run_to(d, w, L);
 }
 
 enum { R_LT, R_GT, R_EQ, R_ATOM, R_DESCEND };

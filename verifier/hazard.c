@@ -3118,6 +3118,24 @@ static int subtract_old(struct view *V, const struct xlate *X, struct tset *hi, 
 	return differs;
 }
 
+/* The evidence without its "repair..." lines. */
+static void drop_repair_lines(struct sbuf *ev)
+{
+	size_t w = 0;
+	for (size_t r = 0; ev->s && r < ev->n;) {
+		const char *nl = memchr(ev->s + r, '\n', ev->n - r);
+		size_t len = nl ? (size_t)(nl - (ev->s + r)) + 1 : ev->n - r;
+		if (strncmp(ev->s + r, "repair", 6)) {
+			memmove(ev->s + w, ev->s + r, len);
+			w += len;
+		}
+		r += len;
+	}
+	ev->n = w;
+	if (ev->s)
+		ev->s[w] = 0;
+}
+
 /* The verdict of a removal view: the old hazards subtracted (above). */
 static void removal_view_verdict(struct view *V, const struct hz_result *const orig[2],
 				 struct buffer_verdict *bv, struct sbuf *ev, enum copy_family *predicted)
@@ -3193,6 +3211,7 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 					bv->n_edges = 0;
 					bv->edge_from = bv->edge_to = NULL;
 					bv->unknown_reason = arena_strdup(&V->an->m->arena, OLD_IN_SOME_RUNS);
+					drop_repair_lines(ev); /* no repair is claimed */
 					sb_printf(ev, "unknown: %s\n", OLD_IN_SOME_RUNS);
 				}
 			}

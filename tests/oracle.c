@@ -1345,6 +1345,10 @@ static int oracle_value_is_token(const struct oracle *o, int32_t v)
  * read from (a fusion parameter used elementwise shares). */
 static int oracle_can_share(struct oracle *o, const struct value_use *u, const struct hlo_value *hw)
 {
+	/* XLA refuses a constant operand before it looks at in-place pairs
+	 * (HloDataflowAnalysis::CanShareOperandBufferWithUser) */
+	if (u->instr->operands[u->operand]->opcode == OP_CONSTANT)
+		return 0;
 	const struct inplace_pair *pr;
 	int32_t np = inplace_pairs(o->ip, u->instr, &pr);
 	for (int32_t i = 0; i < np; i++)

@@ -1,7 +1,10 @@
 #!/usr/bin/perl
-# add-edges.pl FILE A B [A B ...]: FILE's HLO text with the control edge A -> B
-# added to instruction B (control-predecessors={%A}, merged with the ones it
-# has), on stdout. Independent of hloproof's own rewrite (tests/repairs.sh):
+# add-edges.pl [--strip NAME] FILE A B [A B ...]: FILE's HLO text with the
+# control edge A -> B added to instruction B (control-predecessors={%A},
+# merged with the ones it has), on stdout. --strip NAME first drops the
+# control edges into and out of NAME (and of the copy-done of a copy-start
+# NAME): a copy whose removal the edges are to repair loses them with it
+# (docs/hazards.md 4). Independent of hloproof's own rewrite (tests/repairs.sh):
 # it edits the text. Where an edge runs against the printed order, the
 # computation's instructions are put in an order where each follows every
 # instruction it names (the earliest printed first among the ready ones).
@@ -9,6 +12,11 @@
 use strict;
 use warnings;
 
+my @strip;
+while (@ARGV && $ARGV[0] eq '--strip') {
+	shift @ARGV;
+	push @strip, shift @ARGV;
+}
 my ($file, @pairs) = @ARGV;
 open(my $fh, '<', $file) or die "$file: $!\n";
 my @lines = <$fh>;
@@ -44,6 +52,27 @@ for my $l (@lines) {
 
 
 my %touched;
+for my $x (@strip) {
+	for my $c (grep { ref } @out) {
+		my ($ix) = grep { $_->{name} eq $x } @{$c->{ins}};
+		next if !$ix;
+		my @names = ($x);
+		# a copy-start's copy-done goes with it
+		push @names, map { $_->{name} } grep { $_->{text} =~ /copy-done\(.*%?\Q$x\E\)/ } @{$c->{ins}};
+		for my $i (@{$c->{ins}}) {
+			next if $i->{text} !~ /control-predecessors=\{([^}]*)\}/;
+			my @kept = grep { my $n = $_; $n =~ s/^%//; !grep { $_ eq $n } @names } split /\s*,\s*/, $1;
+			@kept = () if grep { $i->{name} eq $_ } @names;
+			if (@kept) {
+				my $k = join(', ', @kept);
+				$i->{text} =~ s/control-predecessors=\{[^}]*\}/control-predecessors={$k}/;
+			} else {
+				$i->{text} =~ s/,\s*control-predecessors=\{[^}]*\}//;
+			}
+		}
+		$touched{$c} = $c;
+	}
+}
 while (@pairs) {
 	my ($a, $b) = splice(@pairs, 0, 2);
 	# the computation that has both (names may repeat across computations)

@@ -125,9 +125,24 @@ static const struct copy_site *decider_site(struct analysis *an, const struct hl
 	return NULL;
 }
 
+/* The removal leaves a root with users: the copy (or copy-done) is its
+ * computation's root and its operand has other users or control successors
+ * there (agree_stats.root_users_unverified). */
+static int root_with_users(const struct hlo_instruction *copy, const struct copy_site *site)
+{
+	const struct hlo_instruction *last = site->done ? site->done : copy;
+	if (last != last->parent->root || site->operand < 0 || site->operand >= copy->n_operands)
+		return 0;
+	const struct hlo_instruction *s = copy->operands[site->operand];
+	for (int32_t i = 0; i < s->n_users; i++)
+		if (s->users[i] != copy && s->users[i]->parent == s->parent)
+			return 1;
+	return s->ext->n_ctrl_succs > 0;
+}
+
 static void check_copy(struct ctx *c, struct analysis *an, struct hlo_module *m,
 		       const struct hlo_instruction *copy, int32_t output, const struct oracle_limits *lim,
-		       struct agree_stats *st)
+		       int pre, struct agree_stats *st)
 {
 	double t0 = now();
 	struct copy_report rep;
@@ -157,13 +172,18 @@ static void check_copy(struct ctx *c, struct analysis *an, struct hlo_module *m,
 		return;
 	}
 	st->copies++;
+	st->copies_pre += pre;
 	if (rc < 0) {
 		fail_head(c, "copy %s: copy_analyse_one failed", copy->name);
 		fail_module(c);
 		oracle_copy_result_free(&cr);
 		return;
 	}
-	if (rep.any == VERDICT_UNKNOWN || rep.given == VERDICT_UNKNOWN) {
+	if (rep.any == VERDICT_UNKNOWN && rep.given == cr.given && cr.any == VERDICT_SCHEDULE_DEPENDENT &&
+	    rep.unknown_reason && strstr(rep.unknown_reason, "no ordering by control edges was verified") &&
+	    root_with_users(copy, site)) {
+		st->root_users_unverified++;
+	} else if (rep.any == VERDICT_UNKNOWN || rep.given == VERDICT_UNKNOWN) {
 		char what[160];
 		snprintf(what, sizeof(what), "copy %s", copy->name);
 		unknown_answer(c, st, what, rep.unknown_reason);
@@ -491,6 +511,7 @@ int agree_module(const char *text, const char *label, unsigned flags, struct agr
 	opt.cross_check = (flags & AGREE_CROSS_CHECK) != 0;
 	opt.read_block_min_uses = 1; /* the oracle checks the kept reads on every value */
 	opt.shared_mats_min_members = 1; /* and the shared member matrices */
+	opt.removal_all_hazards = (flags & AGREE_OLD_RULE) != 0;
 	struct diag dd;
 	diag_init(&dd, err);
 	t0 = now();
@@ -534,7 +555,7 @@ int agree_module(const char *text, const char *label, unsigned flags, struct agr
 				n_oracle_copies++;
 				if (comp->instrs[i]->opcode != OP_COPY)
 					st->fused_async++;
-				check_copy(&c, an, m, comp->instrs[i], outs[j], &lim, st);
+				check_copy(&c, an, m, comp->instrs[i], outs[j], &lim, r.module.some, st);
 			}
 		}
 	}

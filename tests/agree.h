@@ -13,10 +13,17 @@ struct agree_stats {
 	int64_t disagreed;      /* modules with at least one disagreement */
 	int64_t skipped;        /* the oracle had no answer (over its limits) */
 	int64_t copies, buffers, donations;   /* questions compared (donations: alias entries) */
+	int64_t copies_pre;     /* of the copies, those in a module that has a hazard already */
 	int64_t fused_async;    /* of the copies read, fused copies and copy-start / copy-done pairs */
 	int64_t donors;         /* buffer_donor leaves honored by the prediction, compared */
 	int64_t donors_not_honored; /* buffer_donor leaves predicted not honored (not compared) */
 	int64_t unknown;        /* decider answers `unknown` (each is a failure here) */
+	/* copies at a computation's root whose operand has other users there: the
+	 * removal makes the operand a root that runs last before its own users
+	 * (docs/hazards.md 1), so the schedules the oracle finds hazard-free are
+	 * no module's and the decider's repair closes a cycle; its `unknown` (no
+	 * ordering verified) is accepted there, and counted */
+	int64_t root_users_unverified;
 	int64_t edges_checked;  /* schedule-dependent repair edges re-checked by the oracle */
 	int64_t multi_edge_repairs; /* repairs that needed several edges (listed in the evidence;
 				     * the API and hazards.md section 4 speak of one edge) */
@@ -31,6 +38,10 @@ enum {
 				* disagreement is a failure (slow: Z3 on everything) */
 	AGREE_ALL_BUFFERS = 2, /* every buffer, not only those with two values or a hazard */
 	AGREE_UNKNOWN_OK = 4,  /* a decider `unknown` with a reason is counted, not a failure */
+	AGREE_OLD_RULE = 8,    /* the deciders judge a removal by every hazard of the merged
+				* buffer, as before docs/hazards.md 4 compared it with the module
+				* as given (analysis_options.removal_all_hazards): a negative
+				* control, the oracle must disagree */
 };
 
 /* Compare on one module text (label names it in messages, e.g. "seed 17").

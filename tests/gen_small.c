@@ -67,12 +67,27 @@ struct gcomp {
 	int root;            /* index of the root (always the last one) */
 };
 
+/* A hazard the module as given already has (gen_entry picks at most one):
+ * a copy's removal is judged by the hazards it brings beyond those. */
+enum pre_hazard {
+	PRE_NONE = 0,
+	PRE_DONATION,      /* a donated parameter read after its in-place update */
+	PRE_DONATION_FLOW, /* ... the update inside a while loop or a branch */
+	PRE_LOOP_SLOTS,    /* two loop slots returning one value */
+	PRE_OUTPUTS,       /* a value and its in-place update both entry outputs */
+	PRE_CONST_OUTPUT,  /* a constant at an entry output */
+	PRE_N
+};
+
 struct gen {
 	struct rng r;
 	int uid;
 	struct gcomp comps[G_MAX_COMPS];
 	int ncomp;
 	int overflow;
+	enum pre_hazard pre;
+	int flow_value;     /* PRE_DONATION_FLOW: the entry value the loop or branch takes (-1: pick) */
+	int alias_out;      /* an entry output to alias to parameter 0 (-1: none) */
 };
 
 static struct gcomp *new_comp(struct gen *g, const char *prefix)
@@ -440,14 +455,14 @@ static void gen_view(struct gen *g, struct gcomp *e)
 
 static int gen_while(struct gen *g, struct gcomp *e)
 {
-	int nslots = 1 + rnd(&g->r, 2); /* data slots besides the counter */
+	int nslots = g->pre == PRE_LOOP_SLOTS ? 2 : 1 + rnd(&g->r, 2); /* data slots besides the counter */
 	char st[128];
 	snprintf(st, sizeof(st), "(s32[], f32[8]%s)", nslots == 2 ? ", f32[8]" : "");
 	/* init */
 	int ci = pick(g, e, T_S);
 	if (ci < 0 || chance(&g->r, 80))
 		ci = const_s32(g, e, 0);
-	int a0 = pick(g, e, T_F8);
+	int a0 = g->flow_value >= 0 ? g->flow_value : pick(g, e, T_F8);
 	int b0 = nslots == 2 ? (chance(&g->r, 25) ? a0 : pick(g, e, T_F8)) : -1;
 	if (chance(&g->r, 20))
 		a0 = copy_of(g, e, a0);
@@ -534,6 +549,8 @@ static int gen_while(struct gen *g, struct gcomp *e)
 		if (chance(&g->r, 15))
 			out[k] = copy_of(g, bc, out[k]);
 	}
+	if (g->pre == PRE_LOOP_SLOTS) /* both slots return one value */
+		out[1] = out[chance(&g->r, 50) ? 0 : 1], out[0] = out[1];
 	if (chance(&g->r, 15))
 		ctrl_edge(g, bc);
 	if (nslots == 2)
@@ -558,12 +575,13 @@ static int gen_while(struct gen *g, struct gcomp *e)
 
 /* ---- conditional ---- */
 
-static void gen_branch(struct gen *g, struct gcomp *bc)
+/* A branch taking an f32[8]; dus: it updates its operand in place. */
+static void gen_branch(struct gen *g, struct gcomp *bc, int dus)
 {
 	snprintf(bc->sig, sizeof(bc->sig), "(bx: f32[8]) -> f32[8]");
 	int x = add(g, bc, T_F8, "bx", "f32[8] parameter(0)");
 	bc->ins[x].is_param = 1;
-	switch (rnd(&g->r, 5)) {
+	switch (dus ? 2 : rnd(&g->r, 5)) {
 	case 0: /* pass the operand through */
 		bc->root = x;
 		return;
@@ -592,11 +610,11 @@ static void gen_branch(struct gen *g, struct gcomp *bc)
 
 static int gen_conditional(struct gen *g, struct gcomp *e)
 {
-	int x = pick(g, e, T_F8);
+	int x = g->flow_value >= 0 ? g->flow_value : pick(g, e, T_F8);
 	int y = chance(&g->r, 30) ? x : pick(g, e, T_F8);
 	struct gcomp *b0 = new_comp(g, "br"), *b1 = new_comp(g, "br");
-	gen_branch(g, b0);
-	gen_branch(g, b1);
+	gen_branch(g, b0, g->flow_value >= 0);
+	gen_branch(g, b1, 0);
 	use(e, x);
 	use(e, y);
 	if (chance(&g->r, 50)) {
@@ -652,15 +670,40 @@ static void gen_entry(struct gen *g, struct gcomp *e, int *n_params, int *param_
 	int target = np + 3 + rnd(&g->r, 10);
 	int want_while = chance(&g->r, 45), want_cond = chance(&g->r, 35);
 	int while_at = np + rnd(&g->r, 4), cond_at = np + rnd(&g->r, 6);
+	/* a hazard the module has already, on a third of them */
+	g->pre = chance(&g->r, 35) ? (enum pre_hazard)(1 + rnd(&g->r, PRE_N - 1)) : PRE_NONE;
+	int forced[2], n_forced = 0, flow_loop = 0;
+	if (g->pre == PRE_DONATION) {
+		/* parameter 0 updated in place, donated to output 0, read later */
+		forced[n_forced++] = dus_f8(g, e, 0);
+		g->alias_out = 0;
+	} else if (g->pre == PRE_DONATION_FLOW) {
+		/* ... the update inside a loop or a branch that takes it */
+		flow_loop = chance(&g->r, 50);
+		if (flow_loop)
+			want_while = 1, want_cond = 0;
+		else
+			want_cond = 1, want_while = 0;
+		g->flow_value = 0;
+		g->alias_out = 0;
+	} else if (g->pre == PRE_LOOP_SLOTS) {
+		want_while = 1;
+	}
 	while (e->n < target && !g->overflow) {
 		if (want_while && e->n >= while_at) {
 			want_while = 0;
-			gen_while(g, e);
+			int r = gen_while(g, e);
+			if (g->flow_value >= 0 && flow_loop)
+				forced[n_forced++] = r;
+			g->flow_value = -1;
 			continue;
 		}
 		if (want_cond && e->n >= cond_at) {
 			want_cond = 0;
-			gen_conditional(g, e);
+			int r = gen_conditional(g, e);
+			if (g->flow_value >= 0 && !flow_loop)
+				forced[n_forced++] = r;
+			g->flow_value = -1;
 			continue;
 		}
 		int k = rnd(&g->r, 100);
@@ -712,10 +755,34 @@ static void gen_entry(struct gen *g, struct gcomp *e, int *n_params, int *param_
 			unary(g, e, x);
 		}
 	}
+	if (g->pre == PRE_DONATION || g->pre == PRE_DONATION_FLOW) {
+		if (!n_forced) /* the loop or branch did not fit */
+			g->alias_out = -1;
+		/* the donated parameter read after its update (sometimes by a copy) */
+		int x = chance(&g->r, 40) ? copy_of(g, e, 0) : 0;
+		unary(g, e, x);
+	} else if (g->pre == PRE_OUTPUTS) {
+		/* a value and its in-place update, both outputs */
+		int x = unary(g, e, 0);
+		forced[n_forced++] = x;
+		forced[n_forced++] = dus_f8(g, e, x);
+	} else if (g->pre == PRE_CONST_OUTPUT) {
+		forced[n_forced++] = add(g, e, T_F8, "cf", "f32[8] constant({0, 1, 2, 3, 4, 5, 6, 7})");
+	}
 	/* outputs: values nobody reads first, then any; sometimes a parameter;
 	 * sometimes behind a copy */
 	int outs[3], no = 1 + rnd(&g->r, 3);
+	if (no < n_forced)
+		no = n_forced;
 	for (int o = 0; o < no; o++) {
+		if (o < n_forced) {
+			int v = forced[o];
+			if (chance(&g->r, 20))
+				v = copy_of(g, e, v);
+			use(e, v);
+			outs[o] = v;
+			continue;
+		}
 		int cand[G_MAX_INS], n = 0;
 		for (int i = 0; i < e->n; i++)
 			if (array_ty(e->ins[i].ty) && !e->ins[i].users && !e->ins[i].is_param)
@@ -810,6 +877,8 @@ char *gen_small_attempt(uint64_t seed, int attempt)
 	if (!g)
 		return NULL;
 	g->r.s = seed * 0x2545f4914f6cdd1dull + (uint64_t)attempt * 0x9e3779b97f4a7c15ull + 1;
+	g->flow_value = -1;
+	g->alias_out = -1;
 	rng_next(&g->r);
 	/* the entry goes last in the text but is built first: reserve slot 0 */
 	g->ncomp = 1;
@@ -837,8 +906,15 @@ char *gen_small_attempt(uint64_t seed, int attempt)
 	int used_param[3] = {0, 0, 0}, n_alias = 0;
 	char al[256];
 	size_t ll = 0;
+	if (g->alias_out >= 0 && g->alias_out < no && oty[g->alias_out] == pty[0]) {
+		/* the module's donation (enum pre_hazard) */
+		used_param[0] = 1;
+		ll += (size_t)snprintf(al + ll, sizeof(al) - ll, tuple_root ? "{%d}: (0, {}, may-alias)"
+									 : "{}: (0, {}, may-alias)", g->alias_out);
+		n_alias++;
+	}
 	for (int o = 0; o < no; o++) {
-		if (!chance(&g->r, 40))
+		if (!chance(&g->r, 40) || o == g->alias_out)
 			continue;
 		for (int p = 0; p < np; p++)
 			if (!used_param[p] && pty[p] == oty[o] && array_ty(pty[p])) {

@@ -8,6 +8,10 @@
  * -> triples (v, w, u) found by scanning, for each read, the definitions of
  * the read value's buffer since the read instance was defined.
  *
+ * A copy removal (oracle_removal) runs this on the rewritten module and on
+ * the module as given, schedule by corresponding schedule and trace by trace,
+ * and compares the hazards' identities (the "removals" section below).
+ *
  * Nothing here is clever on purpose. The only shortcut: parameters and
  * constants are left out of the enumerated orders, since their events do
  * not depend on where they are printed (a parameter's values are defined at
@@ -918,6 +922,34 @@ static int comp_space_build(struct comp_space *cs, struct hlo_computation *c,
 					rc = -1;
 					break;
 				}
+		if (rc && extra && extra->n > 0) {
+			/* edges added to the module (a repair): its printed order
+			 * made to respect them as rewrite.c prints it, the first
+			 * printed among the ready instructions, the root last */
+			rc = 0;
+			uint8_t *done = xcalloc((size_t)n + 1, 1);
+			p = 0;
+			for (int32_t round = 0; round < n; round++) {
+				int32_t pick = -1;
+				for (int32_t k = 0; k < n && pick < 0; k++) {
+					if (done[k] || eidx[k] < 0 || c->instrs[k] == root)
+						continue;
+					int ready = 1;
+					for (int32_t j = 0; j < n && ready; j++)
+						if (j != k && !done[j] && eidx[j] >= 0 && HAS(ADJ(j), k))
+							ready = 0;
+					if (ready)
+						pick = k;
+				}
+				if (pick < 0)
+					break;
+				done[pick] = 1;
+				cs->orders[p++] = eidx[pick];
+			}
+			if (root && eidx[root->index] >= 0)
+				cs->orders[p++] = eidx[root->index];
+			free(done);
+		}
 		cs->n_orders = 1;
 		free(eidx);
 		goto out;
@@ -1224,6 +1256,14 @@ struct found {
 	enum oracle_kind kind;
 };
 
+/* Scratch of a trace scan: the last definition event of each value, the
+ * definition events seen so far. */
+struct scan {
+	int32_t *last_def;        /* [value] */
+	int32_t *defs;            /* indices of definition events */
+	int64_t cap_defs;
+};
+
 struct eval {
 	struct oracle *o;
 	const uint8_t *want;      /* [buffer] or NULL for all */
@@ -1235,10 +1275,7 @@ struct eval {
 	int32_t n_tri, cap_tri;
 	char **witness_of;        /* [buffer]: first witness text (global) */
 	char *witness_any;
-	/* scratch */
-	int32_t *last_def;        /* [value] */
-	int32_t *defs;            /* indices of definition events */
-	int64_t cap_defs;
+	struct scan sc;
 };
 
 static void witness_text(struct eval *ev, const struct tracer *tr, const struct oev *def_v,
@@ -1308,6 +1345,10 @@ static int oracle_value_is_token(const struct oracle *o, int32_t v)
  * read from (a fusion parameter used elementwise shares). */
 static int oracle_can_share(struct oracle *o, const struct value_use *u, const struct hlo_value *hw)
 {
+	/* XLA refuses a constant operand before it looks at in-place pairs
+	 * (HloDataflowAnalysis::CanShareOperandBufferWithUser) */
+	if (u->instr->operands[u->operand]->opcode == OP_CONSTANT)
+		return 0;
 	const struct inplace_pair *pr;
 	int32_t np = inplace_pairs(o->ip, u->instr, &pr);
 	for (int32_t i = 0; i < np; i++)
@@ -1318,17 +1359,25 @@ static int oracle_can_share(struct oracle *o, const struct value_use *u, const s
 				   hw->sub, u->operand, NULL);
 }
 
-/* Scan one trace. Returns 1 when it stopped at a wanted hazard. */
-static int eval_trace(struct eval *ev, const struct tracer *tr)
+/* What a trace scan calls for each hazard triple found: the definition
+ * events of v and w and the read of v. Returns 1 to stop the scan. */
+typedef int (*hazard_fn)(void *ctx, const struct tracer *tr, const struct oev *def_v,
+			 const struct oev *def_w, const struct oev *rd, enum oracle_kind kind);
+
+/* Scan one trace for hazard triples on the buffers marked in want (NULL:
+ * every buffer). Returns 1 when fn stopped it. */
+static int scan_trace(struct oracle *o, struct scan *sc, const struct tracer *tr, const uint8_t *want,
+		      hazard_fn fn, void *ctx)
 {
-	struct oracle *o = ev->o;
 	const int32_t *buffer_of = o->bufs->buffer_of;
+	if (!sc->last_def)
+		sc->last_def = xcalloc((size_t)o->n_values + 1, sizeof(int32_t));
 	for (int32_t v = 0; v < o->n_values; v++)
-		ev->last_def[v] = -1;
+		sc->last_def[v] = -1;
 	int64_t nd = 0;
-	if (ev->cap_defs < tr->n_ev) {
-		ev->cap_defs = tr->n_ev;
-		ev->defs = xrealloc(ev->defs, (size_t)ev->cap_defs, sizeof(int32_t));
+	if (sc->cap_defs < tr->n_ev) {
+		sc->cap_defs = tr->n_ev;
+		sc->defs = xrealloc(sc->defs, (size_t)sc->cap_defs, sizeof(int32_t));
 	}
 	for (int64_t g = 0; g < tr->n_ev;) {
 		int64_t h = g;
@@ -1339,24 +1388,24 @@ static int eval_trace(struct eval *ev, const struct tracer *tr)
 		int64_t nd0 = nd;
 		for (int64_t e = g; e < h; e++)
 			if (!tr->ev[e].read)
-				ev->defs[nd++] = (int32_t)e;
+				sc->defs[nd++] = (int32_t)e;
 		/* ... which read the instance defined strictly before */
 		for (int64_t e = g; e < h; e++) {
 			const struct oev *rd = &tr->ev[e];
 			if (!rd->read)
 				continue;
 			int32_t v = rd->value, b = buffer_of[v];
-			if (ev->want && !ev->want[b])
+			if (want && !want[b])
 				continue;
 			if (oracle_value_is_token(o, v))
 				continue; /* tokens hold no data (docs/hazards.md 3) */
-			int32_t dv = ev->last_def[v];
+			int32_t dv = sc->last_def[v];
 			if (dv < 0)
 				continue; /* not defined yet in this trace: nothing to corrupt */
 			const struct oev *def_v = &tr->ev[dv];
 			int32_t t1 = def_v->t, t3 = rd->t;
 			for (int64_t j = nd - 1; j >= 0; j--) {
-				const struct oev *dw = &tr->ev[ev->defs[j]];
+				const struct oev *dw = &tr->ev[sc->defs[j]];
 				int32_t t2 = dw->t;
 				if (t2 < t1)
 					break;
@@ -1378,16 +1427,36 @@ static int eval_trace(struct eval *ev, const struct tracer *tr)
 						continue;
 					kind = OK_SAME_INSTRUCTION;
 				}
-				record(ev, tr, def_v, dw, rd, kind);
-				if (ev->stop_at_first)
+				if (fn(ctx, tr, def_v, dw, rd, kind))
 					return 1;
 			}
 		}
 		for (int64_t j = nd0; j < nd; j++)
-			ev->last_def[tr->ev[ev->defs[j]].value] = ev->defs[j];
+			sc->last_def[tr->ev[sc->defs[j]].value] = sc->defs[j];
 		g = h;
 	}
 	return 0;
+}
+
+static void scan_free(struct scan *sc)
+{
+	free(sc->last_def);
+	free(sc->defs);
+	memset(sc, 0, sizeof(*sc));
+}
+
+static int record_fn(void *ctx, const struct tracer *tr, const struct oev *def_v,
+		     const struct oev *def_w, const struct oev *rd, enum oracle_kind kind)
+{
+	struct eval *ev = ctx;
+	record(ev, tr, def_v, def_w, rd, kind);
+	return ev->stop_at_first;
+}
+
+/* Scan one trace. Returns 1 when it stopped at a wanted hazard. */
+static int eval_trace(struct eval *ev, const struct tracer *tr)
+{
+	return scan_trace(ev->o, &ev->sc, tr, ev->want, record_fn, ev);
 }
 
 /* Run every trace of one schedule. Returns the status. */
@@ -1449,7 +1518,6 @@ static void eval_init(struct eval *ev, struct oracle *o)
 	ev->o = o;
 	ev->buf_haz = xcalloc((size_t)o->n_buffers, 1);
 	ev->witness_of = xcalloc((size_t)o->n_buffers, sizeof(char *));
-	ev->last_def = xcalloc((size_t)o->n_values, sizeof(int32_t));
 }
 
 static void eval_free(struct eval *ev)
@@ -1460,8 +1528,7 @@ static void eval_free(struct eval *ev)
 	free(ev->witness_any);
 	free(ev->buf_haz);
 	free(ev->tri);
-	free(ev->last_def);
-	free(ev->defs);
+	scan_free(&ev->sc);
 }
 
 static char *static_text(const struct oracle *o, const struct oracle_static *s)
@@ -2184,39 +2251,707 @@ static int layout_differs(const struct shape *a, const struct shape *b)
 	return strcmp(ea, eb) != 0;
 }
 
-/* Parse the rewritten text and mark the merged buffer(s). */
-static struct hlo_module *rewritten_module(struct hlo_module *m, const struct hlo_instruction *copy,
-					   int32_t output, char **text, char *why, size_t wcap)
+/* ---- removals, judged by the hazards they introduce -----------------------
+ *
+ * verdicts.md, "Verdicts for a copy": the rewritten module M' (each removed
+ * copy's uses read its operand) is compared with the module as given, M,
+ * schedule by schedule and trace by trace. A schedule S' of M' comes from the
+ * schedule S of M that is S' with each removed instruction put back right
+ * after its operand (at the start of its computation when the operand is a
+ * parameter or a constant, which are not scheduled; a copy-done right after
+ * its copy-start; the get-tuple-elements of one output of a multi-output
+ * fusion right after the fusion); S is simulated as it is, even where it
+ * runs against a removed copy's own control edges (the rewrite drops them).
+ * A trace of S' (its iteration counts and branch choices) comes from the
+ * trace of S with the same choices: the comparison is made per branch
+ * outcome and per iteration count. The removal introduces a hazard in
+ * (S', trace) when M' has one there that M does not have in (S, trace).
+ *
+ * Hazards are compared by identity (struct okey), over the whole module:
+ * - overwrite, same-instruction: the kind, the value read, the read (its
+ *   instruction, or the end of a computation's run);
+ * - same-time: the kind, the value read and the other value defined into
+ *   its buffer at once;
+ * - read-only-written: the read-only value; read-only-output: the value and
+ *   the output leaf; outputs-not-distinct: the two output leaves.
+ * A value of M is the value of M' defined by the same instruction (by
+ * computation and name) at the same index, phi or not alike; a removed
+ * copy's value is its operand's ("a read of the copy as a read of its
+ * operand", "a write by the removed copy as a write by its operand"). A
+ * value of M with no such value in M' (a loop or branch phi that collapses
+ * once the copy reads as its operand) has no identity there: its hazards
+ * match none of M''s. Comparing the whole module rather than the merged
+ * buffer keeps the oracle free of the deciders' claim that only the merged
+ * buffer changes: hazards elsewhere are the same in both and cancel. */
+
+struct okey {
+	uint8_t kind;
+	int32_t a, b;
+};
+
+struct okeys {
+	int32_t n, cap;
+	struct okey *k;
+	/* the first key's description, for the witness */
+};
+
+static int okeys_has(const struct okeys *s, const struct okey *k)
 {
-	*text = oracle_remove_copy_output_text(m, copy, output);
-	if (!*text) {
-		snprintf(why, wcap, "could not edit the printed text of %s", copy->name);
-		return NULL;
-	}
-	struct diag d;
-	diag_init(&d, NULL);
-	struct hlo_module *m2 = hlo_parse("<rewritten>", *text, strlen(*text), &d);
-	if (!m2)
-		snprintf(why, wcap, "rewritten module does not parse: %d:%d: %.180s", d.first_pos.line,
-			 d.first_pos.col, d.first);
-	return m2;
+	for (int32_t i = 0; i < s->n; i++)
+		if (s->k[i].kind == k->kind && s->k[i].a == k->a && s->k[i].b == k->b)
+			return 1;
+	return 0;
 }
 
-static uint8_t *merged_want(struct oracle *o, const struct hlo_instruction *copy,
-			    const struct hlo_instruction *src)
+static void okeys_add(struct okeys *s, uint8_t kind, int32_t a, int32_t b)
 {
-	const struct hlo_computation *c2 = hlo_find_computation(o->m, copy->parent->name);
-	const struct hlo_instruction *s2 = c2 ? hlo_find_instruction(c2, src->name) : NULL;
-	if (!s2)
-		return NULL;
-	const struct value_set *vs = dataflow_set(o->df, s2, 0);
-	if (!vs->n)
-		return NULL;
-	uint8_t *want = xcalloc((size_t)o->n_buffers, 1);
-	const int32_t *ids = value_set_ids(vs);
-	for (int32_t k = 0; k < vs->n; k++)
-		want[o->bufs->buffer_of[ids[k]]] = 1;
-	return want;
+	struct okey k = {kind, a, b};
+	if (okeys_has(s, &k))
+		return;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 16;
+		s->k = xrealloc(s->k, (size_t)s->cap, sizeof(*s->k));
+	}
+	s->k[s->n++] = k;
+}
+
+/* The read of a found triple as a key part: the reading instruction's gid,
+ * or -(computation index + 1) for the end of a computation's run. */
+static int32_t read_site(const struct oev *rd)
+{
+	return rd->end ? -(rd->at->parent->index + 1) : rd->at->gid;
+}
+
+/* Static hazard keys of a module (docs/hazards.md 3), in its own ids. */
+static void static_keys(const struct oracle *o, struct okeys *out)
+{
+	const struct dataflow *df = o->df;
+	const struct buffers *bf = o->bufs;
+	for (int32_t v = 0; v < o->n_values; v++) {
+		if (!o->read_only[v] || !o->static_value[v])
+			continue;
+		const struct hlo_buffer *hb = &bf->buffers[bf->buffer_of[v]];
+		for (int32_t k = 0; k < hb->n_values; k++)
+			if (hb->values[k] != v && o->static_value[hb->values[k]]) {
+				okeys_add(out, OK_READ_ONLY_WRITTEN, v, -1);
+				break;
+			}
+	}
+	const struct hlo_instruction *root = o->m->entry ? o->m->entry->root : NULL;
+	if (!root)
+		return;
+	const struct shape_tree *t = dataflow_tree(df, root);
+	for (int32_t s = 0; s < t->n; s++) {
+		if (t->nk[s] >= 0)
+			continue; /* a tuple's pointer table is not an output leaf */
+		const struct shape *ss = dataflow_subshape(df, root, s);
+		if (!ss || !shape_is_array(ss))
+			continue;
+		const struct value_set *vs = dataflow_set(df, root, s);
+		for (int32_t k = 0; k < vs->n; k++) {
+			int32_t v = value_set_ids(vs)[k];
+			if (o->read_only[v])
+				okeys_add(out, OK_READ_ONLY_OUTPUT, v, s);
+		}
+		/* one buffer at an earlier leaf too */
+		for (int32_t s0 = 0; s0 < s; s0++) {
+			if (t->nk[s0] >= 0)
+				continue;
+			const struct shape *s0s = dataflow_subshape(df, root, s0);
+			if (!s0s || !shape_is_array(s0s))
+				continue;
+			const struct value_set *v0 = dataflow_set(df, root, s0);
+			int shared = 0;
+			for (int32_t i = 0; i < vs->n && !shared; i++)
+				for (int32_t j = 0; j < v0->n && !shared; j++)
+					shared = bf->buffer_of[value_set_ids(vs)[i]] == bf->buffer_of[value_set_ids(v0)[j]];
+			if (shared)
+				okeys_add(out, OK_OUTPUTS_NOT_DISTINCT, s0, s);
+		}
+	}
+}
+
+/* One removal as the oracle evaluates it. */
+struct rplan {
+	struct hlo_module *m, *m2;     /* M and M' (m2 owned) */
+	char *text;                    /* M''s text (owned) */
+	struct oracle *o1, *o2;
+	int32_t *vmap;                 /* [M value] -> M' value or -1 */
+	int32_t *imap;                 /* [M gid] -> M' gid or -1 (removed) */
+	const struct hlo_instruction **rimap; /* [M' gid] -> M instruction */
+	int32_t *cmap;                 /* [M computation index] -> M' index or -1 */
+	int32_t *leafmap;              /* [M entry root sub] -> M' sub or -1 */
+	int32_t n_rm;                  /* removed instructions of M */
+	const struct hlo_instruction **rm, **anchor; /* anchor NULL: the start of the computation */
+	struct okeys st1, st2;         /* static keys: M's (in M' ids), M''s */
+	struct space sp1;              /* M: one order per executed computation */
+	int64_t *pick1;
+	struct okeys k1, k2;           /* per trace */
+	struct scan sc1, sc2;
+};
+
+static void rplan_free(struct rplan *p)
+{
+	oracle_free(p->o1);
+	oracle_free(p->o2);
+	hlo_module_free(p->m2);
+	free(p->text);
+	free(p->vmap);
+	free(p->imap);
+	free(p->rimap);
+	free(p->cmap);
+	free(p->leafmap);
+	free(p->rm);
+	free(p->anchor);
+	free(p->st1.k);
+	free(p->st2.k);
+	space_free(&p->sp1);
+	free(p->pick1);
+	free(p->k1.k);
+	free(p->k2.k);
+	scan_free(&p->sc1);
+	scan_free(&p->sc2);
+	memset(p, 0, sizeof(*p));
+}
+
+static const struct hlo_instruction *find_named(const struct hlo_module *m, const struct hlo_instruction *x)
+{
+	const struct hlo_computation *k = hlo_find_computation(m, x->parent->name);
+	return k ? hlo_find_instruction(k, x->name) : NULL;
+}
+
+/* The value a removed copy defines: the copy's, the fusion's (at output k),
+ * the copy-start's destination {0}. */
+static int32_t removed_value(const struct dataflow *df, const struct hlo_instruction *copy, int32_t output)
+{
+	int32_t sub = 0;
+	if (copy->opcode == OP_COPY_START || output >= 0) {
+		int32_t ix = copy->opcode == OP_COPY_START ? 0 : output;
+		sub = dataflow_sub(df, copy, &ix, 1);
+		if (sub < 0)
+			return -1;
+	}
+	return dataflow_value_defined_at(df, copy, sub);
+}
+
+static void add_removed(struct rplan *p, const struct hlo_instruction *x, const struct hlo_instruction *anchor)
+{
+	p->rm = xrealloc(p->rm, (size_t)p->n_rm + 1, sizeof(*p->rm));
+	p->anchor = xrealloc(p->anchor, (size_t)p->n_rm + 1, sizeof(*p->anchor));
+	p->rm[p->n_rm] = x;
+	p->anchor[p->n_rm] = anchor && effective(anchor) ? anchor : NULL;
+	p->n_rm++;
+}
+
+/* M', the maps and the static keys. Returns 0, or -1 with out->status and
+ * out->why set. */
+static int rplan_build(struct rplan *p, struct hlo_module *m, const struct oracle_site *sites,
+		       int32_t n_sites, const struct oracle_limits *lim, struct oracle_copy_result *out)
+{
+	memset(p, 0, sizeof(*p));
+	p->m = m;
+	const struct hlo_module *cur = m;
+	struct hlo_module *owned = NULL;
+	int32_t *s_of = xcalloc((size_t)n_sites + 1, sizeof(int32_t)); /* the operand's value, in M */
+	int32_t *c_of = xcalloc((size_t)n_sites + 1, sizeof(int32_t)); /* the copy's value, in M */
+	for (int32_t i = 0; i < n_sites; i++) {
+		const struct oracle_site *st = &sites[i];
+		struct removal rm;
+		if (!st->copy || removal_of(st->copy, st->output, &rm) < 0) {
+			out->status = ORACLE_BAD_INPUT;
+			snprintf(out->why, sizeof(out->why), "%s is not a copy", st->copy ? st->copy->name : "(null)");
+			goto fail;
+		}
+		/* the removed instructions of M, each with the instruction it goes back after */
+		for (int d = 0; d < rm.ndrop; d++) {
+			const struct hlo_instruction *x = hlo_find_instruction(st->copy->parent, rm.drop[d]);
+			if (!x)
+				continue;
+			const struct hlo_instruction *a = rm.src;
+			if (x->opcode == OP_GET_TUPLE_ELEMENT || x->opcode == OP_COPY_DONE)
+				a = x->operands[0];
+			add_removed(p, x, a);
+		}
+		/* the same removal on the module as rewritten so far */
+		const struct hlo_instruction *x = find_named(cur, st->copy);
+		struct removal rm2;
+		if (!x || removal_of(x, st->output, &rm2) < 0) {
+			out->status = ORACLE_BAD_INPUT;
+			snprintf(out->why, sizeof(out->why), "%s: removed twice, or no longer a copy", st->copy->name);
+			goto fail;
+		}
+		char *t = remove_text(cur, x, &rm2);
+		if (!t) {
+			out->status = ORACLE_BAD_INPUT;
+			snprintf(out->why, sizeof(out->why), "could not edit the printed text of %s", st->copy->name);
+			goto fail;
+		}
+		struct diag d;
+		diag_init(&d, NULL);
+		struct hlo_module *next = hlo_parse("<rewritten>", t, strlen(t), &d);
+		if (!next) {
+			snprintf(out->why, sizeof(out->why), "rewritten module does not parse: %d:%d: %.180s",
+				 d.first_pos.line, d.first_pos.col, d.first);
+			out->status = ORACLE_BAD_INPUT;
+			free(out->rewritten);
+			out->rewritten = t;
+			goto fail;
+		}
+		free(p->text);
+		p->text = t;
+		hlo_module_free(owned);
+		owned = next;
+		cur = next;
+	}
+	p->m2 = owned;
+	owned = NULL;
+	out->rewritten = strdup(p->text ? p->text : "");
+	p->o1 = oracle_new(m, lim, out->why, sizeof(out->why));
+	p->o2 = p->o1 ? oracle_new(p->m2, lim, out->why, sizeof(out->why)) : NULL;
+	if (!p->o2) {
+		out->status = ORACLE_BAD_INPUT;
+		goto fail;
+	}
+	const struct dataflow *df1 = p->o1->df, *df2 = p->o2->df;
+	/* instructions and computations by name */
+	p->imap = xcalloc((size_t)m->n_instrs + 1, sizeof(int32_t));
+	p->rimap = xcalloc((size_t)p->m2->n_instrs + 1, sizeof(*p->rimap));
+	p->cmap = xcalloc((size_t)m->n_comps + 1, sizeof(int32_t));
+	for (int32_t k = 0; k < m->n_comps; k++) {
+		const struct hlo_computation *c1 = m->comps[k];
+		const struct hlo_computation *c2 = hlo_find_computation(p->m2, c1->name);
+		p->cmap[k] = c2 ? c2->index : -1;
+		for (int32_t i = 0; i < c1->n_instrs; i++) {
+			const struct hlo_instruction *x2 = c2 ? hlo_find_instruction(c2, c1->instrs[i]->name) : NULL;
+			p->imap[c1->instrs[i]->gid] = x2 ? x2->gid : -1;
+			if (x2)
+				p->rimap[x2->gid] = c1->instrs[i];
+		}
+	}
+	/* values: the same instruction, index and phi-ness */
+	p->vmap = xcalloc((size_t)df1->n_values + 1, sizeof(int32_t));
+	for (int32_t v = 0; v < df1->n_values; v++) {
+		const struct hlo_value *hv = &df1->values[v];
+		int32_t g2 = p->imap[hv->def->gid];
+		p->vmap[v] = -1;
+		if (g2 < 0)
+			continue;
+		int32_t w = dataflow_value_defined_at(df2, df2->instr[g2], (int32_t)hv->sub);
+		if (w >= 0 && df2->values[w].is_phi == hv->is_phi)
+			p->vmap[v] = w;
+	}
+	/* a removed copy's value is its operand's */
+	for (int32_t i = 0; i < n_sites; i++) {
+		struct removal rm;
+		removal_of(sites[i].copy, sites[i].output, &rm);
+		s_of[i] = dataflow_unique_value(df1, rm.src, 0);
+		c_of[i] = removed_value(df1, sites[i].copy, sites[i].output);
+		if (s_of[i] < 0 || c_of[i] < 0) {
+			out->status = ORACLE_BAD_INPUT;
+			snprintf(out->why, sizeof(out->why), "%s: no single value at the copy or its operand",
+				 sites[i].copy->name);
+			goto fail;
+		}
+	}
+	for (int32_t round = 0; round <= n_sites; round++)
+		for (int32_t i = 0; i < n_sites; i++)
+			p->vmap[c_of[i]] = p->vmap[s_of[i]];
+	/* output leaves */
+	const struct hlo_instruction *r1 = m->entry->root, *r2 = p->m2->entry->root;
+	const struct shape_tree *t1 = dataflow_tree(df1, r1);
+	p->leafmap = xcalloc((size_t)t1->n + 1, sizeof(int32_t));
+	for (int32_t s = 0; s < t1->n; s++) {
+		int32_t idx[SHAPE_MAX_DEPTH + 1];
+		int32_t n = shape_tree_index(t1, s, idx);
+		p->leafmap[s] = dataflow_sub(df2, r2, idx, n);
+	}
+	/* static keys */
+	static_keys(p->o2, &p->st2);
+	struct okeys raw = {0};
+	static_keys(p->o1, &raw);
+	for (int32_t i = 0; i < raw.n; i++) {
+		const struct okey *k = &raw.k[i];
+		int32_t a = k->a, b = k->b;
+		if (k->kind == OK_OUTPUTS_NOT_DISTINCT) {
+			a = p->leafmap[a];
+			b = p->leafmap[b];
+		} else {
+			a = p->vmap[a];
+			if (k->kind == OK_READ_ONLY_OUTPUT)
+				b = p->leafmap[b];
+		}
+		if (a >= 0 && (k->kind == OK_READ_ONLY_WRITTEN || b >= 0))
+			okeys_add(&p->st1, k->kind, a, b);
+	}
+	free(raw.k);
+	free(s_of);
+	free(c_of);
+	return 0;
+fail:
+	hlo_module_free(owned);
+	free(s_of);
+	free(c_of);
+	return -1;
+}
+
+/* S for S': M's executed computations in the order of their M' twins, the
+ * removed instructions put back right after their anchors. */
+static int rplan_schedule(struct rplan *p, const struct space *sp2, const int64_t *pick2, char *why,
+			  size_t wcap)
+{
+	struct oracle *o1 = p->o1, *o2 = p->o2;
+	if (!p->sp1.cs) {
+		p->sp1.n = o1->n_sc;
+		p->sp1.cs = xcalloc((size_t)o1->n_sc + 1, sizeof(*p->sp1.cs));
+		p->pick1 = xcalloc((size_t)o1->n_sc + 1, sizeof(int64_t));
+		p->sp1.total = 1;
+		for (int32_t k = 0; k < o1->n_sc; k++) {
+			struct comp_space *cs = &p->sp1.cs[k];
+			cs->c = o1->sc[k];
+			cs->eff = xcalloc((size_t)cs->c->n_instrs + 1, sizeof(*cs->eff));
+			cs->orders = xcalloc((size_t)cs->c->n_instrs + 1, sizeof(int32_t));
+			cs->n_orders = 1;
+			for (int32_t i = 0; i < cs->c->n_instrs; i++)
+				cs->orders[i] = i;
+		}
+	}
+	for (int32_t k = 0; k < o1->n_sc; k++) {
+		struct comp_space *cs = &p->sp1.cs[k];
+		const struct hlo_computation *c1 = cs->c;
+		int32_t c2 = p->cmap[c1->index];
+		int32_t k2 = c2 >= 0 ? o2->sc_of[c2] : -1;
+		if (k2 < 0) {
+			snprintf(why, wcap, "computation %s runs in the module as given, not in the rewritten one",
+				 c1->name);
+			return -1;
+		}
+		const struct comp_space *cs2 = &sp2->cs[k2];
+		const int32_t *ord = cs2->orders + pick2[k2] * cs2->n_eff;
+		int32_t n = 0;
+		for (int32_t j = 0; j < cs2->n_eff; j++)
+			cs->eff[n++] = (struct hlo_instruction *)p->rimap[cs2->eff[ord[j]]->gid];
+		/* put the removed ones back, each right after its anchor (passes
+		 * for chains: a copy of a removed copy goes after it) */
+		uint8_t placed[256] = {0};
+		int32_t left = 0;
+		for (int32_t r = 0; r < p->n_rm && r < 256; r++)
+			left += p->rm[r]->parent == c1 && effective(p->rm[r]);
+		while (left > 0) {
+			int progress = 0;
+			for (int32_t r = p->n_rm - 1; r >= 0; r--) {
+				if (r >= 256 || placed[r] || p->rm[r]->parent != c1 || !effective(p->rm[r]))
+					continue;
+				int32_t at = -1;
+				if (p->anchor[r]) {
+					for (int32_t j = 0; j < n && at < 0; j++)
+						if (cs->eff[j] == p->anchor[r])
+							at = j + 1;
+					if (at < 0)
+						continue;
+				} else {
+					at = 0;
+				}
+				memmove(cs->eff + at + 1, cs->eff + at, (size_t)(n - at) * sizeof(*cs->eff));
+				cs->eff[at] = (struct hlo_instruction *)p->rm[r];
+				n++;
+				placed[r] = 1;
+				left--;
+				progress = 1;
+			}
+			if (!progress) {
+				snprintf(why, wcap, "cannot put the removed instructions of %s back", c1->name);
+				return -1;
+			}
+		}
+		cs->n_eff = n;
+	}
+	return 0;
+}
+
+struct keys_ctx {
+	struct rplan *p;
+	struct okeys *out;
+	int mapped; /* M's keys, mapped into M' ids */
+};
+
+static int key_fn(void *ctx, const struct tracer *tr, const struct oev *def_v, const struct oev *def_w,
+		  const struct oev *rd, enum oracle_kind kind)
+{
+	struct keys_ctx *kc = ctx;
+	struct rplan *p = kc->p;
+	int32_t a = rd->value, b = kind == OK_SAME_TIME ? def_w->value : read_site(rd);
+	if (kc->mapped) {
+		/* no identity in M': a collapsed phi, or a read by a removed instruction */
+		a = p->vmap[a];
+		if (a < 0)
+			return 0;
+		if (kind == OK_SAME_TIME) {
+			b = p->vmap[b];
+			if (b < 0)
+				return 0;
+		} else if (b >= 0) {
+			b = p->imap[b];
+			if (b < 0)
+				return 0;
+		} else {
+			int32_t c2 = p->cmap[-b - 1];
+			if (c2 < 0)
+				return 0;
+			b = -(c2 + 1);
+		}
+	}
+	okeys_add(kc->out, (uint8_t)kind, a, b);
+	return 0;
+}
+
+static void key_text(const struct rplan *p, const struct okey *k, FILE *f)
+{
+	fprintf(f, "%s hazard on ", oracle_kind_name((enum oracle_kind)k->kind));
+	switch (k->kind) {
+	case OK_OUTPUTS_NOT_DISTINCT:
+		fprintf(f, "output leaves %d and %d (sub)", k->a, k->b);
+		return;
+	case OK_READ_ONLY_OUTPUT:
+		value_name(p->o2, k->a, f);
+		fprintf(f, " at output leaf %d (sub)", k->b);
+		return;
+	case OK_READ_ONLY_WRITTEN:
+		value_name(p->o2, k->a, f);
+		return;
+	case OK_SAME_TIME:
+		value_name(p->o2, k->a, f);
+		fputs(" and ", f);
+		value_name(p->o2, k->b, f);
+		return;
+	default:
+		value_name(p->o2, k->a, f);
+		if (k->b >= 0)
+			fprintf(f, " read at %s", p->o2->df->instr[k->b]->name);
+		else
+			fprintf(f, " read at the end of %s", p->m2->comps[-k->b - 1]->name);
+	}
+}
+
+/* Make tr1 take tr2's choices. */
+static void copy_choices(struct tracer *tr1, const struct tracer *tr2)
+{
+	if (tr1->cap_choice < tr2->n_choice + 1) {
+		tr1->cap_choice = tr2->n_choice + 16;
+		tr1->choice = xrealloc(tr1->choice, (size_t)tr1->cap_choice, sizeof(int32_t));
+		tr1->nopt = xrealloc(tr1->nopt, (size_t)tr1->cap_choice, sizeof(int32_t));
+		tr1->chooser = xrealloc(tr1->chooser, (size_t)tr1->cap_choice, sizeof(*tr1->chooser));
+	}
+	if (tr2->n_choice)
+		memcpy(tr1->choice, tr2->choice, (size_t)tr2->n_choice * sizeof(int32_t));
+	tr1->n_choice = tr2->n_choice;
+}
+
+/* Every trace of schedule S' (pick2 in sp2): does one have a hazard that
+ * the same trace of S does not? *intro = 1 and the witness (first time)
+ * when so. Returns the status. */
+static enum oracle_status rplan_eval(struct rplan *p, const struct space *sp2, const int64_t *pick2,
+				     int *intro, char **witness, char *why, size_t wcap)
+{
+	*intro = 0;
+	if (rplan_schedule(p, sp2, pick2, why, wcap) < 0)
+		return ORACLE_BAD_INPUT;
+	struct tracer tr2 = {0}, tr1 = {0};
+	tr2.o = p->o2;
+	tr2.sp = sp2;
+	tr2.pick = pick2;
+	tr1.o = p->o1;
+	tr1.sp = &p->sp1;
+	tr1.pick = p->pick1;
+	enum oracle_status st = ORACLE_OK;
+	int64_t n = 0;
+	for (;;) {
+		tr2.overflow = 0;
+		run_trace(&tr2);
+		if (tr2.overflow || ++n > p->o2->lim.max_traces) {
+			st = ORACLE_TOO_MANY;
+			snprintf(why, wcap, "more than %lld traces (or %lld events) per schedule",
+				 (long long)p->o2->lim.max_traces, (long long)p->o2->lim.max_events);
+			break;
+		}
+		copy_choices(&tr1, &tr2);
+		tr1.overflow = 0;
+		run_trace(&tr1);
+		if (tr1.overflow) {
+			st = ORACLE_TOO_MANY;
+			snprintf(why, wcap, "too many events in a trace of the module as given");
+			break;
+		}
+		int same = tr1.n_choice == tr2.n_choice;
+		for (int32_t i = 0; same && i < tr2.n_choice; i++)
+			same = tr1.nopt[i] == tr2.nopt[i] && !strcmp(tr1.chooser[i]->name, tr2.chooser[i]->name);
+		if (!same) {
+			st = ORACLE_BAD_INPUT;
+			snprintf(why, wcap, "the traces of the two modules take different choices");
+			break;
+		}
+		p->k2.n = p->k1.n = 0;
+		struct keys_ctx c2 = {p, &p->k2, 0}, c1 = {p, &p->k1, 1};
+		scan_trace(p->o2, &p->sc2, &tr2, NULL, key_fn, &c2);
+		scan_trace(p->o1, &p->sc1, &tr1, NULL, key_fn, &c1);
+		for (int32_t i = 0; i < p->st2.n; i++)
+			okeys_add(&p->k2, p->st2.k[i].kind, p->st2.k[i].a, p->st2.k[i].b);
+		for (int32_t i = 0; i < p->st1.n; i++)
+			okeys_add(&p->k1, p->st1.k[i].kind, p->st1.k[i].a, p->st1.k[i].b);
+		const struct okey *got = NULL;
+		for (int32_t i = 0; i < p->k2.n && !got; i++)
+			if (!okeys_has(&p->k1, &p->k2.k[i]))
+				got = &p->k2.k[i];
+		if (got) {
+			*intro = 1;
+			if (witness && !*witness) {
+				char *buf = NULL;
+				size_t len = 0;
+				FILE *f = open_memstream(&buf, &len);
+				fputs("introduced: ", f);
+				key_text(p, got, f);
+				fputs("\n  schedule (rewritten module):\n", f);
+				schedule_print(sp2, pick2, f);
+				trace_print(&tr2, f);
+				fclose(f);
+				*witness = buf;
+			}
+			break;
+		}
+		if (!next_trace(&tr2))
+			break;
+	}
+	tracer_free(&tr1);
+	tracer_free(&tr2);
+	return st;
+}
+
+/* The removal over the schedules of sp2 (every one, or the given one):
+ * some / every schedule has an introduced hazard. Stops once both kinds
+ * of schedule were seen. */
+static enum oracle_status rplan_space(struct rplan *p, const struct space *sp2, int *some, int *every,
+				      char **witness, char **clean, char *why, size_t wcap)
+{
+	int64_t *pick = xcalloc((size_t)sp2->n + 1, sizeof(int64_t));
+	int64_t n_haz = 0, n_clean = 0;
+	enum oracle_status st = ORACLE_OK;
+	if (sp2->total > 0) {
+		do {
+			int intro = 0;
+			st = rplan_eval(p, sp2, pick, &intro, witness, why, wcap);
+			if (st != ORACLE_OK)
+				break;
+			if (intro) {
+				n_haz++;
+			} else {
+				n_clean++;
+				if (clean && !*clean)
+					*clean = schedule_text(sp2, pick);
+			}
+			if (n_haz && n_clean)
+				break;
+		} while (next_pick(sp2, pick));
+	}
+	free(pick);
+	*some = n_haz > 0;
+	*every = n_clean == 0;
+	return st;
+}
+
+/* any (every schedule of M' with the edges) and given (its printed one) */
+static void removal_verdicts(struct rplan *p, const struct hlo_instruction **f,
+			     const struct hlo_instruction **t, int32_t n_edges, struct oracle_copy_result *out)
+{
+	struct edge_list el = {n_edges, f, t};
+	struct space sp;
+	space_build(p->o2, &sp, n_edges ? &el : NULL, 0);
+	out->n_schedules = sp.total;
+	if (sp.status != ORACLE_OK) {
+		out->status = sp.status;
+		snprintf(out->why, sizeof(out->why), "%s", sp.why);
+		space_free(&sp);
+		return;
+	}
+	int some = 0, every = 0;
+	out->status = rplan_space(p, &sp, &some, &every, &out->witness, &out->clean, out->why,
+				  sizeof(out->why));
+	space_free(&sp);
+	if (out->status != ORACLE_OK)
+		return;
+	out->any = !some ? VERDICT_REMOVABLE : every ? VERDICT_NECESSARY : VERDICT_SCHEDULE_DEPENDENT;
+	if (!p->m2->is_scheduled)
+		return;
+	space_build(p->o2, &sp, n_edges ? &el : NULL, 1);
+	if (sp.status != ORACLE_OK) {
+		out->status = sp.status;
+		snprintf(out->why, sizeof(out->why), "given schedule: %.200s", sp.why);
+		out->any = VERDICT_UNKNOWN;
+	} else {
+		out->status = rplan_space(p, &sp, &some, &every, &out->witness, NULL, out->why,
+					  sizeof(out->why));
+		if (out->status == ORACLE_OK)
+			out->given = some ? VERDICT_NECESSARY : VERDICT_REMOVABLE;
+		else
+			out->any = VERDICT_UNKNOWN;
+	}
+	space_free(&sp);
+}
+
+int oracle_removal(struct hlo_module *m, const struct oracle_site *sites, int32_t n_sites,
+		   const struct hlo_instruction *const *edges_from,
+		   const struct hlo_instruction *const *edges_to, int32_t n_edges,
+		   const struct oracle_limits *lim, struct oracle_copy_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->given = VERDICT_NONE;
+	out->any = VERDICT_UNKNOWN;
+	if (n_sites < 1 || !m || !m->entry) {
+		out->status = ORACLE_BAD_INPUT;
+		snprintf(out->why, sizeof(out->why), "no copy to remove");
+		return 0;
+	}
+	for (int32_t i = 0; i < n_sites; i++) {
+		struct removal rm;
+		if (!sites[i].copy || removal_of(sites[i].copy, sites[i].output, &rm) < 0) {
+			out->status = ORACLE_BAD_INPUT;
+			snprintf(out->why, sizeof(out->why), "%s is not a copy",
+				 sites[i].copy ? sites[i].copy->name : "(null)");
+			return 0;
+		}
+		if (layout_differs(rm.to, rm.src->shape)) {
+			out->layout = 1;
+			out->given = m->is_scheduled ? VERDICT_NECESSARY : VERDICT_NONE;
+			out->any = VERDICT_NECESSARY;
+			return 0;
+		}
+	}
+	struct rplan p;
+	if (rplan_build(&p, m, sites, n_sites, lim, out) < 0) {
+		rplan_free(&p);
+		return 0;
+	}
+	/* the edges, between instructions of M' */
+	const struct hlo_instruction **f = xcalloc((size_t)n_edges + 1, sizeof(*f));
+	const struct hlo_instruction **t = xcalloc((size_t)n_edges + 1, sizeof(*t));
+	int ok = 1;
+	for (int32_t k = 0; k < n_edges && ok; k++) {
+		int32_t gf = edges_from[k] ? p.imap[edges_from[k]->gid] : -1;
+		int32_t gt = edges_to[k] ? p.imap[edges_to[k]->gid] : -1;
+		ok = gf >= 0 && gt >= 0 && p.o2->df->instr[gf]->parent == p.o2->df->instr[gt]->parent;
+		if (ok) {
+			f[k] = p.o2->df->instr[gf];
+			t[k] = p.o2->df->instr[gt];
+		}
+	}
+	if (ok)
+		removal_verdicts(&p, f, t, n_edges, out);
+	else {
+		out->status = ORACLE_BAD_INPUT;
+		snprintf(out->why, sizeof(out->why), "an edge on a removed instruction, or across computations");
+	}
+	free(f);
+	free(t);
+	rplan_free(&p);
+	return 0;
 }
 
 int oracle_copy(struct hlo_module *m, const struct hlo_instruction *copy,
@@ -2228,68 +2963,8 @@ int oracle_copy(struct hlo_module *m, const struct hlo_instruction *copy,
 int oracle_copy_output(struct hlo_module *m, const struct hlo_instruction *copy, int32_t output,
 		       const struct oracle_limits *lim, struct oracle_copy_result *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->given = VERDICT_NONE;
-	out->any = VERDICT_UNKNOWN;
-	struct removal rm;
-	if (removal_of(copy, output, &rm) < 0) {
-		out->status = ORACLE_BAD_INPUT;
-		snprintf(out->why, sizeof(out->why), "%s is not a copy", copy->name);
-		return 0;
-	}
-	if (layout_differs(rm.to, rm.src->shape)) {
-		out->layout = 1;
-		out->given = m->is_scheduled ? VERDICT_NECESSARY : VERDICT_NONE;
-		out->any = VERDICT_NECESSARY;
-		return 0;
-	}
-	struct hlo_module *m2 = rewritten_module(m, copy, output, &out->rewritten, out->why, sizeof(out->why));
-	if (!m2) {
-		out->status = ORACLE_BAD_INPUT;
-		return 0;
-	}
-	struct oracle *o = oracle_new(m2, lim, out->why, sizeof(out->why));
-	uint8_t *want = o ? merged_want(o, copy, rm.src) : NULL;
-	if (!want) {
-		out->status = ORACLE_BAD_INPUT;
-		if (o)
-			snprintf(out->why, sizeof(out->why), "no value at %s after the rewrite",
-				 rm.src->name);
-		oracle_free(o);
-		hlo_module_free(m2);
-		return 0;
-	}
-	struct set_answer a;
-	eval_set(o, want, NULL, 0, &a);
-	out->status = a.status;
-	out->n_schedules = a.n_schedules;
-	snprintf(out->why, sizeof(out->why), "%s", a.why);
-	out->witness = a.witness;
-	out->clean = a.clean;
-	if (a.status == ORACLE_OK)
-		out->any = !a.some ? VERDICT_REMOVABLE : a.every ? VERDICT_NECESSARY
-								 : VERDICT_SCHEDULE_DEPENDENT;
-	if (m2->is_scheduled && a.status == ORACLE_OK) {
-		struct set_answer g;
-		eval_set(o, want, NULL, 1, &g);
-		if (g.status != ORACLE_OK) {
-			out->status = g.status;
-			snprintf(out->why, sizeof(out->why), "given schedule: %.200s", g.why);
-			out->any = VERDICT_UNKNOWN;
-		} else {
-			out->given = g.some ? VERDICT_NECESSARY : VERDICT_REMOVABLE;
-			if (g.some && !out->witness) {
-				out->witness = g.witness;
-				g.witness = NULL;
-			}
-		}
-		free(g.witness);
-		free(g.clean);
-	}
-	free(want);
-	oracle_free(o);
-	hlo_module_free(m2);
-	return 0;
+	struct oracle_site st = {copy, output};
+	return oracle_removal(m, &st, 1, NULL, NULL, 0, lim, out);
 }
 
 void oracle_copy_result_free(struct oracle_copy_result *r)
@@ -2311,48 +2986,31 @@ int oracle_copy_output_edges_ok(struct hlo_module *m, const struct hlo_instructi
 				int32_t output, const struct oracle_limits *lim,
 				const char *const *from, const char *const *to, int32_t n)
 {
-	struct removal rm;
-	if (n < 1 || removal_of(copy, output, &rm) < 0)
+	if (n < 1)
 		return 0;
-	for (int32_t k = 0; k < n; k++)
-		if (dropped(&rm, from[k], strlen(from[k])) || dropped(&rm, to[k], strlen(to[k])))
-			return 0; /* an edge on a removed instruction means nothing */
-	char *text = NULL, why[256];
-	struct hlo_module *m2 = rewritten_module(m, copy, output, &text, why, sizeof(why));
-	free(text);
-	if (!m2)
-		return 0;
-	struct oracle *o = oracle_new(m2, lim, why, sizeof(why));
-	uint8_t *want = o ? merged_want(o, copy, rm.src) : NULL;
-	int rc = 0;
 	const struct hlo_instruction **f = xcalloc((size_t)n, sizeof(*f)), **t = xcalloc((size_t)n, sizeof(*t));
-	const struct hlo_computation *c2 = hlo_find_computation(m2, copy->parent->name);
-	int ok = want != NULL;
+	int ok = 1;
 	for (int32_t k = 0; ok && k < n; k++) {
 		/* both names in the copy's computation, else in the first
 		 * computation that has both (names may repeat across computations) */
-		f[k] = c2 ? hlo_find_instruction(c2, from[k]) : NULL;
-		t[k] = c2 ? hlo_find_instruction(c2, to[k]) : NULL;
-		for (int32_t q = 0; (!f[k] || !t[k]) && q < m2->n_comps; q++) {
-			f[k] = hlo_find_instruction(m2->comps[q], from[k]);
-			t[k] = hlo_find_instruction(m2->comps[q], to[k]);
+		f[k] = hlo_find_instruction(copy->parent, from[k]);
+		t[k] = hlo_find_instruction(copy->parent, to[k]);
+		for (int32_t q = 0; (!f[k] || !t[k]) && q < m->n_comps; q++) {
+			f[k] = hlo_find_instruction(m->comps[q], from[k]);
+			t[k] = hlo_find_instruction(m->comps[q], to[k]);
 		}
 		ok = f[k] && t[k];
 	}
+	int rc = 0;
 	if (ok) {
-		struct edge_list el = {n, f, t};
-		struct set_answer a;
-		eval_set(o, want, &el, 0, &a);
-		rc = a.status == ORACLE_TOO_MANY ? -1
-		     : (a.status == ORACLE_OK && a.n_schedules > 0 && !a.some);
-		free(a.witness);
-		free(a.clean);
+		struct oracle_site st = {copy, output};
+		struct oracle_copy_result r;
+		oracle_removal(m, &st, 1, f, t, n, lim, &r);
+		rc = r.status == ORACLE_TOO_MANY ? -1 : r.status == ORACLE_OK && r.any == VERDICT_REMOVABLE;
+		oracle_copy_result_free(&r);
 	}
 	free(f);
 	free(t);
-	free(want);
-	oracle_free(o);
-	hlo_module_free(m2);
 	return rc;
 }
 

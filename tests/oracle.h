@@ -14,7 +14,11 @@
  * parameter) goes the same way, its uses reading the fusion operand (one
  * output of a multi-output fusion: its get-tuple-elements' lines go); a
  * copy-start / copy-done pair loses both lines, the copy-done's uses reading
- * the copy-start's operand.
+ * the copy-start's operand. The removal is judged by the hazards it
+ * introduces (verdicts.md): every schedule and run of the rewritten module
+ * against the schedule of the module as given with the copy put back right
+ * after its operand, and the same run; hazards compared by identity over the
+ * whole module (the "removals" section of oracle.c says how; oracle_removal).
  *
  * Semantic choices where docs/hazards.md leaves room (see the report in
  * tests/README-oracle or the header comment of oracle.c):
@@ -24,7 +28,11 @@
  * - the root is after every other instruction of its computation; edges out
  *   of the root (a user or control successor printed after it) are dropped;
  * - a removed copy's control edges are dropped, not transferred (XLA's
- *   StripControlDependenciesFrom);
+ *   StripControlDependenciesFrom); the module as given is compared in the
+ *   schedule with the copy right after its operand even where that runs
+ *   against them;
+ * - the comparison is made per run: per branch outcome and per iteration
+ *   count (0, 1, 2) alike;
  * - values defined inside embedded computations (fusions, to_apply) take no
  *   part in traces nor in the static hazards; async-wrapped computations do
  *   not run in traces (the async op is one event) but their values count
@@ -147,6 +155,39 @@ struct oracle_copy_result {
 	char *rewritten;       /* the rewritten module text (malloc'd) */
 	char *witness, *clean; /* malloc'd, may be NULL */
 };
+
+/* One copy to remove: a copy, a fused copy or a copy-start (output -1), or
+ * output `output` of a multi-output fusion (oracle_copy_outputs). */
+struct oracle_site {
+	const struct hlo_instruction *copy;
+	int32_t output;
+};
+
+/* Verdicts of removing the copies sites[0..n_sites) of m together, judged
+ * by the hazards the removal introduces (verdicts.md, "Verdicts for a
+ * copy"; the header of the removal section in oracle.c says how): the
+ * module with every site removed (in order, each on the text the previous
+ * removals left) is compared with m schedule by schedule and trace by
+ * trace, each schedule of the rewritten module against the schedule of m
+ * it comes from with the removed instructions put back right after their
+ * operands. A site whose result changes layout or memory space makes the
+ * removal necessary at once (out->layout). With n_edges > 0 the control
+ * edges edges_from[k] -> edges_to[k] (instructions of m, not removed, two
+ * of one computation) are added to the rewritten module: `any` ranges
+ * over its schedules that respect them, `given` is its printed order made
+ * to respect them (the first printed among the ready instructions, as
+ * rewrite.c prints a module with edges). out->any: removable /
+ * necessary / schedule-dependent; out->given: removable / necessary, or
+ * VERDICT_NONE when m is not scheduled; out->status ORACLE_TOO_MANY past
+ * the limits, ORACLE_BAD_INPUT when the edges close a cycle or a site is
+ * not a copy (why says). out->witness: an introduced hazard with its
+ * schedule and trace; out->clean: a schedule with none; out->rewritten:
+ * the rewritten text (without the edges). Returns 0; free with
+ * oracle_copy_result_free. */
+int oracle_removal(struct hlo_module *m, const struct oracle_site *sites, int32_t n_sites,
+		   const struct hlo_instruction *const *edges_from,
+		   const struct hlo_instruction *const *edges_to, int32_t n_edges,
+		   const struct oracle_limits *lim, struct oracle_copy_result *out);
 
 /* Verdicts of removing `copy` (an instruction of m): a copy, a fusion whose
  * fused root copies a parameter (through bitcasts), a copy-start (with its

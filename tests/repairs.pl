@@ -29,10 +29,13 @@ sub run {
 }
 
 # the edited module; undef when the edit itself fails (a cycle: no repair)
+# FILE with the edges added; strip: a copy whose removal they repair, its
+# control edges dropped first (they go with it, docs/hazards.md 4)
 sub edited {
-	my ($f, @edges) = @_;
+	my ($f, $strip, @edges) = @_;
 	my $out = "$T/edited.hlo";
-	my $rc = system("perl $dir/add-edges.pl '$f' " . join(' ', map { "'$_->[0]' '$_->[1]'" } @edges) .
+	my $s = defined $strip ? "--strip '$strip' " : '';
+	my $rc = system("perl $dir/add-edges.pl $s'$f' " . join(' ', map { "'$_->[0]' '$_->[1]'" } @edges) .
 		     " > '$out' 2>/dev/null");
 	return $rc == 0 ? $out : undef;
 }
@@ -78,7 +81,8 @@ sub verdict {
 
 sub check_claim {
 	my ($f, $kind, $edges, $key) = @_;
-	my $e = edited($f, @$edges);
+	my $copy = $kind eq 'schedule-dependent-copy' || $kind eq 'explain copy';
+	my $e = edited($f, $copy ? $key : undef, @$edges);
 	my $desc = join(', ', map { "$_->[0] -> $_->[1]" } @$edges);
 	if (!$e) { verdict($f, $kind, 0, "$desc: the edit failed (a cycle?)"); return }
 	if ($kind eq 'aliasing-hazard') {

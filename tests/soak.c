@@ -40,7 +40,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "soak: %lld modules so far, %lld disagreements\n", s - start + 1,
 				(long long)st.disagreed);
 	}
-	printf("soak: %lld fused and asynchronous copies compared\n", (long long)st.fused_async);
+	printf("soak: %lld fused and asynchronous copies compared; %lld copies in modules with a hazard of "
+	       "their own\n", (long long)st.fused_async, (long long)st.copies_pre);
 	printf("soak: %lld modules, %lld disagreements (%lld copies, %lld buffers, %lld alias donations, %lld donors, "
 	       "%lld unknown, %lld repairs re-checked (%lld needing several edges), %lld skipped, %lld generator failures; "
 	       "triples %lld/%lld matched; oracle %.1f s, deciders %.1f s)\n",
@@ -49,6 +50,8 @@ int main(int argc, char **argv)
 	       (long long)st.edges_checked, (long long)st.multi_edge_repairs, (long long)st.skipped, bad_gen,
 	       (long long)(st.triples - st.triple_mismatch), (long long)st.triples, st.oracle_s,
 	       st.decider_s);
+	printf("soak: %lld copies at a root whose operand has other users, unverified repair accepted "
+	       "(tests/agree.h)\n", (long long)st.root_users_unverified);
 	printf("soak: decider time: copies %.1f s, buffers %.1f s, module hazards %.1f s\n",
 	       st.decider_copies_s, st.decider_buffers_s, st.decider_module_s);
 	return st.disagreed || bad_gen ? 1 : 0;

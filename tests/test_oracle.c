@@ -750,6 +750,83 @@ static void test_schedule_count(void **state)
 	hlo_module_free(m);
 }
 
+/* oracle_removal: copies removed together, with control edges added. */
+static void removal_case(struct hlo_module *m, const char *const *names, int n, const char *const *ef,
+			 const char *const *et, int ne, enum verdict given, enum verdict any)
+{
+	struct oracle_site sites[4];
+	const struct hlo_instruction *f[4], *t[4];
+	for (int i = 0; i < n; i++) {
+		sites[i].copy = hlo_find_instruction_any(m, names[i]);
+		sites[i].output = -1;
+		assert_non_null(sites[i].copy);
+	}
+	for (int i = 0; i < ne; i++) {
+		f[i] = hlo_find_instruction_any(m, ef[i]);
+		t[i] = hlo_find_instruction_any(m, et[i]);
+		assert_non_null(f[i]);
+		assert_non_null(t[i]);
+	}
+	struct oracle_copy_result r;
+	oracle_removal(m, sites, n, f, t, ne, NULL, &r);
+	if (r.status != ORACLE_OK || r.given != given || r.any != any)
+		fail_msg("removing %s%s (%d edges): status %d %s, given %s any %s, expected %s / %s\n%s%s", names[0],
+			 n > 1 ? " and more" : "", ne, r.status, r.why, r.given ? verdict_name(r.given) : "null",
+			 verdict_name(r.any), given ? verdict_name(given) : "null", verdict_name(any),
+			 r.witness ? r.witness : "", r.rewritten ? r.rewritten : "");
+	oracle_copy_result_free(&r);
+}
+
+static void test_removal_joint(void **state)
+{
+	(void)state;
+	/* c1 protects an in-place update of x, c2 a read of it; a chain c3, c4 */
+	struct hlo_module *m = parse_text(
+		"HloModule j, is_scheduled=true\n"
+		"ENTRY %e (p: f32[8], u: f32[2], i: s32[]) -> (f32[8], f32[8], f32[8]) {\n"
+		"  %p = f32[8] parameter(0)\n"
+		"  %u = f32[2] parameter(1)\n"
+		"  %i = s32[] parameter(2)\n"
+		"  %x = f32[8] negate(%p)\n"
+		"  %c2 = f32[8] copy(%x)\n"
+		"  %r = f32[8] negate(%c2)\n"
+		"  %c1 = f32[8] copy(%x)\n"
+		"  %d1 = f32[8] dynamic-update-slice(%c1, %u, %i)\n"
+		"  %c3 = f32[8] copy(%r)\n"
+		"  %c4 = f32[8] copy(%c3)\n"
+		"  %q = f32[8] exponential(%c4)\n"
+		"  ROOT %out = (f32[8], f32[8], f32[8]) tuple(%d1, %r, %q)\n"
+		"}\n");
+	const char *c1[] = {"c1"}, *c2[] = {"c2"}, *both[] = {"c1", "c2"}, *chain[] = {"c4", "c3"};
+	const char *rf[] = {"r"}, *dt[] = {"d1"};
+	removal_case(m, c2, 1, NULL, NULL, 0, VERDICT_REMOVABLE, VERDICT_REMOVABLE);
+	/* alone, c1's removal lets d1 overwrite x before c2 copies it */
+	removal_case(m, c1, 1, NULL, NULL, 0, VERDICT_REMOVABLE, VERDICT_SCHEDULE_DEPENDENT);
+	/* together: d1 overwrites x before r reads it, unless r runs first */
+	removal_case(m, both, 2, NULL, NULL, 0, VERDICT_REMOVABLE, VERDICT_SCHEDULE_DEPENDENT);
+	removal_case(m, both, 2, rf, dt, 1, VERDICT_REMOVABLE, VERDICT_REMOVABLE);
+	removal_case(m, both, 2, dt, rf, 1, VERDICT_NECESSARY, VERDICT_NECESSARY);
+	/* a copy of a copy, both removed (each put back after its operand) */
+	removal_case(m, chain, 2, NULL, NULL, 0, VERDICT_REMOVABLE, VERDICT_REMOVABLE);
+	hlo_module_free(m);
+	/* a hazard the module has already does not make a copy necessary: p is
+	 * donated, updated in place by d and read by n after d; c copies d */
+	m = parse_text("HloModule pre, input_output_alias={ {0}: (0, {}, may-alias) }\n"
+		       "ENTRY %e (p: f32[8], u: f32[2], i: s32[]) -> (f32[8], f32[8], f32[8]) {\n"
+		       "  %p = f32[8] parameter(0)\n"
+		       "  %u = f32[2] parameter(1)\n"
+		       "  %i = s32[] parameter(2)\n"
+		       "  %d = f32[8] dynamic-update-slice(%p, %u, %i)\n"
+		       "  %n = f32[8] add(%p, %d)\n"
+		       "  %c = f32[8] copy(%d)\n"
+		       "  %r = f32[8] negate(%c)\n"
+		       "  ROOT %out = (f32[8], f32[8], f32[8]) tuple(%d, %n, %r)\n"
+		       "}\n");
+	const char *c[] = {"c"};
+	removal_case(m, c, 1, NULL, NULL, 0, VERDICT_NONE, VERDICT_REMOVABLE);
+	hlo_module_free(m);
+}
+
 /* ---- the XLA copy-insertion corpus ---- */
 
 struct corpus_row {
@@ -1046,6 +1123,7 @@ int main(void)
 		cmocka_unit_test(test_region_views),
 		cmocka_unit_test(test_static_hazards),
 		cmocka_unit_test(test_copy_verdicts),
+		cmocka_unit_test(test_removal_joint),
 		cmocka_unit_test(test_copy_text_rewrite),
 		cmocka_unit_test(test_donor_as_alias),
 		cmocka_unit_test(test_too_many_schedules),

@@ -44,6 +44,10 @@ struct analysis_options {
 	/* set in the analyses of modules rewritten to check a repair claim
 	 * (repair.h): they decide, but claim and check no repairs themselves */
 	int no_repair_check;
+	/* tests only: judge a copy removal by every hazard of the merged
+	 * buffer, as before docs/hazards.md 4 compared it with the module as
+	 * given (the agreement test shows the oracle catches that rule) */
+	int removal_all_hazards;
 	/* --stage: where in XLA's pipeline the module was dumped (stage.h);
 	 * STAGE_AUTO (zeroed): module_stage_detect */
 	enum module_stage stage;

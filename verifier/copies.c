@@ -821,6 +821,31 @@ static const struct hlo_instruction *same_instr(const struct hlo_module *m,
 	return k ? hlo_find_instruction(k, x->name) : NULL;
 }
 
+/* The module as given, which the removal of st is compared with: the
+ * removed instructions go back right after the copied operand (a pair's
+ * copy-start, then its copy-done; one output of a multi-output fusion
+ * removes only get-tuple-elements, which no hazard mentions). */
+static void origin_of(struct analysis *an, const struct copy_site *st, int32_t copy_value,
+		      int32_t source_value, struct hz_origin *org)
+{
+	memset(org, 0, sizeof(*org));
+	org->an = an;
+	org->copy_value = copy_value;
+	org->source_value = source_value;
+	org->source = site_source(st);
+	if (st->kind == COPY_KIND_FUSED && !st->result)
+		return; /* the fusion stays, its get-tuple-elements go */
+	org->removed[org->n_removed++] = st->at;
+	if (st->kind == COPY_KIND_ASYNC && st->done)
+		org->removed[org->n_removed++] = st->done;
+	org->order_kept = 1;
+	for (int32_t i = 0; i < org->n_removed; i++) {
+		const struct hlo_instruction *x = org->removed[i];
+		if (x == x->parent->root || x->ext->n_ctrl_preds > 0 || x->ext->n_ctrl_succs > 0)
+			org->order_kept = 0;
+	}
+}
+
 /* The removal verdict from the rewritten module's own buffer of s.
  * Returns 0 with out filled, -1 when the rewrite is refused (out untouched). */
 static int decide_by_rewrite(struct analysis *an, const struct copy_site *st, const char *cause,
@@ -861,9 +886,28 @@ static int decide_by_rewrite(struct analysis *an, const struct copy_site *st, co
 	}
 	const struct hlo_instruction *src = same_instr(w, site_source(st));
 	int32_t s = src ? dataflow_unique_value(aw->df, src, 0) : -1;
+	int32_t s0 = dataflow_unique_value(an->df, site_source(st), 0), c0 = site_value(an->df, st);
 	struct buffer_verdict bv;
 	memset(&bv, 0, sizeof(bv));
-	if (s < 0 || hazards_decide_buffer(aw, aw->bufs->buffer_of[s], &bv) < 0) {
+	int rc = -1;
+	if (s >= 0 && s0 >= 0 && c0 >= 0) {
+		/* the rewritten module's buffer of s, judged against the module
+		 * as given (hazards.md 4) */
+		const struct hlo_buffer *B = &aw->bufs->buffers[aw->bufs->buffer_of[s]];
+		struct hz_input in;
+		memset(&in, 0, sizeof(in));
+		in.values = B->values;
+		in.n_values = B->n_values;
+		in.label = copy->name;
+		in.bytes = out->bytes;
+		struct hz_origin org;
+		origin_of(an, st, c0, s0, &org);
+		in.origin = an->opt.removal_all_hazards ? NULL : &org;
+		struct hz_result r;
+		rc = hz_decide(aw, &in, &r);
+		bv = r.bv;
+	}
+	if (rc < 0) {
 		analysis_free(aw);
 		hlo_module_free(w);
 		out->any = VERDICT_UNKNOWN;
@@ -1067,6 +1111,9 @@ static int analyse_site(struct analysis *an, const struct copy_site *st, struct 
 	in.copy = copy;
 	in.label = copy->name;
 	in.bytes = out->bytes;
+	struct hz_origin org;
+	origin_of(an, st, M.copy_value, M.source_value, &org);
+	in.origin = an->opt.removal_all_hazards ? NULL : &org;
 	struct hz_result r;
 	hz_decide(an, &in, &r);
 	out->any = removal_verdict(r.bv.any);

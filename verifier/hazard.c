@@ -30,6 +30,8 @@ struct hz_cache {
 	 * few buffers are decided, and an array over every buffer was 8 MB at
 	 * 10^6 instructions. */
 	struct htab decided; /* buffer id -> struct hz_result * */
+	/* buffer -> struct hz_result with every triple (hz_input.keep_all) */
+	struct htab keepall; /* buffer id -> struct hz_result * */
 	/* the views' arrays, kept between decisions: a large buffer's triples
 	 * are tens of MB, grown and faulted in again on every decision otherwise */
 	struct hz_read *r;
@@ -679,6 +681,19 @@ static int member_read_only(struct view *V, int32_t mi)
 
 /* ---- deciding ---- */
 
+/* Triple (v, w, read) of kind with condition c, flags cleared. */
+static struct hz_triple *add_cond_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri,
+					 enum hazard_kind kind, const struct cond *c)
+{
+	struct hz_triple *t = add_triple(V);
+	t->v = vi;
+	t->w = wi;
+	t->r = ri;
+	t->kind = (uint8_t)kind;
+	set_cond(V, t, c);
+	return t;
+}
+
 static void record(struct view *V, int32_t vi, int32_t wi, int32_t ri, enum hazard_kind kind,
 		   const struct cond *c)
 {
@@ -690,6 +705,8 @@ static void record(struct view *V, int32_t vi, int32_t wi, int32_t ri, enum haza
 	}
 	an->n_graph_queries++;
 	if (c->kind == COND_ATOMS && !atoms_possible(&V->dv, c->a, c->n, NULL, 0)) {
+		if (V->in->keep_all) /* kept, not possible here */
+			add_cond_triple(V, vi, wi, ri, kind, c);
 		V->n_false++;
 		int32_t bad = -1;
 		for (int32_t i = 0; i < c->n && bad < 0; i++)
@@ -698,12 +715,7 @@ static void record(struct view *V, int32_t vi, int32_t wi, int32_t ri, enum haza
 		add_sample(V, vi, wi, ri, bad >= 0 ? 1 : 4, c, bad);
 		return;
 	}
-	struct hz_triple *t = add_triple(V);
-	t->v = vi;
-	t->w = wi;
-	t->r = ri;
-	t->kind = (uint8_t)kind;
-	set_cond(V, t, c);
+	struct hz_triple *t = add_cond_triple(V, vi, wi, ri, kind, c);
 	if (c->kind == COND_UNKNOWN) {
 		V->n_unknown++;
 		if (!V->unknown_why)
@@ -1977,6 +1989,1166 @@ static void cross_check_mats(struct view *V, const struct member_mats *mm, int u
 	free(B.wb);
 }
 
+/* The verdict of the view's triples V->t[0..n_t) (hazards.md 3-4): any,
+ * given and the repair edges into bv, the evidence appended to ev, the
+ * family the worst hazard predicts into *predicted. */
+static void view_verdict(struct view *V, struct buffer_verdict *bv, struct sbuf *ev,
+			 enum copy_family *predicted)
+{
+	struct analysis *an = V->an;
+	struct arena *A = &an->m->arena;
+	const struct hz_input *in = V->in;
+	V->bv = bv;
+	int scheduled = an->m->is_scheduled;
+	int32_t forced = -1, given = -1, n_possible = 0, first_possible = -1;
+	for (int32_t i = 0; i < V->n_t; i++) {
+		struct hz_triple *t = &V->t[i];
+		if (!t->possible)
+			continue;
+		n_possible++;
+		if (first_possible < 0)
+			first_possible = i;
+		if (t->forced && forced < 0)
+			forced = i;
+		if (t->given && given < 0)
+			given = i;
+	}
+	bv->n_hazards = n_possible;
+	struct atom edge = {0, 0};
+	int have_edge = 0;
+	struct atom *edges = xmalloc(MAX_REPAIR_EDGES, sizeof(*edges)); /* 64 KiB: not on a thread's stack */
+	int32_t n_edges = 0;
+	const char *unknown_reason = NULL;
+	if (forced >= 0) {
+		bv->any = VERDICT_UNSAFE;
+		sb_printf(ev, "hazard in every schedule: ");
+		witness(V, &V->t[forced], ev);
+		sb_printf(ev, "\n");
+		for (int32_t i = 0; i < V->t[forced].n && !in->no_evidence; i++) {
+			char path[4096];
+			const struct atom *a = &tatoms(V, &V->t[forced])[i];
+			sb_printf(ev, "  %s before %s: %s\n", a->a->name, a->b->name,
+				  dependency_path(&V->dv, a->a, a->b, path, sizeof(path)));
+		}
+		*predicted = triple_family(V, &V->t[forced]);
+	} else if (n_possible == 0 && V->n_unknown == 0) {
+		bv->any = VERDICT_SAFE;
+	} else if (V->n_unknown > 0) {
+		bv->any = VERDICT_UNKNOWN;
+		unknown_reason = V->unknown_why ? V->unknown_why : "unsupported construct";
+	} else {
+		*predicted = triple_family(V, &V->t[first_possible]);
+		if (find_repair_edge(V, &edge)) {
+			bv->any = VERDICT_SCHEDULE_DEPENDENT;
+			have_edge = 1;
+			edges[n_edges++] = edge;
+			sb_printf(ev, "hazard in some schedules, e.g. ");
+			witness(V, &V->t[first_possible], ev);
+			sb_printf(ev, "\nrepair: control edge %s -> %s (in %s) rules out all %d hazard(s)\n",
+				  edge.a->name, edge.b->name, edge.a->parent->name, n_possible);
+		} else {
+			decide_none(V, n_possible, first_possible, ev, edges, &n_edges, &edge,
+				    &have_edge, &unknown_reason);
+		}
+	}
+	if (scheduled) {
+		if (given >= 0)
+			bv->given = VERDICT_UNSAFE;
+		else if (V->n_unknown > 0)
+			bv->given = VERDICT_UNKNOWN;
+		else
+			bv->given = VERDICT_SAFE;
+		if (given >= 0 && (forced < 0 || given != forced)) {
+			sb_printf(ev, "in the given schedule: ");
+			witness(V, &V->t[given], ev);
+			sb_printf(ev, "\n");
+		}
+	}
+	if (!in->no_evidence && (bv->any == VERDICT_SAFE || (scheduled && bv->given == VERDICT_SAFE))) {
+		int32_t n_ruled = V->n_false + V->n_disjoint;
+		sb_printf(ev, "%s: %d conflicting (value, write, read) triple(s) ruled out\n",
+			  bv->any == VERDICT_SAFE ? "proof" : "proof for the given schedule", n_ruled);
+		for (int32_t i = 0; i < V->n_samples; i++)
+			sample_proof(V, &V->samples[i], ev);
+		if (n_ruled > V->n_samples)
+			sb_printf(ev, "  ... and %d more\n", n_ruled - V->n_samples);
+		if (n_ruled == 0)
+			sb_printf(ev, "  the buffer holds no other value that is written while one is read\n");
+	}
+	if (have_edge) {
+		bv->edge_from = edge.a;
+		bv->edge_to = edge.b;
+		bv->n_edges = n_edges;
+		bv->edges_from = arena_array(A, (size_t)n_edges + 1, sizeof(*bv->edges_from));
+		bv->edges_to = arena_array(A, (size_t)n_edges + 1, sizeof(*bv->edges_to));
+		for (int32_t i = 0; i < n_edges; i++) {
+			bv->edges_from[i] = edges[i].a;
+			bv->edges_to[i] = edges[i].b;
+		}
+	}
+	if (unknown_reason) {
+		bv->unknown_reason = arena_strdup(A, unknown_reason);
+		sb_printf(ev, "unknown: %s\n", unknown_reason);
+	}
+	if (an->opt.cross_check)
+		cross_check(V, bv, edges, n_edges);
+	free(edges);
+}
+
+/* ---- a removal judged by the hazards it introduces (hazards.md 4) ----
+ *
+ * The view of a removal is the rewritten module. Each of its triples
+ * (v, w, read) is a hazard of kind K on value v at that read; the module as
+ * given has the same hazard in the same schedule and run when one of its
+ * own triples on that key holds there (the writer is no part of the key).
+ * The module as given's triples come from its two buffers that the removal
+ * merges (the copy's and its operand's), decided once each (buffer_result,
+ * keep_triples), translated into the view: its values (the copy's as its
+ * operand's; a phi that collapses in the rewritten module has no identity
+ * there), its reads (none at the removed copy), and its ordering atoms (the
+ * removed copy runs right after its operand: "a before the copy" is "a is
+ * the operand, or runs before it").
+ *
+ * A triple T of the view is then introduced in a schedule when its atoms
+ * hold and, for each old triple O on its key that holds in every run where
+ * T does once O's atoms hold (a "universal" O: its write happens exactly
+ * once in the run that holds the definition and the read, or it is T's own
+ * write), not all of O's atoms hold: T AND NOT O1 AND NOT O2 ..., which is a
+ * disjunction of conjunctions of atoms (each NOT O reverses one atom), so
+ * each becomes a triple of the usual kind and the deciders below run
+ * unchanged. An old triple that is not universal (its write inside a loop or
+ * branch the view's write is not in) may hold in some runs only: the
+ * introduced hazards lie between "subtract the universal ones" (hi) and
+ * "subtract all of them" (lo); when the two verdicts disagree, the verdict
+ * is unknown with that reason. Same-time hazards are keyed by the pair of
+ * values (and held by any read of v): an old pair covers when it is read
+ * directly in the run that defines it, or at the view's read. Static ones
+ * by value (read-only written), value and output leaf (read-only output),
+ * two output leaves (outputs not distinct). */
+
+#define OLD_IN_SOME_RUNS "the hazard the removal would bring may be in the module as given in some " \
+	"runs of the same schedule only (written inside a loop or branch): not settled"
+
+#define SFX_MAX 6
+
+struct hz_trip {
+	uint8_t kind;
+	uint8_t universal;   /* see above; 1 for static ones */
+	uint8_t unknown;     /* its condition is unknown: it may hold anywhere */
+	uint8_t n;           /* atoms */
+	/* an overwrite that is not universal: its write's path from the level
+	 * where the definition and the read part (esc_level), when it is in
+	 * the same run there and the rest is short (n_sfx > 0) */
+	uint8_t esc_level, n_sfx;
+	struct path_level sfx[SFX_MAX];
+	int32_t v, w;        /* value ids; w = -1 for the static kinds without one */
+	const struct hlo_instruction *read;      /* the reading instruction, or NULL */
+	const struct hlo_computation *read_end;  /* ... the computation whose end reads */
+	struct event wdef;   /* w's definition */
+	const struct atom *a;
+};
+
+/* The possible triples of the view (a buffer of the module as given) into
+ * out->trips. */
+static void keep_trips(struct view *V, struct hz_result *out)
+{
+	struct arena *A = &V->an->m->arena;
+	int32_t n = 0;
+	for (int32_t i = 0; i < V->n_t; i++)
+		n += V->t[i].possible || V->t[i].ckind != COND_FALSE;
+	out->trips = arena_array(A, (size_t)n + 1, sizeof(*out->trips));
+	for (int32_t i = 0; i < V->n_t; i++) {
+		const struct hz_triple *t = &V->t[i];
+		if (!t->possible && t->ckind == COND_FALSE)
+			continue;
+		struct hz_trip *o = &out->trips[out->n_trips++];
+		memset(o, 0, sizeof(*o));
+		o->kind = t->kind;
+		o->v = V->m[t->v].id;
+		o->w = t->w >= 0 ? V->m[t->w].id : -1;
+		o->unknown = t->ckind == COND_UNKNOWN;
+		if (t->r < 0) {
+			o->universal = 1;
+			continue;
+		}
+		const struct hz_read *r = &V->r[t->r];
+		const struct hz_member *v = &V->m[t->v], *w = &V->m[t->w];
+		o->read = r->instr;
+		o->read_end = r->instr ? NULL : r->ev.k;
+		o->wdef = w->def;
+		o->n = t->n;
+		if (t->n) {
+			struct atom *a = arena_array(A, t->n, sizeof(*a));
+			memcpy(a, tatoms(V, t), (size_t)t->n * sizeof(*a));
+			o->a = a;
+		}
+		const struct path *rp = rpath(V, r);
+		if (t->kind == HAZARD_OVERWRITE) {
+			int32_t L = path_shared_run(&v->path, rp);
+			o->universal = (uint8_t)path_direct_at(&v->path, &w->path, L);
+			if (!o->universal && w->path.ok && !w->path.never && w->path.n > L + 1 &&
+			    w->path.n - L <= SFX_MAX && rp->ok && path_same_run_to(rp, &w->path, L) &&
+			    w->path.l[L].phase == EV_INSIDE) {
+				o->esc_level = (uint8_t)L;
+				o->n_sfx = (uint8_t)(w->path.n - L);
+				memcpy(o->sfx, w->path.l + L, (size_t)o->n_sfx * sizeof(o->sfx[0]));
+			}
+		}
+		else if (t->kind == HAZARD_SAME_INSTRUCTION)
+			o->universal = 1;
+		else /* same time: read directly in the run that defines the pair */
+			o->universal = (uint8_t)path_direct_at(&v->path, rp, v->path.n ? v->path.n - 1 : 0);
+	}
+}
+
+/* An old triple in the view's terms. */
+struct old_entry {
+	uint8_t kind, universal, unknown, n;
+	uint8_t esc_level, n_sfx;          /* hz_trip's, in the view */
+	struct path_level sfx[SFX_MAX];
+	int32_t v, w;
+	const struct hlo_instruction *read;
+	const struct hlo_computation *read_end;
+	struct event wdef;
+	struct atom a[COND_MAX_ATOMS];
+};
+
+/* The module as given in the view's terms (see above). */
+struct xlate {
+	struct view *V;
+	const struct hz_origin *org;
+	int same;                     /* the view runs on the origin's analysis */
+	int32_t *members;             /* the view's member ids, sorted */
+	const struct hlo_instruction *source; /* org->source in the view */
+	int source_scheduled;         /* not a parameter or constant */
+	int32_t n, cap;
+	struct old_entry *e;
+};
+
+static int cmp_id(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int removed_index(const struct xlate *X, const struct hlo_instruction *x)
+{
+	for (int32_t i = 0; i < X->org->n_removed; i++)
+		if (X->org->removed[i] == x)
+			return i;
+	return -1;
+}
+
+static const struct hlo_computation *x_comp(const struct xlate *X, const struct hlo_computation *k)
+{
+	return !k || X->same ? k : hlo_find_computation(X->V->an->m, k->name);
+}
+
+/* An instruction of the module as given in the view; NULL for a removed one. */
+static const struct hlo_instruction *x_instr(const struct xlate *X, const struct hlo_instruction *x)
+{
+	if (!x || removed_index(X, x) >= 0)
+		return NULL;
+	if (X->same)
+		return x;
+	const struct hlo_computation *k = x_comp(X, x->parent);
+	return k ? hlo_find_instruction(k, x->name) : NULL;
+}
+
+/* A value of the module as given in the view, or -1 when it has no
+ * identity there. */
+static int32_t x_value(const struct xlate *X, int32_t v)
+{
+	const struct hz_input *in = X->V->in;
+	if (v == X->org->copy_value)
+		v = X->org->source_value;
+	if (X->same) {
+		for (int32_t i = 0; i < in->n_abs; i++)
+			if (in->abs_from[i] == v)
+				return -1; /* a phi that collapses */
+		return bsearch(&v, X->members, (size_t)X->V->n_m, sizeof(int32_t), cmp_id) ? v : -1;
+	}
+	const struct hlo_value *hv = &X->org->an->df->values[v];
+	const struct hlo_instruction *d = x_instr(X, hv->def);
+	if (!d)
+		return -1;
+	const struct dataflow *df = X->V->an->df;
+	int32_t w = dataflow_value_defined_at(df, d, (int32_t)hv->sub);
+	return w >= 0 && df->values[w].is_phi == hv->is_phi ? w : -1;
+}
+
+/* An atom of the module as given in the view: 1 holds in every schedule
+ * (dropped), 0 in none, 2 translated into *out. */
+static int x_atom(const struct xlate *X, const struct atom *in, struct atom *out)
+{
+	int ra = removed_index(X, in->a), rb = removed_index(X, in->b);
+	const struct hlo_instruction *s = X->org->source;
+	if (ra >= 0 && rb >= 0)
+		return ra < rb;
+	if (ra >= 0) { /* the removed copy (right after its operand) before b */
+		if (!X->source_scheduled)
+			return 1;
+		if (in->b == s)
+			return 0;
+		out->a = X->source;
+		out->b = x_instr(X, in->b);
+		return out->b ? 2 : 0;
+	}
+	if (rb >= 0) { /* a before the removed copy: a is its operand, or runs before it */
+		if (!X->source_scheduled)
+			return 0;
+		if (in->a == s)
+			return 1;
+		out->a = x_instr(X, in->a);
+		out->b = X->source;
+		return out->a ? 2 : 0;
+	}
+	out->a = x_instr(X, in->a);
+	out->b = x_instr(X, in->b);
+	return out->a && out->b ? 2 : 0;
+}
+
+static const struct hz_result *buffer_result(struct analysis *an, int32_t b);
+static struct hz_cache *hz_cache_new(struct analysis *an);
+
+/* The module as given's decisions of the two buffers a removal merges:
+ * the cached ones, or, when the rewritten module's schedules do not order
+ * the rest alike (hz_origin.order_kept), decisions that keep every triple
+ * whatever this module's order says (its atoms are checked in the view's
+ * order), kept per buffer too. res[1] is NULL when both are one buffer. */
+static void origin_results(const struct hz_origin *o, const struct hz_result *res[2])
+{
+	struct analysis *oan = o->an;
+	int32_t bufs[2] = {oan->bufs->buffer_of[o->source_value], oan->bufs->buffer_of[o->copy_value]};
+	if (!oan->cache)
+		oan->cache = hz_cache_new(oan);
+	for (int k = 0; k < 2; k++) {
+		res[k] = NULL;
+		if (k == 1 && bufs[1] == bufs[0])
+			break;
+		if (o->order_kept) {
+			res[k] = buffer_result(oan, bufs[k]);
+			continue;
+		}
+		struct hz_result *got = id_map_get(&oan->cache->keepall, bufs[k]);
+		if (!got) {
+			const struct hlo_buffer *buf = &oan->bufs->buffers[bufs[k]];
+			struct hz_input in;
+			memset(&in, 0, sizeof(in));
+			in.values = buf->values;
+			in.n_values = buf->n_values;
+			in.label = "origin";
+			in.keep_triples = 1;
+			in.keep_all = 1;
+			in.no_evidence = 1;
+			got = arena_alloc(&oan->m->arena, sizeof(*got));
+			if (hz_decide(oan, &in, got) < 0)
+				continue;
+			id_map_put(&oan->cache->keepall, bufs[k], got);
+		}
+		res[k] = got;
+	}
+}
+
+/* The old triples of the two buffers the removal merges, in the view. */
+static void old_collect(struct xlate *X, const struct hz_result *const orig[2])
+{
+	for (int k = 0; k < 2; k++) {
+		const struct hz_result *r = orig[k];
+		for (int32_t i = 0; r && i < r->n_trips; i++) {
+			const struct hz_trip *t = &r->trips[i];
+			struct old_entry e;
+			memset(&e, 0, sizeof(e));
+			e.kind = t->kind;
+			e.universal = t->universal;
+			e.unknown = t->unknown;
+			e.v = x_value(X, t->v);
+			e.w = t->w >= 0 ? x_value(X, t->w) : -1;
+			if (e.v < 0 || (t->kind == HAZARD_SAME_TIME && e.w < 0))
+				continue;
+			if (t->read || t->read_end) {
+				e.read = x_instr(X, t->read);
+				e.read_end = x_comp(X, t->read_end);
+				/* read by the removed copy: no such read in the view (a
+				 * same-time pair is held by any read, that one included) */
+				if (!e.read && !e.read_end && t->kind != HAZARD_SAME_TIME)
+					continue;
+			}
+			e.wdef = t->wdef;
+			if (e.wdef.x) {
+				e.wdef.x = x_instr(X, t->wdef.x);
+				if (!e.wdef.x)
+					e.wdef.phase = EV_NEVER; /* the copy's write: no writer of the view */
+			}
+			e.wdef.k = x_comp(X, t->wdef.k);
+			e.esc_level = t->esc_level;
+			for (int32_t j = 0; j < t->n_sfx; j++) {
+				e.sfx[j].k = x_comp(X, t->sfx[j].k);
+				e.sfx[j].x = t->sfx[j].x ? x_instr(X, t->sfx[j].x) : NULL;
+				e.sfx[j].phase = t->sfx[j].phase;
+				if (!e.sfx[j].k || (t->sfx[j].x && !e.sfx[j].x))
+					break; /* a removed instruction: left unclassified */
+				e.n_sfx = (uint8_t)(j + 1);
+			}
+			if (e.n_sfx != t->n_sfx)
+				e.n_sfx = 0;
+			int holds = 1;
+			for (int32_t j = 0; j < t->n && holds; j++) {
+				struct atom a;
+				int got = x_atom(X, &t->a[j], &a);
+				if (got == 0)
+					holds = 0;
+				else if (got == 2 && e.n < COND_MAX_ATOMS)
+					e.a[e.n++] = a;
+				else if (got == 2)
+					e.unknown = 1;
+			}
+			if (!holds)
+				continue; /* never in the schedules compared */
+			if (X->n == X->cap) {
+				X->cap = X->cap ? 2 * X->cap : 16;
+				X->e = xrealloc(X->e, (size_t)X->cap, sizeof(*X->e));
+			}
+			X->e[X->n++] = e;
+		}
+	}
+}
+
+/* The triples a removal's verdict is decided on. */
+struct tset {
+	struct hz_triple *t;
+	int32_t n, cap;
+	struct atom *atoms;
+	int32_t n_atoms, cap_atoms;
+};
+
+static void tset_free(struct tset *S)
+{
+	free(S->t);
+	free(S->atoms);
+}
+
+/* Triple src with atoms a[0..n) into S, its flags as record() sets them. */
+static void tset_add(struct view *V, struct tset *S, const struct hz_triple *src, const struct atom *a,
+		     int32_t n)
+{
+	if (S->n == S->cap) {
+		S->cap = (int32_t)grown_cap((size_t)S->cap, (size_t)S->n + 1, 16);
+		S->t = xrealloc(S->t, (size_t)S->cap, sizeof(*S->t));
+	}
+	if (S->n_atoms + n > S->cap_atoms) {
+		S->cap_atoms = (int32_t)grown_cap((size_t)S->cap_atoms, (size_t)S->n_atoms + (size_t)n, 64);
+		S->atoms = xrealloc(S->atoms, (size_t)S->cap_atoms, sizeof(*S->atoms));
+	}
+	struct hz_triple *t = &S->t[S->n++];
+	*t = *src;
+	t->at = S->n_atoms;
+	t->n = (uint8_t)n;
+	if (n)
+		memcpy(S->atoms + S->n_atoms, a, (size_t)n * sizeof(*a));
+	S->n_atoms += n;
+	if (src->r < 0 || src->ckind != COND_ATOMS)
+		return;
+	t->forced_atoms = 0;
+	t->forced = t->given = 1;
+	for (int32_t i = 0; i < n; i++) {
+		if (atom_forced(&V->dv, &a[i]))
+			t->forced_atoms |= (uint16_t)(1u << i);
+		else
+			t->forced = 0;
+		if (!atom_given(&V->dv, &a[i]))
+			t->given = 0;
+	}
+}
+
+#define OLD_ROWS_MAX 256
+
+/* NOT O for an old triple O as a disjunction: one of its atoms reversed,
+ * or (n_alt > 0) the conjunction alt[0..n_alt): the run where T happens
+ * without O in between despite O's atoms (classify, CL_ALT). */
+struct neg {
+	const struct old_entry *e;
+	int32_t n_alt;
+	struct atom alt[2];
+};
+
+/* One way for NOT O to hold: one or two atoms. */
+struct choice {
+	int32_t n;
+	struct atom a[2];
+};
+
+static int same_choice(const struct choice *x, const struct choice *y)
+{
+	if (x->n != y->n)
+		return 0;
+	for (int32_t i = 0; i < x->n; i++)
+		if (x->a[i].a != y->a[i].a || x->a[i].b != y->a[i].b)
+			return 0;
+	return 1;
+}
+
+/* T AND NOT O for each O of negs[0..n_neg) into S, as triples. Returns 0
+ * when T never holds with none of them (an O holds whenever T does), 1
+ * when rows were added (possibly none: every schedule with T has an O),
+ * -1 when the rows are too many or too long (S untouched). */
+static int add_introduced(struct view *V, struct tset *S, const struct hz_triple *t,
+			  const struct neg *negs, int32_t n_neg)
+{
+	enum { CH = COND_MAX_ATOMS + 1 };
+	int32_t n_keep = 0;
+	struct choice (*ch)[CH] = xmalloc((size_t)n_neg + 1, sizeof(*ch));
+	int32_t *nc = xmalloc((size_t)n_neg + 1, sizeof(int32_t));
+	uint8_t *pure = xmalloc((size_t)n_neg + 1, 1);
+	int rc = 1;
+	for (int32_t i = 0; i < n_neg && rc; i++) {
+		const struct old_entry *e = negs[i].e;
+		if (e->unknown) {
+			rc = 0; /* may hold anywhere: taken as holding (the lower bound) */
+			break;
+		}
+		int never = 0;
+		int32_t k = 0;
+		for (int32_t j = 0; j < e->n && !never; j++) {
+			const struct atom *a = &e->a[j];
+			if (a->a == a->b || must_precede(&V->dv, a->b, a->a))
+				never = 1;
+			else if (!must_precede(&V->dv, a->a, a->b))
+				ch[n_keep][k++] = (struct choice){1, {{a->b, a->a}}};
+		}
+		if (never)
+			continue;
+		if (negs[i].n_alt > 0 && atoms_possible(&V->dv, negs[i].alt, negs[i].n_alt, NULL, 0)) {
+			struct choice c = {negs[i].n_alt, {negs[i].alt[0], negs[i].alt[1]}};
+			ch[n_keep][k++] = c;
+		}
+		if (!k) {
+			rc = 0; /* it holds in every schedule */
+			break;
+		}
+		pure[n_keep] = negs[i].n_alt == 0;
+		nc[n_keep++] = k;
+	}
+	/* O_i holds whenever some O_j whose open atoms are among O_i's does:
+	 * NOT O_j implies NOT O_i, and O_i goes (of equal ones, the later) */
+	for (int32_t i = 0; rc && i < n_keep; i++)
+		for (int32_t j = 0; j < n_keep; j++) {
+			if (i == j || nc[j] <= 0 || !pure[i] || !pure[j] || nc[j] > nc[i] ||
+			    (nc[j] == nc[i] && j > i))
+				continue;
+			int sub = 1;
+			for (int32_t x = 0; x < nc[j] && sub; x++) {
+				int found = 0;
+				for (int32_t y = 0; y < nc[i] && !found; y++)
+					found = same_choice(&ch[j][x], &ch[i][y]);
+				sub = found;
+			}
+			if (sub) {
+				nc[i] = -1;
+				break;
+			}
+		}
+	int64_t rows = 1;
+	for (int32_t i = 0; rc && i < n_keep; i++)
+		if (nc[i] > 0 && (rows *= nc[i]) > OLD_ROWS_MAX)
+			rc = -1;
+	if (rc == 1) {
+		int32_t *pick = xcalloc((size_t)n_keep + 1, sizeof(int32_t));
+		const struct atom *ta = tatoms(V, t);
+		int32_t added_from = S->n;
+		for (;;) {
+			struct atom row[COND_MAX_ATOMS];
+			int32_t n = 0;
+			for (int32_t j = 0; j < t->n; j++)
+				row[n++] = ta[j];
+			int too_long = 0;
+			for (int32_t i = 0; i < n_keep && !too_long; i++) {
+				if (nc[i] <= 0)
+					continue;
+				const struct choice *c = &ch[i][pick[i]];
+				for (int32_t q = 0; q < c->n && !too_long; q++) {
+					int dup = 0;
+					for (int32_t j = 0; j < n && !dup; j++)
+						dup = row[j].a == c->a[q].a && row[j].b == c->a[q].b;
+					if (dup)
+						continue;
+					if (n == COND_MAX_ATOMS)
+						too_long = 1;
+					else
+						row[n++] = c->a[q];
+				}
+			}
+			if (too_long) {
+				S->n = added_from; /* atoms stay appended, unused */
+				rc = -1;
+				break;
+			}
+			V->an->n_graph_queries++;
+			if (atoms_possible(&V->dv, row, n, NULL, 0))
+				tset_add(V, S, t, row, n);
+			int32_t i = 0;
+			for (; i < n_keep; i++) {
+				if (nc[i] <= 0)
+					continue;
+				if (++pick[i] < nc[i])
+					break;
+				pick[i] = 0;
+			}
+			if (i == n_keep)
+				break;
+		}
+		free(pick);
+	}
+	free(ch);
+	free(nc);
+	free(pure);
+	return rc;
+}
+
+/* The entry output leaves (subs of the entry root's tree) where member mi
+ * sits in the view, its absorbed values' included. Returns the count. */
+static int32_t member_leaves(const struct view *V, int32_t mi, int32_t *out, int32_t cap)
+{
+	const struct dataflow *df = V->an->df;
+	const struct hz_input *in = V->in;
+	int32_t n = 0;
+	for (int32_t s = -1; s < in->n_abs; s++) {
+		if (s >= 0 && in->abs_to[s] != V->m[mi].id)
+			continue;
+		const struct hlo_value *val = &df->values[s < 0 ? V->m[mi].id : in->abs_from[s]];
+		for (int32_t p = 0; p < val->n_positions; p++) {
+			const struct hlo_instruction *pi = val->positions[p].instr;
+			int32_t sub = val->positions[p].sub;
+			if (pi != pi->parent->root || !pi->parent->is_entry || dataflow_tree(df, pi)->nk[sub] >= 0)
+				continue;
+			int dup = 0;
+			for (int32_t i = 0; i < n && !dup; i++)
+				dup = out[i] == sub;
+			if (!dup && n < cap)
+				out[n++] = sub;
+		}
+	}
+	return n;
+}
+
+/* The values at the module as given's entry output leaf for view leaf sub. */
+static const struct value_set *x_leaf(const struct xlate *X, int32_t sub)
+{
+	const struct analysis *oan = X->org->an;
+	const struct hlo_instruction *r1 = oan->m->entry->root;
+	if (!X->same) {
+		int32_t idx[SHAPE_MAX_DEPTH + 1];
+		const struct hlo_instruction *r2 = X->V->an->m->entry->root;
+		int32_t n = shape_tree_index(dataflow_tree(X->V->an->df, r2), sub, idx);
+		sub = dataflow_sub(oan->df, r1, idx, n);
+	}
+	return sub >= 0 && sub < dataflow_tree(oan->df, r1)->n ? dataflow_set(oan->df, r1, sub) : NULL;
+}
+
+#define LEAVES_MAX 256
+
+/* Is static hazard t of the view one the module as given has too? For
+ * outputs-not-distinct, a pair of leaves it has not goes into t's member
+ * (the witness names it). */
+static int static_old(struct view *V, const struct xlate *X, struct hz_triple *t)
+{
+	const struct buffers *ob = X->org->an->bufs;
+	int32_t v = V->m[t->v].id;
+	if (t->kind == HAZARD_READ_ONLY_WRITTEN) {
+		for (int32_t i = 0; i < X->n; i++)
+			if (X->e[i].kind == HAZARD_READ_ONLY_WRITTEN && X->e[i].v == v)
+				return 1;
+		return 0;
+	}
+	int32_t leaves[LEAVES_MAX], n = 0;
+	if (t->kind == HAZARD_READ_ONLY_OUTPUT) {
+		n = member_leaves(V, t->v, leaves, LEAVES_MAX);
+		for (int32_t i = 0; i < n; i++) {
+			const struct value_set *vs = x_leaf(X, leaves[i]);
+			int old = 0;
+			for (int32_t k = 0; vs && k < vs->n && !old; k++) {
+				int32_t u = value_set_ids(vs)[k];
+				old = ob->value_read_only[u] && x_value(X, u) == v;
+			}
+			if (!old)
+				return 0;
+		}
+		return 1;
+	}
+	/* outputs not distinct: every pair of the buffer's leaves */
+	int32_t owner[LEAVES_MAX];
+	for (int32_t mi = 0; mi < V->n_m; mi++) {
+		if (V->m[mi].excluded)
+			continue;
+		int32_t k = member_leaves(V, mi, leaves + n, LEAVES_MAX - n);
+		for (int32_t i = 0; i < k; i++)
+			owner[n + i] = mi;
+		n += k;
+	}
+	for (int32_t i = 0; i < n; i++)
+		for (int32_t j = 0; j < n; j++) {
+			if (leaves[i] >= leaves[j])
+				continue;
+			const struct value_set *a = x_leaf(X, leaves[i]), *b = x_leaf(X, leaves[j]);
+			int shared = 0;
+			for (int32_t x = 0; a && b && x < a->n && !shared; x++)
+				for (int32_t y = 0; y < b->n && !shared; y++)
+					shared = ob->buffer_of[value_set_ids(a)[x]] == ob->buffer_of[value_set_ids(b)[y]];
+			if (!shared) {
+				struct hz_member *M = &V->m[owner[i]];
+				M->root_sub[0] = leaves[i];
+				M->root_sub[1] = leaves[j];
+				t->v = owner[i];
+				return 0;
+			}
+		}
+	return 1;
+}
+
+/* Every atom of a is one of b's: b holds only where a does. */
+static int atoms_within(const struct old_entry *a, const struct old_entry *b)
+{
+	for (int32_t i = 0; i < a->n; i++) {
+		int found = 0;
+		for (int32_t j = 0; j < b->n && !found; j++)
+			found = a->a[i].a == b->a[j].a && a->a[i].b == b->a[j].b;
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
+/* The same read as the view's read r. */
+static int same_read(const struct old_entry *e, const struct hz_read *r)
+{
+	return r->instr ? e->read == r->instr : (!e->read && e->read_end == r->ev.k);
+}
+
+/* How an old triple e on the key of view triple T (definition path dp,
+ * write wp, read up) covers it, run by run. A trace that has T in a run of
+ * the computation where its definition and read part has it in a trace
+ * with that one run (one iteration of each loop around it), where the
+ * old triples hold only in that run too; so the question is per run:
+ * - CL_UNIV: e holds in every run where T does once its atoms hold (its
+ *   write happens exactly once in that run, or in the run of a loop body or
+ *   branch that holds T's write);
+ * - CL_SKIP: some run without e has T just as well (e writes inside a loop
+ *   that T's events are not in: its 0-iteration run; or in another branch
+ *   of a conditional that holds T's write);
+ * - CL_GROUP: e writes directly in branch *branch of conditional *grp,
+ *   which T's events are not in: it covers in the runs taking that branch;
+ * - CL_ALT: T's read is inside a loop e writes in, directly in the body
+ *   run that holds the read, and the definition is outside: e holds in
+ *   every run where T does but a first iteration that has T's write before
+ *   the read and e's after it (alt[]: the read before e's write, T's write
+ *   before the read);
+ * - CL_LO: none of these is shown: e bounds the introduced ones from below. */
+enum { CL_UNIV, CL_SKIP, CL_GROUP, CL_ALT, CL_LO };
+
+static int path_inside(const struct path *p, const struct path *ref, int32_t L, const struct hlo_instruction *z)
+{
+	return p->ok && !p->never && p->n > L + 1 && p->l[L].x == z && p->l[L].phase == EV_INSIDE &&
+	       path_same_run_to(ref, p, L);
+}
+
+static int classify(const struct old_entry *e, const struct path *dp, const struct path *wp,
+		    const struct path *up, const struct hlo_instruction **grp, int32_t *branch,
+		    struct neg *ng)
+{
+	if (e->universal)
+		return CL_UNIV;
+	int32_t L = e->esc_level, n = e->n_sfx;
+	if (n < 2 || up->n <= L)
+		return CL_LO;
+	const struct hlo_instruction *z = e->sfx[0].x;
+	if (!z || e->sfx[0].phase != EV_INSIDE || path_inside(dp, up, L, z))
+		return CL_LO;
+	if (path_inside(up, up, L, z)) {
+		/* the read inside loop z, e's write directly in the body run
+		 * that holds it */
+		const struct path_level *wl = &e->sfx[1], *ul = &up->l[L + 1];
+		if (z->opcode != OP_WHILE || n != 2 || wl->phase == EV_INSIDE || up->n != L + 2 ||
+		    ul->k != wl->k || ul->phase == EV_INSIDE)
+			return CL_LO;
+		if (wl->phase == EV_KSTART || ul->phase == EV_KEND)
+			return CL_UNIV; /* e's write starts the run, or the read ends it */
+		ng->n_alt = 0;
+		ng->alt[ng->n_alt++] = (struct atom){ul->x, wl->x};
+		if (path_inside(wp, up, L, z)) {
+			const struct path_level *tl = &wp->l[L + 1];
+			if (wp->n != L + 2 || tl->k != ul->k || tl->phase == EV_INSIDE)
+				return CL_LO;
+			if (tl->phase != EV_KSTART) {
+				if (tl->x == ul->x)
+					return CL_LO;
+				ng->alt[ng->n_alt++] = (struct atom){tl->x, ul->x};
+			}
+		}
+		return CL_ALT;
+	}
+	if (!path_inside(wp, up, L, z)) {
+		/* T's write is outside z: T holds whatever z does */
+		for (int32_t i = 0; i < n - 1; i++)
+			if (e->sfx[i].x && e->sfx[i].x->opcode == OP_WHILE)
+				return CL_SKIP;
+		for (int32_t i = 0; i < n - 1; i++)
+			if (!e->sfx[i].x || e->sfx[i].phase != EV_INSIDE ||
+			    (e->sfx[i].x->opcode != OP_CALL && (i || z->opcode != OP_CONDITIONAL)))
+				return CL_LO;
+		if (z->opcode != OP_CONDITIONAL)
+			return CL_UNIV; /* calls only: once per run */
+		if (n != 2)
+			return CL_LO;
+		for (int32_t b = 0; b < z->ext->n_branches; b++)
+			if (z->ext->branches[b] == e->sfx[1].k) {
+				*grp = z;
+				*branch = b;
+				return CL_GROUP;
+			}
+		return CL_LO;
+	}
+	/* T's write inside z too: e's write in the same run as T's */
+	int32_t j = 0, loops = 0;
+	for (; j < n - 1 && L + j + 1 < wp->n; j++) {
+		const struct path_level *a = &wp->l[L + j], *c = &e->sfx[j];
+		if (a->x != c->x || a->phase != EV_INSIDE || c->phase != EV_INSIDE)
+			break;
+		if (wp->l[L + j + 1].k != e->sfx[j + 1].k) {
+			/* different parts of one instruction: other branches of one
+			 * conditional execution never run with T's write */
+			if (c->x->opcode == OP_CONDITIONAL && !loops)
+				return CL_SKIP;
+			return CL_LO;
+		}
+		loops |= c->x->opcode == OP_WHILE;
+	}
+	if (j == n - 1 && e->sfx[n - 1].phase != EV_INSIDE)
+		return CL_UNIV; /* directly in the run that holds T's write */
+	return CL_LO;
+}
+
+#define GROUP_COMBOS_MAX 64
+
+/* T AND NOT (every old triple that holds in the runs T does) over the
+ * branch choices of the conditionals in grp_z[] whose every branch has
+ * one (a run takes one branch of each); any other group has a branch
+ * without one, which a run takes. univ[]: the old triples that hold in
+ * every run with T (their NOT as struct neg says). Returns as
+ * add_introduced. */
+static int add_by_runs(struct view *V, struct tset *S, const struct hz_triple *t,
+		       const struct neg *univ, int32_t n_univ, const struct old_entry *const *grp_e,
+		       const struct hlo_instruction *const *grp_z, const int32_t *grp_b, int32_t n_grp)
+{
+	/* the conditionals with an old write in every branch */
+	const struct hlo_instruction *full[8];
+	int32_t n_full = 0;
+	for (int32_t i = 0; i < n_grp; i++) {
+		const struct hlo_instruction *z = grp_z[i];
+		int dup = 0;
+		for (int32_t k = 0; k < n_full && !dup; k++)
+			dup = full[k] == z;
+		if (dup)
+			continue;
+		int all = z->ext->n_branches > 0;
+		for (int32_t b = 0; b < z->ext->n_branches && all; b++) {
+			int has = 0;
+			for (int32_t k = 0; k < n_grp && !has; k++)
+				has = grp_z[k] == z && grp_b[k] == b;
+			all = has;
+		}
+		if (!all)
+			continue;
+		if (n_full == 8)
+			return -1;
+		full[n_full++] = z;
+	}
+	if (!n_full)
+		return add_introduced(V, S, t, univ, n_univ);
+	int64_t combos = 1;
+	for (int32_t k = 0; k < n_full; k++)
+		if ((combos *= full[k]->ext->n_branches) > GROUP_COMBOS_MAX)
+			return -1;
+	struct neg *negs = xmalloc((size_t)(n_univ + n_grp) + 1, sizeof(*negs));
+	int32_t pick[8] = {0};
+	int32_t from = S->n;
+	int rc = 0;
+	for (;;) {
+		int32_t nn = 0;
+		for (int32_t i = 0; i < n_univ; i++)
+			negs[nn++] = univ[i];
+		for (int32_t i = 0; i < n_grp; i++)
+			for (int32_t k = 0; k < n_full; k++)
+				if (grp_z[i] == full[k] && grp_b[i] == pick[k])
+					negs[nn++] = (struct neg){grp_e[i], 0, {{0, 0}, {0, 0}}};
+		int r = add_introduced(V, S, t, negs, nn);
+		if (r < 0) {
+			S->n = from;
+			rc = -1;
+			break;
+		}
+		rc |= r;
+		int32_t k = 0;
+		for (; k < n_full; k++) {
+			if (++pick[k] < full[k]->ext->n_branches)
+				break;
+			pick[k] = 0;
+		}
+		if (k == n_full)
+			break;
+	}
+	free(negs);
+	return rc;
+}
+
+/* The view's triples, the old ones subtracted: hi (every introduced hazard
+ * and maybe more: the old triples that surely cover subtracted) and lo
+ * (only introduced ones, maybe not all: every old triple subtracted).
+ * Returns 1 when lo may differ from hi; *n_old counts the triples found
+ * already in the module as given, *old_example is one of them. */
+static int subtract_old(struct view *V, const struct xlate *X, struct tset *hi, struct tset *lo,
+			int32_t *n_old, int32_t *old_example)
+{
+	int differs = 0;
+	size_t cap = (size_t)X->n + 1;
+	struct neg *univ = xmalloc(cap, sizeof(*univ)), *all = xmalloc(cap, sizeof(*all));
+	const struct old_entry **grp_e = xmalloc(cap, sizeof(*grp_e));
+	const struct old_entry **lo_e = xmalloc(cap, sizeof(*lo_e));
+	const struct hlo_instruction **grp_z = xmalloc(cap, sizeof(*grp_z));
+	int32_t *grp_b = xmalloc(cap, sizeof(int32_t));
+	*n_old = 0;
+	*old_example = -1;
+	for (int32_t i = 0; i < V->n_t; i++) {
+		struct hz_triple *t = &V->t[i];
+		const struct atom *ta = tatoms(V, t);
+		if (!t->possible || t->r < 0) {
+			/* unknown ones stay unknown; static ones were settled before */
+			tset_add(V, hi, t, ta, t->n);
+			tset_add(V, lo, t, ta, t->n);
+			continue;
+		}
+		const struct hz_read *r = &V->r[t->r];
+		const struct hz_member *mv = &V->m[t->v], *mw = &V->m[t->w];
+		const struct path *up = rpath(V, r);
+		int32_t nu = 0, na = 0, ng = 0, n_lo = 0, nl = 0;
+		for (int32_t k = 0; k < X->n; k++) {
+			const struct old_entry *e = &X->e[k];
+			if (e->kind != t->kind || e->v != mv->id)
+				continue;
+			struct neg plain = {e, 0, {{0, 0}, {0, 0}}};
+			if (t->kind == HAZARD_SAME_TIME) {
+				if (e->w != mw->id)
+					continue;
+				if (!e->unknown && (e->universal || same_read(e, r)))
+					univ[nu++] = plain;
+				all[na++] = plain;
+				continue;
+			}
+			if (!same_read(e, r))
+				continue;
+			all[na++] = plain;
+			if (e->unknown) {
+				n_lo++;
+				continue;
+			}
+			if (event_equal(&e->wdef, &mw->def)) {
+				univ[nu++] = plain; /* T's own write */
+				continue;
+			}
+			const struct hlo_instruction *z = NULL;
+			int32_t b = -1;
+			struct neg ngv = plain;
+			switch (classify(e, &mv->path, &mw->path, up, &z, &b, &ngv)) {
+			case CL_UNIV:
+				univ[nu++] = plain;
+				break;
+			case CL_ALT:
+				univ[nu++] = ngv;
+				break;
+			case CL_SKIP:
+				break;
+			case CL_GROUP:
+				grp_e[ng] = e;
+				grp_z[ng] = z;
+				grp_b[ng++] = b;
+				break;
+			default:
+				lo_e[nl++] = e;
+			}
+		}
+		/* an old triple that holds only where a universal one does (its
+		 * atoms include that one's) subtracts nothing more: a write
+		 * inside a loop, say, where the loop's result is written at its end */
+		for (int32_t k = 0; k < nl; k++) {
+			int implied = 0;
+			for (int32_t h = 0; h < nu && !implied; h++)
+				implied = !univ[h].n_alt && atoms_within(univ[h].e, lo_e[k]);
+			n_lo += !implied;
+		}
+		if (!na) {
+			tset_add(V, hi, t, ta, t->n);
+			tset_add(V, lo, t, ta, t->n);
+			continue;
+		}
+		if (t->kind == HAZARD_SAME_TIME) {
+			/* no atoms: an old pair read so surely covers in every run */
+			if (!nu)
+				tset_add(V, hi, t, ta, t->n);
+			differs |= !nu;
+			if (nu && (*n_old)++ == 0)
+				*old_example = i;
+			continue;
+		}
+		int32_t h0 = hi->n;
+		int rh = add_by_runs(V, hi, t, univ, nu, grp_e, grp_z, grp_b, ng);
+		if (rh < 0) {
+			/* too many orderings or branches: the universal ones alone
+			 * bound from above */
+			n_lo++;
+			if (add_introduced(V, hi, t, univ, nu) < 0)
+				tset_add(V, hi, t, ta, t->n);
+		}
+		if (rh == 0 || (rh == 1 && hi->n == h0)) {
+			if ((*n_old)++ == 0)
+				*old_example = i;
+			continue; /* never introduced: nor in lo, below hi */
+		}
+		if (!n_lo) {
+			/* exact: lo is hi here */
+			for (int32_t k = h0; k < hi->n; k++)
+				tset_add(V, lo, &hi->t[k], hi->atoms + hi->t[k].at, hi->t[k].n);
+			continue;
+		}
+		differs = 1;
+		add_introduced(V, lo, t, all, na); /* too many: T dropped, lo stays below */
+	}
+	free(univ);
+	free(all);
+	free(grp_e);
+	free(lo_e);
+	free(grp_z);
+	free(grp_b);
+	return differs;
+}
+
+/* The evidence without its "repair..." lines. */
+static void drop_repair_lines(struct sbuf *ev)
+{
+	size_t w = 0;
+	for (size_t r = 0; ev->s && r < ev->n;) {
+		const char *nl = memchr(ev->s + r, '\n', ev->n - r);
+		size_t len = nl ? (size_t)(nl - (ev->s + r)) + 1 : ev->n - r;
+		if (strncmp(ev->s + r, "repair", 6)) {
+			memmove(ev->s + w, ev->s + r, len);
+			w += len;
+		}
+		r += len;
+	}
+	ev->n = w;
+	if (ev->s)
+		ev->s[w] = 0;
+}
+
+/* The verdict of a removal view: the old hazards subtracted (above). */
+static void removal_view_verdict(struct view *V, const struct hz_result *const orig[2],
+				 struct buffer_verdict *bv, struct sbuf *ev, enum copy_family *predicted)
+{
+	const struct hz_origin *org = V->in->origin;
+	struct xlate X;
+	memset(&X, 0, sizeof(X));
+	X.V = V;
+	X.org = org;
+	X.same = V->an == org->an;
+	X.members = xmalloc((size_t)V->n_m + 1, sizeof(int32_t));
+	for (int32_t i = 0; i < V->n_m; i++)
+		X.members[i] = V->m[i].id;
+	qsort(X.members, (size_t)V->n_m, sizeof(int32_t), cmp_id);
+	X.source = X.same ? org->source : x_instr(&X, org->source);
+	X.source_scheduled = org->source && org->source->opcode != OP_PARAMETER &&
+			     org->source->opcode != OP_CONSTANT && X.source;
+	old_collect(&X, orig);
+	/* static hazards the module as given has too go at once */
+	int32_t n_old = 0, old_example = -1;
+	for (int32_t i = 0; i < V->n_t; i++) {
+		struct hz_triple *t = &V->t[i];
+		if (t->r < 0 && t->possible && static_old(V, &X, t)) {
+			t->possible = t->forced = t->given = 0;
+			if (n_old++ == 0)
+				old_example = i;
+		}
+	}
+	char old_text[SB_STACK_BYTES];
+	struct sbuf ot;
+	sb_borrow(&ot, old_text, sizeof(old_text));
+	if (old_example >= 0)
+		witness(V, &V->t[old_example], &ot);
+	int32_t n_read_old = 0;
+	if (!X.n) {
+		view_verdict(V, bv, ev, predicted);
+	} else {
+		struct tset hi = {0}, lo = {0};
+		int32_t ex = -1;
+		int differs = subtract_old(V, &X, &hi, &lo, &n_read_old, &ex);
+		if (old_example < 0 && ex >= 0)
+			witness(V, &V->t[ex], &ot);
+		struct hz_triple *t0 = V->t;
+		struct atom *a0 = V->atoms;
+		int32_t n0 = V->n_t;
+		V->t = hi.t;
+		V->atoms = hi.atoms;
+		V->n_t = hi.n;
+		view_verdict(V, bv, ev, predicted);
+		if (differs) {
+			struct buffer_verdict bl;
+			memset(&bl, 0, sizeof(bl));
+			struct sbuf el = {0};
+			enum copy_family pl = FAMILY_UNEXPLAINED;
+			V->t = lo.t;
+			V->atoms = lo.atoms;
+			V->n_t = lo.n;
+			view_verdict(V, &bl, &el, &pl);
+			/* hi removable: nothing introduced; lo necessary: something
+			 * introduced in every schedule; else not settled */
+			if (bv->any != VERDICT_SAFE) {
+				if (bl.any == VERDICT_UNSAFE) {
+					enum verdict g = bv->given;
+					*bv = bl;
+					bv->given = g;
+					ev->n = 0;
+					if (ev->s)
+						ev->s[0] = 0;
+					sb_printf(ev, "%s", el.s ? el.s : "");
+					*predicted = pl;
+				} else {
+					bv->any = VERDICT_UNKNOWN;
+					bv->n_edges = 0;
+					bv->edge_from = bv->edge_to = NULL;
+					bv->unknown_reason = arena_strdup(&V->an->m->arena, OLD_IN_SOME_RUNS);
+					drop_repair_lines(ev); /* no repair is claimed */
+					sb_printf(ev, "unknown: %s\n", OLD_IN_SOME_RUNS);
+				}
+			}
+			if (bv->given == VERDICT_UNSAFE && bl.given != VERDICT_UNSAFE) {
+				bv->given = VERDICT_UNKNOWN;
+				if (!bv->unknown_reason)
+					bv->unknown_reason = arena_strdup(&V->an->m->arena, OLD_IN_SOME_RUNS);
+			}
+			sb_free(&el);
+		}
+		V->t = t0;
+		V->atoms = a0;
+		V->n_t = n0;
+		tset_free(&hi);
+		tset_free(&lo);
+	}
+	n_old += n_read_old;
+	if (n_old > 0)
+		sb_printf(ev, "not introduced: %d hazard(s) of the merged buffer the module as given has too, in "
+			  "the same schedules (reported on their own), e.g. %s\n", n_old, ot.s ? ot.s : "");
+	sb_free(&ot);
+	free(X.members);
+	free(X.e);
+}
+
 static struct hz_cache *hz_cache_new(struct analysis *an);
 
 int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *out)
@@ -1991,6 +3163,11 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	V.in = in;
 	if (!an->cache)
 		an->cache = hz_cache_new(an);
+	/* the module as given's two buffers, decided before this view takes
+	 * the cache's arrays (those decisions use them too) */
+	const struct hz_result *orig[2] = {NULL, NULL};
+	if (in->origin)
+		origin_results(in->origin, orig);
 	V.dv.dep = an->dep;
 	V.dv.removed = in->copy;
 	V.dv.scratch = an->cache->dv;
@@ -2076,16 +3253,18 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		}
 	}
 	/* triples; without reports, one forced triple settles every verdict
-	 * (a forced triple also happens in the given schedule) */
+	 * (a forced triple also happens in the given schedule), unless the
+	 * module as given may have it too (a removal) */
 	for (int i = 0; i < V.n_t; i++)
 		V.forced_found |= V.t[i].forced;
-	int stop_early = !in->want_reports;
+	int prune = !in->want_reports && !in->keep_triples;
+	int stop_early = prune && !in->origin;
 	/* the shared matrices by pointer: their skip rows fill as they are used */
 	struct dominance own = {0}, *D = &own;
 	struct before B;
-	struct member_mats *mm = view_mats(&V);
+	struct member_mats *mm = in->keep_all ? NULL : view_mats(&V);
 	if (mm) {
-		if (stop_early && !mm->have_D) {
+		if (prune && !mm->have_D) {
 			dominance_build(&V, &mm->D, 1);
 			mm->have_D = 1;
 		}
@@ -2093,14 +3272,18 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 			before_build(&V, &mm->B);
 			mm->have_B = 1;
 		}
-		if (stop_early)
+		if (prune)
 			D = &mm->D;
 		B = mm->B;
 		if (an->opt.cross_check)
-			cross_check_mats(&V, mm, stop_early);
+			cross_check_mats(&V, mm, prune);
 	} else {
-		dominance_build(&V, &own, stop_early);
-		before_build(&V, &B);
+		dominance_build(&V, &own, prune);
+		/* keep_all: no triple ruled out by this module's order */
+		if (in->keep_all)
+			memset(&B, 0, sizeof(B));
+		else
+			before_build(&V, &B);
 	}
 	struct writer_classes WC;
 	writer_classes_init(&V, &WC);
@@ -2125,105 +3308,20 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 
 	/* verdicts */
 	struct buffer_verdict *bv = &out->bv;
-	V.bv = bv;
 	int scheduled = an->m->is_scheduled;
-	int32_t forced = -1, given = -1, n_possible = 0, first_possible = -1;
-	for (int32_t i = 0; i < V.n_t; i++) {
-		struct hz_triple *t = &V.t[i];
-		if (!t->possible)
-			continue;
-		n_possible++;
-		if (first_possible < 0)
-			first_possible = i;
-		if (t->forced && forced < 0)
-			forced = i;
-		if (t->given && given < 0)
-			given = i;
-	}
-	bv->n_hazards = n_possible;
 	/* on the stack while it fits: a malloc and a realloc a view before */
 	char ev_buf[SB_STACK_BYTES];
 	struct sbuf ev;
 	sb_borrow(&ev, ev_buf, sizeof(ev_buf));
-	struct atom edge = {0, 0};
-	int have_edge = 0;
-	struct atom *edges = xmalloc(MAX_REPAIR_EDGES, sizeof(*edges)); /* 64 KiB: not on a thread's stack */
-	int32_t n_edges = 0;
-	const char *unknown_reason = NULL;
-	if (forced >= 0) {
-		bv->any = VERDICT_UNSAFE;
-		sb_printf(&ev, "hazard in every schedule: ");
-		witness(&V, &V.t[forced], &ev);
-		sb_printf(&ev, "\n");
-		for (int32_t i = 0; i < V.t[forced].n && !in->no_evidence; i++) {
-			char path[4096];
-			const struct atom *a = &tatoms(&V, &V.t[forced])[i];
-			sb_printf(&ev, "  %s before %s: %s\n", a->a->name, a->b->name,
-				  dependency_path(&V.dv, a->a, a->b, path, sizeof(path)));
-		}
-		out->predicted = triple_family(&V, &V.t[forced]);
-	} else if (n_possible == 0 && V.n_unknown == 0) {
-		bv->any = VERDICT_SAFE;
-	} else if (V.n_unknown > 0) {
-		bv->any = VERDICT_UNKNOWN;
-		unknown_reason = V.unknown_why ? V.unknown_why : "unsupported construct";
-	} else {
-		out->predicted = triple_family(&V, &V.t[first_possible]);
-		if (find_repair_edge(&V, &edge)) {
-			bv->any = VERDICT_SCHEDULE_DEPENDENT;
-			have_edge = 1;
-			edges[n_edges++] = edge;
-			sb_printf(&ev, "hazard in some schedules, e.g. ");
-			witness(&V, &V.t[first_possible], &ev);
-			sb_printf(&ev, "\nrepair: control edge %s -> %s (in %s) rules out all %d hazard(s)\n",
-				  edge.a->name, edge.b->name, edge.a->parent->name, n_possible);
-		} else {
-			decide_none(&V, n_possible, first_possible, &ev, edges, &n_edges, &edge,
-				    &have_edge, &unknown_reason);
-		}
-	}
-	if (scheduled) {
-		if (given >= 0)
-			bv->given = VERDICT_UNSAFE;
-		else if (V.n_unknown > 0)
-			bv->given = VERDICT_UNKNOWN;
-		else
-			bv->given = VERDICT_SAFE;
-		if (given >= 0 && (forced < 0 || given != forced)) {
-			sb_printf(&ev, "in the given schedule: ");
-			witness(&V, &V.t[given], &ev);
-			sb_printf(&ev, "\n");
-		}
-	}
-	if (!in->no_evidence && (bv->any == VERDICT_SAFE || (scheduled && bv->given == VERDICT_SAFE))) {
-		int32_t n_ruled = V.n_false + V.n_disjoint;
-		sb_printf(&ev, "%s: %d conflicting (value, write, read) triple(s) ruled out\n",
-			  bv->any == VERDICT_SAFE ? "proof" : "proof for the given schedule", n_ruled);
-		for (int32_t i = 0; i < V.n_samples; i++)
-			sample_proof(&V, &V.samples[i], &ev);
-		if (n_ruled > V.n_samples)
-			sb_printf(&ev, "  ... and %d more\n", n_ruled - V.n_samples);
-		if (n_ruled == 0)
-			sb_printf(&ev, "  the buffer holds no other value that is written while one is read\n");
-	}
-	if (have_edge) {
-		bv->edge_from = edge.a;
-		bv->edge_to = edge.b;
-		bv->n_edges = n_edges;
-		bv->edges_from = arena_array(A, (size_t)n_edges + 1, sizeof(*bv->edges_from));
-		bv->edges_to = arena_array(A, (size_t)n_edges + 1, sizeof(*bv->edges_to));
-		for (int32_t i = 0; i < n_edges; i++) {
-			bv->edges_from[i] = edges[i].a;
-			bv->edges_to[i] = edges[i].b;
-		}
-	}
-	if (unknown_reason) {
-		bv->unknown_reason = arena_strdup(A, unknown_reason);
-		sb_printf(&ev, "unknown: %s\n", unknown_reason);
-	}
-	if (an->opt.cross_check)
-		cross_check(&V, bv, edges, n_edges);
-
+	if (in->origin)
+		removal_view_verdict(&V, orig, bv, &ev, &out->predicted);
+	else
+		view_verdict(&V, bv, &ev, &out->predicted);
+	if (in->keep_triples)
+		keep_trips(&V, out);
+	int32_t n_possible = 0;
+	for (int32_t i = 0; i < V.n_t; i++)
+		n_possible += V.t[i].possible;
 	if (in->want_reports && n_possible > 0) {
 		out->reports = arena_array(A, (size_t)n_possible, sizeof(struct hazard_report));
 		/* one report per (v, w, reading instruction, kind): an instruction
@@ -2294,7 +3392,6 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	an->n_verdicts_smt += V.sent_smt;
 	free(V.m);
 	free(V.rgs);
-	free(edges);
 	an->cache->r = V.r;
 	an->cache->cap_r = V.cap_r;
 	an->cache->t = V.t;
@@ -2323,6 +3420,7 @@ void hz_cache_free(struct hz_cache *c)
 	for (int k = 0; k < MATS_KEPT; k++)
 		member_mats_free(c->mats[k]);
 	htab_free(&c->decided);
+	htab_free(&c->keepall);
 	free(c->r);
 	free(c->t);
 	free(c->pp);
@@ -2392,6 +3490,7 @@ static const struct hz_result *buffer_result(struct analysis *an, int32_t b)
 	snprintf(label, sizeof(label), "buffer-%d", b);
 	in.label = label;
 	in.want_reports = 1;
+	in.keep_triples = 1; /* for the removals compared with this buffer */
 	struct hz_result *r = arena_alloc(&an->m->arena, sizeof(*r));
 	if (hz_decide(an, &in, r) < 0)
 		return NULL;

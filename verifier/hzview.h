@@ -9,6 +9,29 @@
 #include "trace.h"
 #include <stdarg.h>
 
+/* The module as given, which a copy removal is compared with
+ * (docs/hazards.md 4): a hazard of the rewritten module counts only where
+ * the module as given does not have the same one (kind, value, read) in the
+ * same schedule and run. The view is the rewritten module: the module's own
+ * analysis with the copy's values absorbed (hz_input.abs_*), or another
+ * analysis of the rewritten text (values and instructions then match by
+ * name). */
+struct hz_origin {
+	struct analysis *an;                      /* the module as given */
+	int32_t copy_value, source_value;         /* the removed copy's value, its operand's (an) */
+	const struct hlo_instruction *source;     /* the copy's operand (an) */
+	/* the removed instructions (an), put back right after source in this order */
+	const struct hlo_instruction *removed[2];
+	int32_t n_removed;
+	/* the rewritten module's schedules order the other instructions as the
+	 * module as given does: the removed ones have no control edges and are
+	 * not a computation's root, and nothing else goes (a multi-output
+	 * fusion's get-tuple-elements do) */
+	int order_kept;
+};
+
+struct hz_trip;
+
 struct hz_input {
 	const int32_t *values;   /* the members (value ids), distinct */
 	int32_t n_values;
@@ -20,6 +43,11 @@ struct hz_input {
 	uint64_t bytes;          /* for reports */
 	int want_reports;        /* fill hazard reports */
 	int no_evidence;         /* skip the verdict's evidence text (reports only) */
+	int keep_triples;        /* keep the possible triples (hz_result.trips) */
+	/* keep_triples: also those this module's own order rules out (for a
+	 * removal whose schedules that order does not describe) */
+	int keep_all;
+	const struct hz_origin *origin; /* a removal: judged against the module as given */
 };
 
 /* Result of one decision: the verdict plus, on request, hazard reports. */
@@ -29,6 +57,8 @@ struct hz_result {
 	struct hazard_report *reports; /* arena */
 	/* for the copy report: a one-line reason behind the verdict */
 	enum copy_family predicted; /* family the worst hazard suggests */
+	int32_t n_trips;
+	struct hz_trip *trips;      /* keep_triples: the possible triples (arena) */
 };
 
 int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *out);

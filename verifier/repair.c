@@ -30,6 +30,7 @@
 struct repair_entry {
 	char *key;               /* the edge set, as "comp:a>b;..." */
 	int cycle;
+	int in_place;            /* the edges in the module itself (fast) */
 	/* edges in the module itself */
 	struct arena arena;      /* the edge set's fields and its ordering */
 	struct hlo_edge_set *edges;
@@ -80,7 +81,8 @@ void repair_cache_free(struct repair_cache *c)
 }
 
 static char *edges_key(int32_t n, const struct hlo_instruction *const *from,
-		       const struct hlo_instruction *const *to)
+		       const struct hlo_instruction *const *to, const struct hlo_instruction *const *strip,
+		       int32_t n_strip)
 {
 	char *s = NULL;
 	size_t len = 0;
@@ -89,14 +91,18 @@ static char *edges_key(int32_t n, const struct hlo_instruction *const *from,
 		return NULL;
 	for (int32_t i = 0; i < n; i++)
 		fprintf(f, "%s:%s>%s;", to[i]->parent->name, from[i]->name, to[i]->name);
+	for (int32_t i = 0; i < n_strip; i++)
+		fprintf(f, "-%s:%s;", strip[i]->parent->name, strip[i]->name);
 	fclose(f);
 	return s;
 }
 
-/* The rewritten module, printed with the edges and parsed again. */
+/* The rewritten module, printed with the edges (and without the control
+ * edges of strip[0..n_strip)) and parsed again. */
 static void build_rewritten(struct analysis *an, struct repair_entry *e, int32_t n,
 			    const struct hlo_instruction *const *from,
-			    const struct hlo_instruction *const *to)
+			    const struct hlo_instruction *const *to,
+			    const struct hlo_instruction *const *strip, int32_t n_strip)
 {
 	/* the donation decider analyses a module whose header has the alias
 	 * each matched donor will become (donation.c): that donor entry is
@@ -116,7 +122,7 @@ static void build_rewritten(struct analysis *an, struct repair_entry *e, int32_t
 	}
 	m->donors = kept;
 	m->n_donors = nk;
-	e->w = hlo_module_with_edges(m, n, from, to, &e->w_cycle, &e->d);
+	e->w = hlo_module_with_edges_stripped(m, n, from, to, strip, n_strip, &e->w_cycle, &e->d);
 	m->donors = donors;
 	m->n_donors = n_donors;
 	free(kept);
@@ -174,11 +180,12 @@ static void build_in_place(struct analysis *an, struct repair_entry *e, int32_t 
  * (the last few kept); NULL when the edges could not be added, or the
  * budget is spent. */
 static struct repair_entry *with_edges(struct analysis *an, int32_t n, const struct hlo_instruction *const *from,
-				       const struct hlo_instruction *const *to, int budgeted)
+				       const struct hlo_instruction *const *to,
+				       const struct hlo_instruction *const *strip, int32_t n_strip, int budgeted)
 {
 	if (n <= 0)
 		return NULL;
-	char *key = edges_key(n, from, to);
+	char *key = edges_key(n, from, to, strip, n_strip);
 	if (!key)
 		return NULL;
 	if (!an->repairs)
@@ -200,11 +207,14 @@ static struct repair_entry *with_edges(struct analysis *an, int32_t n, const str
 	e->key = key;
 	arena_init(&e->arena);
 	diag_init(&e->d, NULL);
-	int in_place = !an->m->is_scheduled;
+	/* a removal's own control edges are dropped (strip): only the
+	 * rewritten module does that */
+	int in_place = !an->m->is_scheduled && n_strip == 0;
+	e->in_place = in_place;
 	if (in_place)
 		build_in_place(an, e, n, from, to);
 	if (!in_place || an->opt.cross_check) {
-		build_rewritten(an, e, n, from, to);
+		build_rewritten(an, e, n, from, to, strip, n_strip);
 		if (!in_place)
 			e->cycle = e->w_cycle;
 	}
@@ -299,12 +309,13 @@ static int answer_rewritten(struct analysis *an, struct repair_entry *e, const s
 /* Ask q of the module with the edges: 1 yes, 0 no (or the edges close a
  * cycle), -1 not decided. */
 static int ask(struct analysis *an, int32_t n, const struct hlo_instruction *const *from,
-	       const struct hlo_instruction *const *to, const struct question *q, int budgeted)
+	       const struct hlo_instruction *const *to, const struct hlo_instruction *const *strip,
+	       int32_t n_strip, const struct question *q, int budgeted)
 {
-	struct repair_entry *e = with_edges(an, n, from, to, budgeted);
+	struct repair_entry *e = with_edges(an, n, from, to, strip, n_strip, budgeted);
 	if (!e)
 		return -1;
-	if (an->m->is_scheduled)
+	if (!e->in_place)
 		return answer_rewritten(an, e, q);
 	int r;
 	if (e->fast) {
@@ -331,21 +342,34 @@ int repair_avoids_value_hazards(struct analysis *an, int32_t n, const struct hlo
 				unsigned kind_mask, int exact)
 {
 	struct question q = {.kind = Q_VALUE_HAZARDS, .h = h, .kind_mask = kind_mask, .exact = exact};
-	return ask(an, n, from, to, &q, 1); /* every claim of a finding or explain line */
+	return ask(an, n, from, to, NULL, 0, &q, 1); /* every claim of a finding or explain line */
 }
 
 int repair_makes_removable(struct analysis *an, int32_t n, const struct hlo_instruction *const *from,
 			   const struct hlo_instruction *const *to, const struct hlo_instruction *copy)
 {
 	struct question q = {.kind = Q_REMOVABLE, .copy = copy};
-	return ask(an, n, from, to, &q, 0);
+	/* the removal drops the copy's control edges (a pair's: both halves'):
+	 * the edges go into the module without them (docs/hazards.md 4) */
+	const struct hlo_instruction *strip[2];
+	int32_t n_strip = 0;
+	if (!shape_is_tuple(copy->shape) || copy->opcode == OP_COPY_START) /* a multi-output fusion stays */
+		strip[n_strip++] = copy;
+	if (copy->opcode == OP_COPY_START && copy->n_users == 1 && copy->users[0]->opcode == OP_COPY_DONE)
+		strip[n_strip++] = copy->users[0];
+	int32_t n_ctrl = 0;
+	for (int32_t i = 0; i < n_strip; i++)
+		n_ctrl += strip[i]->ext->n_ctrl_preds + strip[i]->ext->n_ctrl_succs;
+	if (!n_ctrl)
+		n_strip = 0; /* the module as it is: shared with the other claims on these edges */
+	return ask(an, n, from, to, strip, n_strip, &q, 0);
 }
 
 int repair_makes_safe(struct analysis *an, int32_t n, const struct hlo_instruction *const *from,
 		      const struct hlo_instruction *const *to, int32_t value)
 {
 	struct question q = {.kind = Q_SAFE, .value = value};
-	return ask(an, n, from, to, &q, 0);
+	return ask(an, n, from, to, NULL, 0, &q, 0);
 }
 
 /* ---- donating instead of copying ---- */

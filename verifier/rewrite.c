@@ -496,3 +496,53 @@ struct hlo_module *hlo_module_with_edges(const struct hlo_module *m, int32_t n,
 {
 	return hlo_module_rewrite(m, 0, NULL, n, from, to, cycle, d);
 }
+
+/* Drop the control edges into and out of x (an instruction of w). */
+static void strip_ctrl(struct hlo_module *w, struct hlo_instruction *x)
+{
+	struct hlo_computation *k = x->parent;
+	if (x->ext->n_ctrl_preds > 0) {
+		x->ext->n_ctrl_preds = 0;
+		rewrite_ctrl_attr(w, x);
+	}
+	for (int32_t i = 0; i < k->n_instrs; i++) {
+		struct hlo_instruction *y = k->instrs[i];
+		int32_t kept = 0;
+		for (int32_t j = 0; j < y->ext->n_ctrl_preds; j++)
+			if (y->ext->ctrl_preds[j] != x)
+				y->ext->ctrl_preds[kept++] = y->ext->ctrl_preds[j];
+		if (kept != y->ext->n_ctrl_preds) {
+			y->ext->n_ctrl_preds = kept;
+			rewrite_ctrl_attr(w, y);
+		}
+	}
+}
+
+struct hlo_module *hlo_module_with_edges_stripped(const struct hlo_module *m, int32_t n,
+						 const struct hlo_instruction *const *from,
+						 const struct hlo_instruction *const *to,
+						 const struct hlo_instruction *const *strip, int32_t n_strip,
+						 int *cycle, struct diag *d)
+{
+	if (n_strip <= 0)
+		return hlo_module_with_edges(m, n, from, to, cycle, d);
+	*cycle = 0;
+	/* the stripped module, printed (so its control-successor lists are
+	 * rebuilt by the parser), then the edges added by name */
+	struct hlo_module *w = reparse(m, d);
+	if (!w)
+		return NULL;
+	for (int32_t i = 0; i < n_strip; i++) {
+		struct hlo_computation *k = hlo_find_computation(w, strip[i]->parent->name);
+		struct hlo_instruction *x = k ? hlo_find_instruction(k, strip[i]->name) : NULL;
+		if (x)
+			strip_ctrl(w, x);
+	}
+	struct hlo_module *s = reparse(w, d);
+	hlo_module_free(w);
+	if (!s)
+		return NULL;
+	struct hlo_module *r = hlo_module_rewrite(s, 0, NULL, n, from, to, cycle, d);
+	hlo_module_free(s);
+	return r;
+}

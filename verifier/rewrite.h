@@ -47,6 +47,14 @@ struct hlo_module *hlo_module_with_edges(const struct hlo_module *m, int32_t n,
 					 const struct hlo_instruction *const *from,
 					 const struct hlo_instruction *const *to, int *cycle,
 					 struct diag *d);
+/* The same with the control edges into and out of strip[0..n_strip)
+ * dropped first (a copy to be removed with them: the removal drops its
+ * control edges, the repair's edges must not cycle through them). */
+struct hlo_module *hlo_module_with_edges_stripped(const struct hlo_module *m, int32_t n,
+						 const struct hlo_instruction *const *from,
+						 const struct hlo_instruction *const *to,
+						 const struct hlo_instruction *const *strip, int32_t n_strip,
+						 int *cycle, struct diag *d);
 
 /* The same control edges put into m itself for a while, without printing
  * and parsing it again: each to[i] gets from[i] among its control

@@ -120,6 +120,35 @@ void trace_path(const struct event *e, struct path *p)
 		p->l[i] = tmp[n - 1 - i];
 }
 
+int32_t path_shared_run(const struct path *d, const struct path *u)
+{
+	int32_t L = 0;
+	while (L + 1 < d->n && L + 1 < u->n && d->l[L].x && d->l[L].x == u->l[L].x &&
+	       d->l[L].phase == EV_INSIDE && u->l[L].phase == EV_INSIDE && d->l[L + 1].k == u->l[L + 1].k)
+		L++;
+	return L;
+}
+
+int path_same_run_to(const struct path *a, const struct path *b, int32_t L)
+{
+	if (a->n <= L || b->n <= L || a->l[L].k != b->l[L].k)
+		return 0;
+	for (int32_t i = 0; i < L; i++)
+		if (a->l[i].x != b->l[i].x || a->l[i].phase != EV_INSIDE || b->l[i].phase != EV_INSIDE ||
+		    a->l[i + 1].k != b->l[i + 1].k)
+			return 0;
+	return 1;
+}
+
+int path_direct_at(const struct path *d, const struct path *w, int32_t L)
+{
+	if (!d->ok || d->never || !w->ok || w->never || w->n != L + 1 || w->l[L].phase == EV_INSIDE)
+		return 0;
+	if (d->n == 0) /* time 0: the entry's run */
+		return L == 0 && w->l[0].k->is_entry;
+	return path_same_run_to(d, w, L);
+}
+
 enum { R_LT, R_GT, R_EQ, R_ATOM, R_DESCEND };
 
 static int phase_rank(uint8_t ph)

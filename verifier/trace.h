@@ -59,6 +59,19 @@ struct path {
 
 void trace_path(const struct event *e, struct path *p);
 
+/* The deepest level at which events d and u run in one run of one
+ * computation (their paths agree above it, inside the same instructions
+ * and callees): u reads, in that run, the instance of a value defined at
+ * d. 0 (the entry's one run) when d is at time 0. */
+int32_t path_shared_run(const struct path *d, const struct path *u);
+/* Paths a and b run in the same runs down to level L (the computation at L
+ * included: inside the same instructions and callees above it). */
+int path_same_run_to(const struct path *a, const struct path *b, int32_t L);
+/* Event w happens exactly once in every run of the computation at level L
+ * of path d (d's runs above it, and w directly in it: not inside one of its
+ * loops, branches or calls). */
+int path_direct_at(const struct path *d, const struct path *w, int32_t L);
+
 /* An atom: instruction a runs before instruction b (one computation). */
 struct atom {
 	const struct hlo_instruction *a, *b;

@@ -913,7 +913,8 @@ static int hg_index(struct hgraph *G)
 {
 	hg_free_index(G);
 	int32_t n = G->n_h;
-	qsort(G->h, (size_t)n, sizeof(*G->h), cmp_atom_gid);
+	if (n > 1) /* G->h is NULL while H is empty */
+		qsort(G->h, (size_t)n, sizeof(*G->h), cmp_atom_gid);
 	G->n_indexed = n;
 	G->p = xmalloc((size_t)n + 1, sizeof(*G->p));
 	G->q = xmalloc((size_t)n + 1, sizeof(*G->q));

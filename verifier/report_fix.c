@@ -81,7 +81,7 @@ static void hlo_line(FILE *out, const struct fix_copy *c)
 }
 
 /* Why a copy stays, in a few words (the detail follows indented). */
-static const char *kept_words(const struct fix_copy *c)
+static const char *kept_words(const struct fix_copy *c, char *buf, size_t cap)
 {
 	switch (c->kept) {
 	case FIX_KEPT_CONFLICT: return "needed once the copies removed are gone";
@@ -98,9 +98,22 @@ static const char *kept_words(const struct fix_copy *c)
 		return "needed: it changes the layout";
 	if (c->r->family == FAMILY_MEMORY_SPACE)
 		return "needed: it moves the data to another memory space";
-	if (c->why && strstr(c->why, "hazard in every schedule"))
-		return "needed in every schedule";
-	return "needed";
+	int every = c->why && strstr(c->why, "hazard in every schedule");
+	const struct hlo_instruction *src = c->r->site.at->operands[c->r->site.operand];
+	char needle[600];
+	snprintf(needle, sizeof(needle), "read-only value %s (", src->name);
+	if (every && strstr(c->why, needle)) {
+		/* the copy keeps a write off the argument or constant it copies */
+		const char *arg = instr_arg_path(src);
+		if (arg) {
+			snprintf(buf, cap, "needed in every schedule: without it the program writes into argument %s, "
+				 "which is not donated", arg);
+			return buf;
+		}
+		if (src->opcode == OP_CONSTANT)
+			return "needed in every schedule: without it the program writes into a constant";
+	}
+	return every ? "needed in every schedule" : "needed";
 }
 
 /* Copies i of r (removed or kept as asked), the costliest first. */
@@ -255,7 +268,7 @@ int report_fix_text(FILE *out, const struct fix_view *v)
 	for (int32_t k = 0; k < n; k++) {
 		const struct fix_copy *c = &r->copies[ix[k]];
 		copy_line(out, c, "kept", &a);
-		fprintf(out, ": %s\n", kept_words(c));
+		fprintf(out, ": %s\n", kept_words(c, b1, sizeof(b1)));
 		hlo_line(out, c);
 		fprintf(out, "\n      %s\n", c->why ? c->why : "");
 		if (c->donate_drops) {

@@ -17,8 +17,9 @@
 #include <stdint.h>
 
 /* Above this many (instructions x instructions a backward edge reaches)
- * bits the reachability is not built: the order is then Kahn's, earliest
- * printed first, which is valid but may move more than it must. */
+ * bits the reachability is not built (nor the matching above 8 million
+ * pairs in conflict): the order is then Kahn's, earliest printed first,
+ * which is valid but may move more than it must. */
 #define REORDER_MAX_BITS (64LL * 1024 * 1024)
 
 /* The order of nodes 0..n-1 under the edges from[e] -> to[e] (e < n_edges;

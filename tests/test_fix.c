@@ -648,6 +648,26 @@ static void test_reorder_min_moves(void **state)
 	printf("reorder: %d acyclic graphs, %d with moves, %d where Kahn's earliest-first order moves more\n",
 	       checked, moved_some, beat_kahn);
 	assert_true(checked > 1000 && moved_some > 100 && beat_kahn > 0);
+	/* past REORDER_MAX_BITS: a valid order, not claimed minimal (node 0
+	 * reaches 9,000 nodes, the last one is ordered before it) */
+	int32_t n = 9002, ne = 0;
+	int32_t *f = malloc((size_t)n * sizeof(int32_t)), *t = malloc((size_t)n * sizeof(int32_t));
+	int32_t *order = malloc((size_t)n * sizeof(int32_t)), moved = -1;
+	for (int32_t i = 1; i < n - 1; i++) {
+		f[ne] = 0;
+		t[ne++] = i;
+	}
+	f[ne] = n - 1;
+	t[ne++] = 0;
+	int minimal = 1;
+	assert_int_equal(reorder_min_moves(n, ne, f, t, order, &moved, &minimal), 0);
+	assert_false(minimal);
+	assert_int_equal(order[0], n - 1);
+	assert_int_equal(order[1], 0);
+	assert_int_equal(moved, 1);
+	free(f);
+	free(t);
+	free(order);
 }
 
 /* Scheduled in random orders, with copies added: the given schedule with

@@ -442,11 +442,11 @@ static void setup(struct fixer *F)
 				"simplifier removes before copy insertion", noop_end->name);
 			continue;
 		}
-		c->edges = ne > 0;
 		if (F->src_value[i] < 0 || F->copy_value[i] < 0) {
 			why_set(F, i, FIX_KEPT_VERDICT, "the copied operand holds more than one value");
 			continue;
 		}
+		c->edges = ne > 0;
 		F->var[i] = 1; /* numbered below */
 		c->candidate = 1;
 	}

@@ -666,6 +666,22 @@ if grep -qF "hloproof check: --stage takes before, after or auto, not 'later'" $
 expect 2 "$H" donation --stage=x $C/noop_same_shape.hlo
 expect 2 "$H" timeline --stage=x $C/noop_same_shape.hlo
 expect 2 "$H" gate --stage=x $C/noop_same_shape.hlo $C/noop_same_shape.hlo
+expect 2 "$H" fix --stage=x $C/noop_same_shape.hlo
+# fix: a no-op copy is not a saving; --stage=after reads it as the program's
+expect_out 0 "^$C/noop_same_shape.hlo: fix under every schedule \(the module is not scheduled\): nothing to remove: its 1 copy \(32 B\) is no-op, removed by XLA itself\$" "$H" fix $C/noop_same_shape.hlo
+expect_out 0 '^  not counted: 1 no-op copy \(32 B\): the module is before optimization \(not scheduled, and no fusion' "$H" fix $C/noop_same_shape.hlo
+expect_out 0 '"stage": "before"' "$H" fix --format=json $C/noop_same_shape.hlo
+expect_out 0 ': 1 of 1 copy removed, 32 B; optimal$' "$H" fix --stage=after $C/noop_same_shape.hlo
+expect_out 0 '"no_op_bytes": 0' "$H" fix --stage=after --format=json $C/noop_same_shape.hlo
+# ... and on a scheduled module read as before optimization (--stage=before)
+expect_out 0 ': nothing to remove: all 2 copies \(64 B\) are no-op, removed by XLA itself$' "$H" fix --stage=before corpus/fix/conflict_given.hlo
+expect_out 0 'the module is before optimization \(--stage=before\)' "$H" fix --stage=before corpus/fix/conflict_given.hlo
+# fix's report in JAX terms on the demo (docs/for-jax-users.md)
+expect_out 0 '^  removed cache_copy, 8.0 KiB x 8 iterations = 64.0 KiB per step, at /home/me/model/train.py:45$' "$H" fix $DM
+expect_out 0 '^      in JAX: the copy guards against orders where old_sum \(reduce_sum at /home/me/model/train.py:46\) runs after new_cache \(dynamic_update_slice at /home/me/model/train.py:45\)' "$H" fix $DM
+expect_out 0 "^  kept kv_copy \(a copy of argument state.kv_cache\), 8.0 KiB, at /home/me/model/train.py:41: needed in every schedule: without it the program writes into argument state.kv_cache, which is not donated\$" "$H" fix $DM
+expect_out 0 "^  kept w_t \(a copy of argument state.params\['dense'\]\['kernel'\]\), 256.0 KiB, at /home/me/model/train.py:38: needed: it changes the layout\$" "$H" fix $DM
+expect_out 0 '^      in JAX: donate x \(jax.jit\(..., donate_argnums=...\)\); the module with it donated and this copy removed has no hazard in any schedule$' "$H" fix ${HLOPROOF_SHARED:-../shared}/corpus/real/jaxdecomp_pfft3d_ifft_gpu16.hlo
 
 # --- where a predicted copy goes (issue 21): HP101's copy_place names the
 # in-place operand by number, the loop state slot, the entry output leaf, the

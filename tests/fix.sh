@@ -60,7 +60,7 @@ for f in "$SHARED"/corpus/real/*.hlo "$SHARED"/corpus/xla-alias/*.hlo "$SHARED"/
 import json, sys
 d = json.load(open(sys.argv[1]))
 dead = sum(1 for c in d["removed"] if c["kind"] == "fused" and "{" in c["name"])
-print("kept", len(d["kept"]), "removed", len(d["removed"]), "edges", len(d["edges"]), "dead", dead,
+print("kept", len(d["kept"]) + len(d["no_op"]), "removed", len(d["removed"]), "edges", len(d["edges"]), "dead", dead,
       "schedule", d["schedule"])
 for c in d["removed"]:
     print("map", c["name"], c["operand"])
@@ -112,9 +112,31 @@ expect() {
 }
 C=corpus/fix/conflict_any.hlo
 G=corpus/fix/conflict_given.hlo
+E=corpus/fix/edge_given.hlo
+MIX=$SHARED/corpus/real/maxtext_mixtral_8x7b_train_preopt.hlo
+# before optimization (the default reading of an unscheduled module without
+# layouts): no-op copies are XLA's simplifier's, not savings
 expect 0 "$H" fix $C
-grep -q '^corpus/fix/conflict_any.hlo: fix under every schedule (the module is not scheduled): 1 of 2 copies removed, 32 B; optimal$' $T/out && ok || bad "fix $C headline: $(head -n 1 $T/out)"
-grep -q '^  kept c2 (copy, .*removing it together with c1 introduces a hazard' $T/out && ok || bad "fix $C: the kept copy names its conflict"
+grep -q '^corpus/fix/conflict_any.hlo: fix under every schedule (the module is not scheduled): nothing to remove: all 2 copies (64 B) are no-op, removed by XLA itself$' $T/out && ok || bad "fix $C (before optimization) headline: $(head -n 1 $T/out)"
+grep -q '^  not counted: 2 no-op copies (64 B): the module is before optimization' $T/out && ok || bad "fix $C: the no-op copies counted apart"
+grep -q '^  removed\|^  kept' $T/out && bad "fix $C: a no-op copy listed as removed or kept" || ok
+if [ -f "$MIX" ]; then
+	expect 0 "$H" fix --format=json $MIX
+	python3 - $T/out <<'PY' && ok || bad "fix on mixtral: 2118 no-op copies, nothing saved"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["saved_bytes"] == 0 and d["removed"] == [] and d["kept"] == [], (d["saved_bytes"], len(d["removed"]))
+assert len(d["no_op"]) == 2118 and d["no_op_bytes"] == 130554037248, (len(d["no_op"]), d["no_op_bytes"])
+assert all(c["name"].startswith("sharding_constraint") for c in d["no_op"])
+PY
+	expect 0 "$H" fix $MIX
+	grep -q ': nothing to remove: all 2118 copies (121.59 GiB) are no-op, removed by XLA itself$' $T/out && ok || bad "fix on mixtral: headline $(head -n 1 $T/out)"
+fi
+# read as after copy insertion: the copies are the program's
+expect 0 "$H" fix --stage=after $C
+grep -q '^corpus/fix/conflict_any.hlo: fix under every schedule (the module is not scheduled): 1 of 2 copies removed, 32 B; optimal$' $T/out && ok || bad "fix --stage=after $C headline: $(head -n 1 $T/out)"
+grep -q '^  kept c2, 32 B: needed once the copies removed are gone$' $T/out && ok || bad "fix $C: the kept copy's reason"
+grep -q '^      removing it together with c1 introduces a hazard' $T/out && ok || bad "fix $C: the kept copy names its conflict"
 expect 0 "$H" fix $G
 grep -q 'fix under the given schedule (the module is scheduled): 1 of 2 copies removed' $T/out && ok || bad "fix $G headline"
 expect 0 "$H" fix --schedule=any $G
@@ -135,12 +157,32 @@ expect 3 "$H" fix -o $T/never.hlo corpus/postopt/pin_unpin.hlo
 grep -q 'fix: unknown: the analysis does not model the Pin custom call' $T/out && ok || bad "fix on an unmodelled module: the reason"
 [ ! -e $T/never.hlo ] && ok || bad "fix wrote a module it could not verify"
 # a copy left undecided: exit 3, not claimed optimal; what was verified is written
-expect 3 "$H" fix -o $T/partial.hlo corpus/unknown/not_flattened.hlo
+expect 3 "$H" fix --stage=after -o $T/partial.hlo corpus/unknown/not_flattened.hlo
 grep -q 'not proven optimal: 1 copy could not be decided' $T/out && ok || bad "fix with an undecided copy: no optimality claim"
-grep -q '^  kept cc (.*): unknown: a computation with several call sites' $T/out && ok || bad "fix with an undecided copy: its reason"
+grep -q '^  kept cc, 32 B: not decided$' $T/out && ok || bad "fix with an undecided copy: not decided"
+grep -q '^      unknown: a computation with several call sites' $T/out && ok || bad "fix with an undecided copy: its reason"
 [ -s $T/partial.hlo ] && ok || bad "fix did not write the verified module"
+# under the given schedule, a control edge and a move let a copy go
+expect 0 "$H" fix -o $T/edge.hlo $E
+grep -q '^corpus/fix/edge_given.hlo: fix under the given schedule (the module is scheduled): 1 of 1 copy removed, 32 B; optimal$' $T/out && ok || bad "fix $E headline: $(head -n 1 $T/out)"
+grep -q '^  added control edge r -> d in main: r (sqrt at /home/me/model/step.py:13) runs before d (dynamic_update_slice at /home/me/model/step.py:11)$' $T/out && ok || bad "fix $E: the edge in JAX terms"
+grep -q '^      moved: r (the fewest moves the edges allow; the printed schedule changes by these moves only)$' $T/out && ok || bad "fix $E: the move"
+awk '/ %r = / { r = NR } / %d = / { d = NR } END { exit !(r && d && r < d) }' $T/edge.hlo && ok || bad "fix -o $E: r is not printed before d"
+grep -q 'control-predecessors={%r}' $T/edge.hlo && ok || bad "fix -o $E: the control edge"
+"$H" explain --summary $T/edge.hlo | grep -q ' given$' && bad "fix -o $E: the fixed module has a hazard in its printed schedule" || ok
+expect 0 "$H" fix --format=json $E
+python3 - $T/out <<'PY' && ok || bad "fix --format=json on $E: edges and moves"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schedule"] == "given" and d["optimal"] and d["saved_bytes"] == 32
+assert [c["name"] for c in d["removed"]] == ["c"] and d["removed"][0]["with_edges"] is True
+assert d["edges"] == [{"from": "r", "to": "d", "computation": "main"}], d["edges"]
+assert d["moved"] == ["r"] and d["moves_minimal"] is True, d["moved"]
+PY
+expect 0 "$H" fix --diff $E
+grep -q '^+.* %d = f32\[8\]{0} dynamic-update-slice(f32\[8\]{0} %y, .*control-predecessors={%r}$' $T/out && ok || bad "fix --diff $E: the edge"
 # JSON
-expect 0 "$H" fix --format=json --objective=count $C
+expect 0 "$H" fix --stage=after --format=json --objective=count $C
 python3 - $T/out <<'PY' && ok || bad "fix --format=json fields"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -150,9 +192,10 @@ assert [c["name"] for c in d["removed"]] == ["c1"] and d["removed"][0]["operand"
 k = d["kept"][0]
 assert k["name"] == "c2" and k["reason"] == "conflict" and k["conflicts_with"] == ["c1"], k
 assert d["search"]["conflicts"] == 1 and d["search"]["verifications"] == 2
+assert d["no_op"] == [] and d["no_op_bytes"] == 0 and d["moved"] == []
 PY
 # --diff: the report goes to standard error, the diff to standard output
-expect 0 "$H" fix --diff $C
+expect 0 "$H" fix --stage=after --diff $C
 head -n 2 $T/out | tr '\n' ' ' | grep -q "^--- $C +++ $C $" && ok || bad "fix --diff header: $(head -n 2 $T/out)"
 grep -q '^-  c1 = f32\[8\]{0} copy(a)$' $T/out && ok || bad "fix --diff deletes the copy line"
 grep -q '^+  d1 = f32\[8\]{0} dynamic-update-slice(a, u1, i)$' $T/out && ok || bad "fix --diff renames the use"
@@ -161,14 +204,14 @@ grep -q 'fix under every schedule' $T/err && ok || bad "fix --diff: the report o
 expect 0 "$H" fix --diff corpus/copies/layout.hlo
 [ ! -s $T/out ] && ok || bad "fix --diff printed a diff with nothing removed"
 # control edges in the diff (a schedule-dependent copy)
-expect 0 "$H" fix --diff corpus/copies/smt_edges.hlo
+expect 0 "$H" fix --stage=after --diff corpus/copies/smt_edges.hlo
 grep -q '^+  %d = f32\[8\] dynamic-update-slice(%x, %u, %i), control-predecessors={%r1, %r2}$' $T/out && ok || bad "fix --diff adds the control edges"
 # -o is atomic: an unwritable target leaves nothing and exits 2
 expect 2 "$H" fix -o $T/no/such/dir/out.hlo $C
 # --jointly
-expect 0 "$H" explain --jointly $C c2
+expect 0 "$H" explain --stage=after --jointly $C c2
 grep -q '^  verdict.any: necessary$' $T/out && ok || bad "explain --jointly: c2 necessary given c1's removal"
-expect 0 "$H" explain --jointly $C c1
+expect 0 "$H" explain --stage=after --jointly $C c1
 grep -q '^  verdict.any: removable$' $T/out && ok || bad "explain --jointly: c1 removable"
 expect 1 "$H" check --jointly --fail-on=warning --stage=after $C
 r=$(grep -c 'HP102 removable-copy' $T/out)

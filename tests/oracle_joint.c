@@ -1,5 +1,6 @@
 /* oracle_joint.c - the joint removal question by brute force (oracle_joint.h). */
 #include "oracle_joint.h"
+#include "rewrite.h"
 #include "values.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,9 +146,9 @@ static int given_compare(const struct oj_question *q, uint32_t set, const struct
 	return ok;
 }
 
-/* Judge the rewritten module w (edges: those still to add, by name). */
-static int judge(const struct oj_question *q, uint32_t set, struct hlo_module *w, int32_t ne,
-		 const char **from, const char **to, const char **comp, char *why, size_t cap)
+/* Judge the rewritten module w as it prints (given: its printed schedule;
+ * any: every schedule). */
+static int judge_printed(const struct oj_question *q, uint32_t set, struct hlo_module *w, char *why, size_t cap)
 {
 	char err[256];
 	struct oracle *ow = oracle_new(w, q->lim, err, sizeof(err));
@@ -156,18 +157,71 @@ static int judge(const struct oj_question *q, uint32_t set, struct hlo_module *w
 		return 0;
 	}
 	int rc;
-	if (ne > 0) {
-		const struct hlo_instruction **f = calloc((size_t)ne, sizeof(*f)), **t = calloc((size_t)ne, sizeof(*t));
-		rc = 1;
-		for (int32_t k = 0; k < ne && rc == 1; k++) {
-			f[k] = find(w, comp[k], from[k]);
-			t[k] = find(w, comp[k], to[k]);
-			if (!f[k] || !t[k]) {
-				snprintf(why, cap, "the edge %s -> %s names an instruction that is gone", from[k], to[k]);
-				rc = 0;
-			}
+	struct oracle_module_result rw;
+	oracle_module(ow, &rw);
+	if (rw.status != ORACLE_OK) {
+		rc = rw.status == ORACLE_TOO_MANY ? -1 : 0;
+		snprintf(why, cap, "the oracle cannot read the rewritten module: %s", rw.why);
+	} else if (q->use_given) {
+		rc = given_compare(q, set, ow, &rw, why, cap);
+	} else {
+		rc = !rw.module.some;
+		if (!rc)
+			snprintf(why, cap, "a hazard in some schedule: %s", rw.module.witness ? rw.module.witness : "?");
+	}
+	oracle_module_result_free(&rw);
+	oracle_free(ow);
+	return rc;
+}
+
+/* The edges by name as instructions of w, into f[] and t[]: 1, or 0 (why)
+ * when one names an instruction that is gone. */
+static int edges_in(struct hlo_module *w, int32_t ne, const char **from, const char **to, const char **comp,
+		    const struct hlo_instruction **f, const struct hlo_instruction **t, char *why, size_t cap)
+{
+	for (int32_t k = 0; k < ne; k++) {
+		f[k] = find(w, comp[k], from[k]);
+		t[k] = find(w, comp[k], to[k]);
+		if (!f[k] || !t[k]) {
+			snprintf(why, cap, "the edge %s -> %s names an instruction that is gone", from[k], to[k]);
+			return 0;
 		}
-		for (int32_t b = 0; b < oracle_buffers(ow)->n_buffers && rc == 1; b++) {
+	}
+	return 1;
+}
+
+/* Judge the rewritten module w (edges: those still to add, by name).
+ * Under the given schedule the edges are added as fix adds them (rewrite.h:
+ * the computation reordered by the fewest moves that respect them, which
+ * test_fix checks on its own) and the new printed schedule is judged; under
+ * every schedule, each buffer in every schedule with the edges. */
+static int judge(const struct oj_question *q, uint32_t set, struct hlo_module *w, int32_t ne,
+		 const char **from, const char **to, const char **comp, char *why, size_t cap)
+{
+	if (ne <= 0)
+		return judge_printed(q, set, w, why, cap);
+	const struct hlo_instruction **f = calloc((size_t)ne, sizeof(*f)), **t = calloc((size_t)ne, sizeof(*t));
+	int rc = edges_in(w, ne, from, to, comp, f, t, why, cap);
+	if (rc == 1 && q->use_given) {
+		struct diag d;
+		diag_init(&d, NULL);
+		int cycle = 0;
+		struct hlo_module *w2 = hlo_module_with_edges(w, ne, f, t, &cycle, &d);
+		if (!w2) {
+			snprintf(why, cap, "the edges %s", cycle ? "close a cycle" : "cannot be added");
+			rc = 0;
+		} else {
+			rc = judge_printed(q, set, w2, why, cap);
+			hlo_module_free(w2);
+		}
+	} else if (rc == 1) {
+		char err[256];
+		struct oracle *ow = oracle_new(w, q->lim, err, sizeof(err));
+		if (!ow) {
+			snprintf(why, cap, "the rewritten module cannot be analysed: %s", err);
+			rc = 0;
+		}
+		for (int32_t b = 0; ow && b < oracle_buffers(ow)->n_buffers && rc == 1; b++) {
 			int ok = oracle_buffer_edges_ok(ow, b, f, t, ne);
 			if (ok < 0)
 				rc = -1;
@@ -176,24 +230,10 @@ static int judge(const struct oj_question *q, uint32_t set, struct hlo_module *w
 				rc = 0;
 			}
 		}
-		free(f);
-		free(t);
-	} else {
-		struct oracle_module_result rw;
-		oracle_module(ow, &rw);
-		if (rw.status != ORACLE_OK) {
-			rc = rw.status == ORACLE_TOO_MANY ? -1 : 0;
-			snprintf(why, cap, "the oracle cannot read the rewritten module: %s", rw.why);
-		} else if (q->use_given) {
-			rc = given_compare(q, set, ow, &rw, why, cap);
-		} else {
-			rc = !rw.module.some;
-			if (!rc)
-				snprintf(why, cap, "a hazard in some schedule: %s", rw.module.witness ? rw.module.witness : "?");
-		}
-		oracle_module_result_free(&rw);
+		oracle_free(ow);
 	}
-	oracle_free(ow);
+	free(f);
+	free(t);
 	return rc;
 }
 

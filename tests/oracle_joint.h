@@ -10,6 +10,9 @@
  * - given: a hazard of the rewritten module in its printed schedule is new
  *   unless the module as given has the same one (kind, value, read; a
  *   removed copy's value read as its operand's) in its printed schedule;
+ *   with control edges, the rewritten module is printed with them as fix
+ *   prints it (rewrite.h hlo_module_with_edges: the fewest moves), and that
+ *   new printed schedule is judged;
  * - any: the module as given must have no hazard at all (the caller checks
  *   r->module.some == 0); then every hazard of the rewritten module in a
  *   schedule that respects the edges is new. */

@@ -202,7 +202,10 @@ int cmd_fix(int argc, char **argv)
 	}
 	if (status == EXIT_CLEAN && have_diff && report_fix_diff(stdout, &fd, file) < 0)
 		status = EXIT_INTERNAL;
-	struct fix_view v = {file, fr, why, status == EXIT_CLEAN ? output : NULL};
+	const char *stage_why = NULL;
+	if (session_stage(s, &stage_why) != STAGE_BEFORE)
+		stage_why = NULL;
+	struct fix_view v = {file, fr, why, stage_why, status == EXIT_CLEAN ? output : NULL};
 	if ((!strcmp(format, "json") ? report_fix_json(rep, &v) : report_fix_text(rep, &v)) < 0)
 		status = EXIT_INTERNAL;
 	/* copies left undecided: what was removed stands, the question does not */

@@ -61,7 +61,7 @@ static const struct option_help helps[] = {
 	 H_TIMEOUT H_SMT H_CROSS H_STAGE},
 	{"fix", "  -o FILE, --output FILE  write the fixed module to FILE (atomically), once it is verified.\n"
 	 "  --diff               print the fix as a unified diff of the module text (patch -p0), the report on standard error.\n"
-	 "  --schedule=given|any  keep the printed schedule (default for a scheduled module) or prove for every schedule (default otherwise).\n"
+	 "  --schedule=given|any  the printed schedule, changed only by control edges and the fewest moves they need (default for a scheduled module), or every schedule (default otherwise).\n"
 	 "  --objective=bytes|count  save the most bytes, loop trips counted (default), or remove the most copies.\n"
 	 "  --format=text|json   text for people (default) or JSON for programs (docs/fix.md).\n"
 	 H_TIMEOUT

@@ -983,8 +983,16 @@ static int analyse_site(struct analysis *an, const struct copy_site *st, struct 
 static void donation_instead(struct analysis *an, const struct copy_site *st, struct copy_report *out)
 {
 	out->donate_drops = 0;
-	if ((out->family != FAMILY_IN_PLACE && out->family != FAMILY_OUTPUT) ||
-	    out->any != VERDICT_NECESSARY || an->opt.no_repair_check)
+	if (an->opt.no_repair_check)
+		return;
+	copy_donation_instead(an, out);
+}
+
+void copy_donation_instead(struct analysis *an, struct copy_report *out)
+{
+	const struct copy_site *st = &out->site;
+	out->donate_drops = 0;
+	if ((out->family != FAMILY_IN_PLACE && out->family != FAMILY_OUTPUT) || out->any != VERDICT_NECESSARY)
 		return;
 	int32_t sv = dataflow_unique_value(an->df, site_source(st), 0);
 	if (sv < 0)

@@ -47,6 +47,13 @@ int copy_analyse_site(struct analysis *an, const struct copy_site *site, struct 
  * Returns the count, or -1 on error. */
 int32_t copies_analyse(struct analysis *an, struct copy_report **out);
 
+/* Whether donating the entry argument that a necessary in-place or output
+ * copy copies lets XLA drop the copy (out->donate_drops and out->donate,
+ * checked on the module without the copy, the argument donated: repair.h
+ * repair_donation_drops_copy). copy_analyse_site decides it unless
+ * analysis_options.no_repair_check; this decides it whatever the option. */
+void copy_donation_instead(struct analysis *an, struct copy_report *out);
+
 /* Family only (cheap; no verdicts). */
 enum copy_family copy_family_of(struct analysis *an, const struct hlo_instruction *copy,
 				char **evidence);

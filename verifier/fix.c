@@ -5,6 +5,7 @@
 #include "hzview.h"
 #include "instrmap.h"
 #include "maxsat.h"
+#include "reorder.h"
 #include "rewrite.h"
 #include "tripcount.h"
 #include "xalloc.h"
@@ -139,6 +140,8 @@ struct fixer {
 	int global_fail;       /* a new hazard no component explains */
 	char *global_why;
 	int cycle;             /* the edges closed a cycle */
+	struct rewrite_info rw; /* what the last rewrite moved */
+	uint8_t *edged;        /* [computation]: the last rewrite added an edge there */
 };
 
 static int64_t trips_of(const struct hlo_instruction *x)
@@ -169,12 +172,23 @@ static int32_t uf_find(int32_t *p, int32_t x)
 	return x;
 }
 
-/* The edges of candidate i (its verdict's, any schedule only). */
+/* Copy r goes only with the control edges of its schedule-dependent
+ * verdict: under every schedule when that is its verdict; under the given
+ * one when the printed order has the hazard and some order does not (the
+ * schedule then changes, by the fewest moves the edges allow). */
+static int goes_with_edges(const struct copy_report *r, int use_given)
+{
+	if (r->any != VERDICT_SCHEDULE_DEPENDENT)
+		return 0;
+	return !use_given || r->given != VERDICT_REMOVABLE;
+}
+
+/* The edges of candidate i (its verdict's). */
 static int32_t cand_edges(const struct fixer *F, int32_t i, const struct hlo_instruction *const **from,
 			  const struct hlo_instruction *const **to)
 {
 	const struct copy_report *r = &F->cl->items[i];
-	if (F->o->use_given || r->any != VERDICT_SCHEDULE_DEPENDENT) {
+	if (!goes_with_edges(r, F->o->use_given)) {
 		*from = *to = NULL;
 		return 0;
 	}
@@ -316,16 +330,13 @@ static const char *first_line(const char *s, char *buf, size_t cap)
 	return buf;
 }
 
-/* The line of a verdict's evidence that says why: its witness ("hazard
- * in every schedule: ...", "in the given schedule: ...") or "never
- * removable: ...", else the first line. */
-static const char *reason_line(const char *s, int use_given, char *buf, size_t cap)
+/* The line of a verdict's evidence that says why a copy stays whatever the
+ * order (fix may change the given one): "never removable: ..." or its
+ * witness ("hazard in every schedule: ..."), else the first line. */
+static const char *reason_line(const char *s, char *buf, size_t cap)
 {
-	static const char *const lead[] = {"never removable", "in the given schedule:", "hazard in every schedule",
-					   "hazard in some schedules"};
-	for (int k = 0; s && k < 4; k++) {
-		if (k == 1 && !use_given)
-			continue;
+	static const char *const lead[] = {"never removable", "hazard in every schedule", "hazard in some schedules"};
+	for (int k = 0; s && k < 3; k++) {
 		for (const char *l = s; *l;) {
 			if (!strncmp(l, lead[k], strlen(lead[k])))
 				return first_line(l, buf, cap);
@@ -341,6 +352,24 @@ static const char *reason_line(const char *s, int use_given, char *buf, size_t c
 static const char *site_label(const struct copy_report *r, char *buf, size_t cap)
 {
 	return copy_site_name(&r->site, buf, cap);
+}
+
+/* A copy kept whatever the others do because it protects an undonated
+ * argument: would donating the argument let XLA drop it? (The session's
+ * verdicts leave it undecided when fix skips the repair re-checks.) */
+static void donation_hint(struct fixer *F, int32_t i)
+{
+	const struct copy_report *r = &F->cl->items[i];
+	struct fix_copy *c = &F->out->copies[i];
+	struct copy_report local = *r;
+	if (r->donate_drops == 0) {
+		int had = F->an->opt.no_repair_check;
+		F->an->opt.no_repair_check = 0;
+		copy_donation_instead(F->an, &local);
+		F->an->opt.no_repair_check = had;
+	}
+	c->donate_drops = local.donate_drops > 0;
+	c->donate = local.donate;
 }
 
 /* Candidates, weights, components, the owners of dropped instructions. */
@@ -370,30 +399,54 @@ static void setup(struct fixer *F)
 		const struct hlo_instruction *s = r->site.at->operands[r->site.operand];
 		F->src_value[i] = dataflow_unique_value(an->df, s, 0);
 		F->copy_value[i] = copy_site_value(an->df, &r->site);
+		if (r->family == FAMILY_NO_OP) {
+			/* XLA's simplifier removes it before copy insertion: it is
+			 * not in the compiled program, so removing it saves nothing */
+			F->out->n_noop++;
+			F->out->noop_bytes = sat_add(F->out->noop_bytes, r->bytes);
+			why_set(F, i, FIX_KEPT_NOOP, "no-op: %s", r->family_evidence ? r->family_evidence
+				: "XLA's algebraic simplifier removes it before copy insertion");
+			continue;
+		}
 		enum verdict v = F->o->use_given ? r->given : r->any;
-		int ok = v == VERDICT_REMOVABLE ||
-			 (!F->o->use_given && v == VERDICT_SCHEDULE_DEPENDENT);
-		if (!ok) {
-			if (v == VERDICT_UNKNOWN) {
+		int ok = v == VERDICT_REMOVABLE || (F->o->use_given && r->any == VERDICT_REMOVABLE);
+		int with_edges = !ok && v != VERDICT_UNKNOWN && goes_with_edges(r, F->o->use_given);
+		if (!ok && !with_edges) {
+			/* under the given schedule an order that avoids the hazard
+			 * is asked of the verdict for every schedule */
+			enum verdict u = v == VERDICT_UNKNOWN || !F->o->use_given ? v : r->any;
+			if (u == VERDICT_UNKNOWN) {
 				F->out->n_unknown++;
-				why_set(F, i, FIX_KEPT_VERDICT, "unknown: %s",
+				why_set(F, i, FIX_KEPT_VERDICT, "unknown: %s%s",
+					v == VERDICT_UNKNOWN ? "" : "whether another order would let it go: ",
 					r->unknown_reason ? r->unknown_reason : "not decided");
 			}
 			else
-				why_set(F, i, FIX_KEPT_VERDICT, "%s: %s", verdict_name(v) ? verdict_name(v) : "no verdict",
-					reason_line(r->evidence, F->o->use_given, eb, sizeof(eb)));
+				why_set(F, i, FIX_KEPT_VERDICT, "%s: %s", verdict_name(u) ? verdict_name(u) : "no verdict",
+					reason_line(r->evidence, eb, sizeof(eb)));
+			donation_hint(F, i);
 			continue;
 		}
 		const struct hlo_instruction *const *ef, *const *et;
 		int32_t ne = cand_edges(F, i, &ef, &et);
-		if (v == VERDICT_SCHEDULE_DEPENDENT && ne == 0) {
+		if (with_edges && ne == 0) {
 			why_set(F, i, FIX_KEPT_VERDICT, "schedule-dependent, and no control edge was verified");
+			continue;
+		}
+		const struct hlo_instruction *noop_end = NULL;
+		for (int32_t e = 0; e < ne && !noop_end && an->stage == STAGE_BEFORE; e++)
+			noop_end = copy_is_simplifier_noop(ef[e]) ? ef[e] : copy_is_simplifier_noop(et[e]) ? et[e] : NULL;
+		if (noop_end) {
+			/* the compiled program has no such instruction to order */
+			why_set(F, i, FIX_KEPT_VERDICT, "its control edge names %s, a no-op copy that XLA's "
+				"simplifier removes before copy insertion", noop_end->name);
 			continue;
 		}
 		if (F->src_value[i] < 0 || F->copy_value[i] < 0) {
 			why_set(F, i, FIX_KEPT_VERDICT, "the copied operand holds more than one value");
 			continue;
 		}
+		c->edges = ne > 0;
 		F->var[i] = 1; /* numbered below */
 		c->candidate = 1;
 	}
@@ -436,6 +489,7 @@ static void setup(struct fixer *F)
 	}
 	F->sel = xcalloc((size_t)n + 1, 1);
 	F->cst = xcalloc((size_t)F->n_comps + 1, sizeof(*F->cst));
+	F->edged = xcalloc((size_t)an->m->n_comps + 1, 1);
 
 }
 
@@ -448,6 +502,48 @@ static void add_pair(struct fixer *F, int32_t i, int32_t j)
 	F->pairs[2 * F->n_pairs] = i;
 	F->pairs[2 * F->n_pairs + 1] = j;
 	F->n_pairs++;
+}
+
+/* Some candidate's removal in k drops a control edge (a removed copy's
+ * control edges go with it, as XLA's StripControlDependenciesFrom): the
+ * dependencies between k's instructions are then not all kept. */
+static int removal_drops_ctrl(const struct fixer *F, const struct hlo_computation *k)
+{
+	for (int32_t i = 0; i < k->n_instrs; i++) {
+		const struct hlo_instruction *x = k->instrs[i];
+		int32_t j = F->owner[x->gid];
+		if (j >= 0 && F->var[j] >= 0 && (x->ext->n_ctrl_preds > 0 || x->ext->n_ctrl_succs > 0))
+			return 1;
+	}
+	return 0;
+}
+
+/* Mark with `mark` in stamp[] what a reaches in its computation through the
+ * dependencies every rewritten module keeps: operand edges (a removed
+ * copy's users read its operand: the path stays) and the control edges
+ * that do not touch an instruction a candidate's removal drops. */
+static void kept_reach(const struct fixer *F, const struct hlo_instruction *a, int32_t *stamp, int32_t mark)
+{
+	const struct hlo_computation *k = a->parent;
+	const struct hlo_instruction **q = xmalloc((size_t)k->n_instrs + 1, sizeof(*q));
+	int32_t nq = 0;
+	stamp[a->gid] = mark;
+	q[nq++] = a;
+	for (int32_t h = 0; h < nq; h++) {
+		const struct hlo_instruction *x = q[h];
+		int dropped = F->owner[x->gid] >= 0 && F->var[F->owner[x->gid]] >= 0;
+		for (int32_t u = 0; u < x->n_users + x->ext->n_ctrl_succs; u++) {
+			int ctrl = u >= x->n_users;
+			const struct hlo_instruction *y = ctrl ? x->ext->ctrl_succs[u - x->n_users] : x->users[u];
+			if (y->parent != k || stamp[y->gid] == mark)
+				continue;
+			if (ctrl && (dropped || (F->owner[y->gid] >= 0 && F->var[F->owner[y->gid]] >= 0)))
+				continue;
+			stamp[y->gid] = mark;
+			q[nq++] = y;
+		}
+	}
+	free(q);
 }
 
 /* The MaxSMT problem: Booleans, weights, the edges' conflicts and orders. */
@@ -484,6 +580,7 @@ static int build_problem(struct fixer *F)
 	/* positions of the edges' endpoints (and of the readers standing for
 	 * a removed source), per computation */
 	int32_t *pos = xmalloc((size_t)an->m->n_instrs + 1, sizeof(int32_t));
+	int32_t *stamp = xcalloc((size_t)an->m->n_instrs + 1, sizeof(int32_t));
 	for (int32_t g = 0; g <= an->m->n_instrs; g++)
 		pos[g] = -1;
 	for (int32_t k = 0; k < an->m->n_comps; k++) {
@@ -520,10 +617,17 @@ static int build_problem(struct fixer *F)
 		if (n_ends > 0 && n_ends <= FIX_POS_MAX) {
 			for (int32_t a = 0; a < n_ends; a++)
 				pos[ends[a]->gid] = maxsat_int(F->ms);
-			for (int32_t a = 0; a < n_ends; a++)
+			int fragile = removal_drops_ctrl(F, comp);
+			for (int32_t a = 0; a < n_ends; a++) {
+				if (fragile)
+					kept_reach(F, ends[a], stamp, a + 1);
 				for (int32_t b = 0; b < n_ends; b++)
-					if (a != b && ordering_reaches(an->dep, ends[a], ends[b]))
+					if (a != b && (fragile ? stamp[ends[b]->gid] == a + 1
+							       : ordering_reaches(an->dep, ends[a], ends[b])))
 						maxsat_less(F->ms, NULL, 0, pos[ends[a]->gid], pos[ends[b]->gid]);
+			}
+			if (fragile)
+				memset(stamp, 0, ((size_t)an->m->n_instrs + 1) * sizeof(int32_t));
 			for (int32_t i = 0; i < F->n; i++) {
 				if (F->var[i] < 0)
 					continue;
@@ -559,6 +663,7 @@ static int build_problem(struct fixer *F)
 		free(ends);
 	}
 	free(pos);
+	free(stamp);
 	return 0;
 }
 
@@ -743,14 +848,22 @@ static int32_t compare(struct fixer *F, struct analysis *aw, int full)
 	 * of other buffers move (hazards.md 1); their hazards are those
 	 * removals' */
 	int32_t *rootc = xmalloc((size_t)F->n_comps + 1, sizeof(int32_t));
+	uint8_t *in_rootc = xcalloc((size_t)F->n_comps + 1, 1);
 	int32_t n_rootc = 0;
+	/* under the given schedule, edges that move instructions move reads
+	 * and writes of any buffer of their computations: the hazards in the
+	 * new schedule are (also) those edges' copies' */
+	int moves = F->o->use_given && F->rw.moved > 0;
 	for (int32_t i = 0; i < F->n; i++) {
 		if (!F->sel[i])
 			continue;
-		if (!active[F->comp[i]] && removes_root(&F->cl->items[i]))
+		if (!in_rootc[F->comp[i]] && (removes_root(&F->cl->items[i]) || (moves && F->out->copies[i].edges))) {
+			in_rootc[F->comp[i]] = 1;
 			rootc[n_rootc++] = F->comp[i];
+		}
 		active[F->comp[i]] = 1;
 	}
+	free(in_rootc);
 	full = full || n_rootc > 0;
 	struct keysets K;
 	original_keys(F, &K);
@@ -782,7 +895,8 @@ static int32_t compare(struct fixer *F, struct analysis *aw, int full)
 		for (int32_t k = 0; k < ncs; k++)
 			seen[cs[k]] = 0;
 		int touched = ncs > 0 || unmapped;
-		/* a moved root reads other buffers: its removal joins every group */
+		/* a moved root reads other buffers, moved instructions touch
+		 * them: those removals join every group */
 		for (int32_t k = 0; k < n_rootc; k++) {
 			int in = 0;
 			for (int32_t q = 0; q < ncs && !in; q++)
@@ -865,7 +979,10 @@ static struct analysis *verify(struct fixer *F, int full, struct hlo_module **w)
 	struct diag d;
 	diag_init(&d, NULL);
 	int cycle = 0;
-	struct hlo_module *m = hlo_module_rewrite(an->m, ns, sites, E.n, E.from, E.to, &cycle, &d);
+	memset(F->edged, 0, (size_t)an->m->n_comps + 1);
+	for (int32_t k = 0; k < E.n; k++)
+		F->edged[E.to[k]->parent->index] = 1;
+	struct hlo_module *m = hlo_module_rewrite(an->m, ns, sites, E.n, E.from, E.to, &cycle, &F->rw, &d);
 	free(sites);
 	edge_set_free(&E);
 	if (!m) {
@@ -918,9 +1035,10 @@ static int encloses(const struct hlo_computation *c, const struct hlo_instructio
 
 /* Whether adding candidate j (not selected) could take the failure's
  * hazard away: its removal drops the read, or the copy defining the value
- * or the writer, or (every schedule) one of its control edges orders a
- * computation the hazard runs in. An undecided buffer: any copy of its
- * components. */
+ * or the writer, or one of its control edges orders a computation the
+ * hazard runs in, or (the given schedule) its removal changes the order of
+ * a computation the edges reordered, where the hazard runs. An undecided
+ * buffer: any copy of its components. */
 static int could_undo(const struct fixer *F, const struct failure *f, int32_t j)
 {
 	if (!f) /* a cycle, or a failure no component explains: none counted */
@@ -939,6 +1057,11 @@ static int could_undo(const struct fixer *F, const struct failure *f, int32_t j)
 	for (int32_t e = 0; e < ne; e++)
 		for (int k = 0; k < 3; k++)
 			if (encloses(ef[e]->parent, f->touch[k]))
+				return 1;
+	const struct hlo_computation *c = F->cl->items[j].copy->parent;
+	if (F->o->use_given && F->edged[c->index])
+		for (int k = 0; k < 3; k++)
+			if (encloses(c, f->touch[k]))
 				return 1;
 	return 0;
 }
@@ -1009,6 +1132,42 @@ static void learn_from(struct fixer *F)
 	free(in);
 }
 
+/* The instructions of the module as given that the edges moved: in each
+ * computation w's edges reordered, those off one longest run that keeps
+ * its printed order (reorder.h). */
+static void moved_of(struct fixer *F, const struct hlo_module *w, struct fix_result *out)
+{
+	const struct hlo_module *m = F->an->m;
+	out->n_moved = 0;
+	out->moved = arena_array(F->A, (size_t)m->n_instrs + 1, sizeof(*out->moved));
+	out->moves_minimal = !F->rw.not_minimal;
+	for (int32_t k = 0; w && k < w->n_comps; k++) {
+		const struct hlo_computation *wk = w->comps[k];
+		const struct hlo_computation *ok = hlo_find_computation(m, wk->name);
+		if (!ok || !F->edged[ok->index])
+			continue;
+		int32_t n = wk->n_instrs;
+		int32_t *pos = xmalloc((size_t)n + 1, sizeof(int32_t));
+		const struct hlo_instruction **was = xmalloc((size_t)n + 1, sizeof(*was));
+		uint8_t *mv = xmalloc((size_t)n + 1, 1);
+		int32_t np = 0;
+		for (int32_t i = 0; i < n; i++) {
+			const struct hlo_instruction *x = instr_map_twin(&F->names, wk->instrs[i]);
+			if (x) {
+				was[np] = x;
+				pos[np++] = x->index;
+			}
+		}
+		reorder_moved(np, pos, mv);
+		for (int32_t i = 0; i < np; i++)
+			if (mv[i])
+				out->moved[out->n_moved++] = was[i];
+		free(pos);
+		free(was);
+		free(mv);
+	}
+}
+
 static void set_answer(struct fixer *F, struct analysis *aw, struct hlo_module *w)
 {
 	struct fix_result *out = F->out;
@@ -1028,6 +1187,7 @@ static void set_answer(struct fixer *F, struct analysis *aw, struct hlo_module *
 		concrete_edges(F, i, &E);
 	}
 	out->n_edges = E.n;
+	moved_of(F, w, out);
 	out->edge_from = arena_array(F->A, (size_t)E.n + 1, sizeof(*out->edge_from));
 	out->edge_to = arena_array(F->A, (size_t)E.n + 1, sizeof(*out->edge_to));
 	if (E.n) {
@@ -1319,6 +1479,7 @@ done:
 	free(F.nogoods);
 	free(F.sel);
 	free(F.cst);
+	free(F.edged);
 	fails_clear(&F);
 	free(F.fails);
 	return rc;
@@ -1367,9 +1528,11 @@ int fix_joint_reports(struct analysis *an, const struct fix_result *fr, struct c
 					  "hloproof fix removes%s", fr->use_given ? "the given" : "every",
 					  fr->n_removed - 1, fr->n_removed == 2 ? "y" : "ies",
 					  fr->optimal ? " (an optimal choice)" : "");
-			sb_printf(&b, "; the module with %s removed%s, analysed again, has no hazard the module "
+			sb_printf(&b, "; the module with %s removed%s%s, analysed again, has no hazard the module "
 				  "as given does not have\n", fr->n_removed == 1 ? "it" : "all of them",
-				  fr->n_edges ? " and the control edges added" : "");
+				  fr->n_edges ? " and the control edges added" : "",
+				  fr->use_given && fr->n_moved ? " (the printed schedule changed by moving the instructions "
+				  "they order)" : "");
 			sb_printf(&b, "its own verdict: %s", c->r->evidence ? c->r->evidence : "\n");
 			o->evidence = sb_finish(&b, A);
 			continue;

@@ -2,8 +2,12 @@
  * docs/fix.md).
  *
  * The candidates are the copies whose own verdict allows their removal
- * (given: removable; any: removable, or schedule-dependent with its checked
- * control edges). A weighted MaxSMT problem (maxsat.h: one Boolean per
+ * (given: removable in the printed schedule, or with the control edges of
+ * their schedule-dependent verdict, the schedule then changed by the fewest
+ * moves that respect them; any: removable, or schedule-dependent with its
+ * control edges). Copies of family no-op (a module before optimization: XLA's
+ * simplifier removes them before copy insertion) are not candidates: they
+ * cost nothing in the compiled program, and are counted apart. A weighted MaxSMT problem (maxsat.h: one Boolean per
  * candidate, weighted by its bytes times the trip count of its loops, or 1
  * with --objective=count) chooses a set; positions ordered under each
  * chosen copy's edges keep the edges acyclic with the dependencies. The
@@ -38,17 +42,24 @@ enum fix_kept {
 	FIX_KEPT_CONFLICT,   /* with the other removals: a hazard (with[]) */
 	FIX_KEPT_EDGES,      /* its control edges name a removed copy or close a cycle (with[]) */
 	FIX_KEPT_UNTRIED,    /* the search ran out of rounds or time first */
+	FIX_KEPT_NOOP,       /* family no-op: XLA's simplifier removes it, fix leaves it to XLA */
 };
 
 struct fix_copy {
 	const struct copy_report *r; /* its own verdict (the session's) */
 	int candidate;
+	int edges;                   /* a candidate that goes only with its control edges */
 	enum fix_kept kept;
 	uint64_t weight;             /* what removing it saves in the objective */
 	int64_t trips;               /* per module run: 0 outside loops, -1 unknown */
 	char *why;                   /* kept: one line (module arena) */
 	int32_t n_with;              /* the copies of its conflict */
 	int32_t *with;               /* indices in fix_result.copies */
+	/* kept because an undonated entry argument is written in place or
+	 * output: 1 when donating it lets XLA drop the copy (checked as
+	 * copies.h copy_donation_instead decides it), else 0 */
+	int donate_drops;
+	struct donation_fix donate;
 };
 
 struct fix_result {
@@ -58,8 +69,19 @@ struct fix_result {
 	int32_t n_removed;
 	int32_t n_edges;             /* control edges added (instructions of the module as given) */
 	const struct hlo_instruction **edge_from, **edge_to;
+	/* the instructions the edges move off their printed order (of the
+	 * module as given; under given, the schedule changes by these moves),
+	 * and whether that is the fewest moves the edges allow (reorder.h) */
+	int32_t n_moved;
+	const struct hlo_instruction **moved;
+	int moves_minimal;
+	/* copies of family no-op (among n_copies): not candidates, their
+	 * bytes never counted as saved */
+	int32_t n_noop;
+	uint64_t noop_bytes;
 	uint64_t saved;              /* the objective: bytes x trips, or copies */
-	uint64_t saved_bytes;        /* bytes of the removed copies, once each */
+	uint64_t saved_bytes;        /* bytes of the removed copies, once each (no no-op copy
+				      * is ever removed: only copies the compiled program has count) */
 	uint64_t bound;              /* no choice saves more (under docs/fix.md's assumption);
 				      * UINT64_MAX: unknown (a copy was not decided) */
 	int optimal;                 /* saved == bound, every learned constraint justified */

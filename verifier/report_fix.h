@@ -10,6 +10,7 @@ struct fix_view {
 	const char *file;
 	const struct fix_result *result;
 	const char *schedule_why;   /* "the module is scheduled", "--schedule=any", ... */
+	const char *stage_why;      /* why the module reads as before optimization (stage.h), or NULL */
 	const char *output;         /* -o FILE, or NULL */
 };
 

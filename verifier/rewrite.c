@@ -1,6 +1,7 @@
 /* rewrite.c - the module with one copy removed (rewrite.h). */
 #include "rewrite.h"
 #include "instrmap.h"
+#include "reorder.h"
 #include "xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,84 +179,49 @@ void hlo_edges_off(struct hlo_edge_set *E)
 }
 
 /* Put k's instructions in an order where each follows its operands and
- * control predecessors in k, the earliest printed first among the ready
- * ones (the printed order itself when it already is one): Kahn's algorithm
- * with a min-heap of printed positions, O(e log n). Returns -1 on a cycle. */
-static int order_computation(struct hlo_module *w, struct hlo_computation *k)
+ * control predecessors in k, moving the fewest from their printed order
+ * (reorder.h; the printed order itself when it already is one). Adds to
+ * info's counts. Returns -1 on a cycle. */
+static int order_computation(struct hlo_module *w, struct hlo_computation *k, struct rewrite_info *info)
 {
-	int32_t n = k->n_instrs;
-	for (int32_t i = 0; i < n; i++)
+	int32_t n = k->n_instrs, ne = 0;
+	for (int32_t i = 0; i < n; i++) {
 		k->instrs[i]->index = i;
-	/* the edges p -> x inside k, by p (operands and control predecessors) */
-	int32_t *deg = xcalloc((size_t)n + 1, sizeof(int32_t)), *off = xcalloc((size_t)n + 2, sizeof(int32_t));
+		ne += k->instrs[i]->n_operands + k->instrs[i]->ext->n_ctrl_preds;
+	}
+	int32_t *from = xmalloc((size_t)ne + 1, sizeof(int32_t)), *to = xmalloc((size_t)ne + 1, sizeof(int32_t));
+	ne = 0;
 	for (int32_t i = 0; i < n; i++) {
 		const struct hlo_instruction *x = k->instrs[i];
 		for (int32_t j = 0; j < x->n_operands; j++)
 			if (x->operands[j]->parent == k) {
-				off[x->operands[j]->index + 1]++;
-				deg[i]++;
+				from[ne] = x->operands[j]->index;
+				to[ne++] = i;
 			}
 		for (int32_t j = 0; j < x->ext->n_ctrl_preds; j++) {
-			off[x->ext->ctrl_preds[j]->index + 1]++;
-			deg[i]++;
+			from[ne] = x->ext->ctrl_preds[j]->index;
+			to[ne++] = i;
 		}
 	}
-	for (int32_t i = 0; i < n; i++)
-		off[i + 1] += off[i];
-	int32_t *succ = xmalloc((size_t)off[n] + 1, sizeof(int32_t)), *fill = xmalloc((size_t)n + 1, sizeof(int32_t));
-	memcpy(fill, off, (size_t)n * sizeof(int32_t));
-	for (int32_t i = 0; i < n; i++) {
-		const struct hlo_instruction *x = k->instrs[i];
-		for (int32_t j = 0; j < x->n_operands; j++)
-			if (x->operands[j]->parent == k)
-				succ[fill[x->operands[j]->index]++] = i;
-		for (int32_t j = 0; j < x->ext->n_ctrl_preds; j++)
-			succ[fill[x->ext->ctrl_preds[j]->index]++] = i;
-	}
-	int32_t *heap = xmalloc((size_t)n + 1, sizeof(int32_t)), nh = 0, m = 0;
-	struct hlo_instruction **out = arena_array(&w->arena, (size_t)n + 1, sizeof(*out));
-	for (int32_t i = 0; i < n; i++)
-		if (!deg[i])
-			heap[nh++] = i; /* ascending: already a heap */
-	while (nh > 0) {
-		int32_t top = heap[0], last = heap[--nh], at = 0;
-		for (;;) { /* sift last down from the root */
-			int32_t c = 2 * at + 1;
-			if (c >= nh)
-				break;
-			if (c + 1 < nh && heap[c + 1] < heap[c])
-				c++;
-			if (last <= heap[c])
-				break;
-			heap[at] = heap[c];
-			at = c;
-		}
-		if (nh > 0)
-			heap[at] = last;
-		out[m++] = k->instrs[top];
-		for (int32_t e = off[top]; e < off[top + 1]; e++) {
-			int32_t x = succ[e];
-			if (--deg[x])
-				continue;
-			int32_t q = nh++; /* sift x up */
-			while (q > 0 && heap[(q - 1) / 2] > x) {
-				heap[q] = heap[(q - 1) / 2];
-				q = (q - 1) / 2;
-			}
-			heap[q] = x;
+	int32_t *order = xmalloc((size_t)n + 1, sizeof(int32_t)), moved = 0;
+	int minimal = 1;
+	int rc = reorder_min_moves(n, ne, from, to, order, &moved, &minimal);
+	free(from);
+	free(to);
+	if (rc == 0) {
+		struct hlo_instruction **out = arena_array(&w->arena, (size_t)n + 1, sizeof(*out));
+		for (int32_t i = 0; i < n; i++)
+			out[i] = k->instrs[order[i]];
+		memcpy(k->instrs, out, (size_t)n * sizeof(*out));
+		for (int32_t i = 0; i < n; i++)
+			k->instrs[i]->index = i;
+		if (info) {
+			info->moved += moved;
+			info->not_minimal |= !minimal;
 		}
 	}
-	free(deg);
-	free(off);
-	free(succ);
-	free(fill);
-	free(heap);
-	if (m < n)
-		return -1;
-	memcpy(k->instrs, out, (size_t)n * sizeof(*out));
-	for (int32_t i = 0; i < n; i++)
-		k->instrs[i]->index = i;
-	return 0;
+	free(order);
+	return rc;
 }
 
 #define DROP_MAX 64
@@ -381,9 +347,12 @@ static void drop_dead_computations(struct hlo_module *w, uint8_t *before)
 struct hlo_module *hlo_module_rewrite(const struct hlo_module *m, int32_t n_sites,
 				      const struct copy_site *sites, int32_t n_edges,
 				      const struct hlo_instruction *const *from,
-				      const struct hlo_instruction *const *to, int *cycle, struct diag *d)
+				      const struct hlo_instruction *const *to, int *cycle, struct rewrite_info *info,
+				      struct diag *d)
 {
 	*cycle = 0;
+	if (info)
+		memset(info, 0, sizeof(*info));
 	/* a private copy of the module to edit: the printed text parses back to
 	 * the same module (the text itself is gone after a large parse) */
 	struct hlo_module *w = reparse(m, d);
@@ -458,7 +427,7 @@ struct hlo_module *hlo_module_rewrite(const struct hlo_module *m, int32_t n_site
 		}
 	}
 	for (int32_t i = 0; i < n_order && ok; i++)
-		if (order_computation(w, to_order[i]) < 0) {
+		if (order_computation(w, to_order[i], info) < 0) {
 			*cycle = 1;
 			ok = 0;
 		}
@@ -472,7 +441,7 @@ struct hlo_module *hlo_module_without_site(const struct hlo_module *m, const str
 					   struct diag *d)
 {
 	int cycle;
-	return hlo_module_rewrite(m, 1, st, 0, NULL, NULL, &cycle, d);
+	return hlo_module_rewrite(m, 1, st, 0, NULL, NULL, &cycle, NULL, d);
 }
 
 struct hlo_module *hlo_module_without_copy(const struct hlo_module *m,
@@ -494,7 +463,7 @@ struct hlo_module *hlo_module_with_edges(const struct hlo_module *m, int32_t n,
 					 const struct hlo_instruction *const *to, int *cycle,
 					 struct diag *d)
 {
-	return hlo_module_rewrite(m, 0, NULL, n, from, to, cycle, d);
+	return hlo_module_rewrite(m, 0, NULL, n, from, to, cycle, NULL, d);
 }
 
 /* Drop the control edges into and out of x (an instruction of w). */

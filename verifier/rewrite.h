@@ -27,22 +27,32 @@ struct hlo_module *hlo_module_without_copy(const struct hlo_module *m,
  * multi-output fusion used whole) or does not parse. */
 struct hlo_module *hlo_module_without_site(const struct hlo_module *m, const struct copy_site *st,
 					   struct diag *d);
-/* The module with control edges from[i] -> to[i] added (each pair in one
- * computation, named in m), printed and parsed again like the above. Where
- * an edge runs against the printed order, the computation's instructions are
- * put in an order that respects every data and control edge (first in print
- * order among the ready ones). NULL when an edge joins two computations, or
- * the edges close a cycle (*cycle = 1 then), or the text does not parse. */
+/* What the rewrite moved: instructions moved off their printed order (over
+ * every computation an edge reordered), and whether a computation was too
+ * large for the least moves (reorder.h REORDER_MAX_BITS: its order is then
+ * Kahn's, earliest printed first). */
+struct rewrite_info {
+	int32_t moved;
+	int not_minimal;
+};
 /* Both at once (hloproof fix): every site of sites[0..n_sites) removed (a
  * site whose operand is another removed site's copy reads that copy's
- * operand), then the control edges from[i] -> to[i] added, the orders
- * mended as above. NULL when a site cannot be removed by an edit, an edge
+ * operand), then the control edges from[i] -> to[i] added, and where an
+ * edge runs against the printed order, the computation put in an order that
+ * respects every data and control edge and moves the fewest instructions
+ * from the printed order (reorder.h; a scheduled module's new schedule).
+ * NULL when a site cannot be removed by an edit, an edge
  * names a removed instruction or joins two computations, the edges close a
- * cycle (*cycle = 1), or the text does not parse. */
+ * cycle (*cycle = 1), or the text does not parse. info may be NULL. */
 struct hlo_module *hlo_module_rewrite(const struct hlo_module *m, int32_t n_sites,
 				      const struct copy_site *sites, int32_t n_edges,
 				      const struct hlo_instruction *const *from,
-				      const struct hlo_instruction *const *to, int *cycle, struct diag *d);
+				      const struct hlo_instruction *const *to, int *cycle,
+				      struct rewrite_info *info, struct diag *d);
+/* The module with control edges from[i] -> to[i] added (each pair in one
+ * computation, named in m), ordered as hlo_module_rewrite orders it. NULL
+ * when an edge joins two computations, or the edges close a cycle (*cycle =
+ * 1 then), or the text does not parse. */
 struct hlo_module *hlo_module_with_edges(const struct hlo_module *m, int32_t n,
 					 const struct hlo_instruction *const *from,
 					 const struct hlo_instruction *const *to, int *cycle,

@@ -678,7 +678,7 @@ expect_out 0 ': nothing to remove: all 2 copies \(64 B\) are no-op, removed by X
 expect_out 0 'the module is before optimization \(--stage=before\)' "$H" fix --stage=before corpus/fix/conflict_given.hlo
 # fix's report in JAX terms on the demo (docs/for-jax-users.md)
 expect_out 0 '^  removed cache_copy, 8.0 KiB x 8 iterations = 64.0 KiB per step, at /home/me/model/train.py:45$' "$H" fix $DM
-expect_out 0 '^      in JAX: the copy guards against orders where old_sum \(reduce_sum at /home/me/model/train.py:46\) runs after new_cache \(dynamic_update_slice at /home/me/model/train.py:45\)' "$H" fix $DM
+expect_out 0 '^      in JAX: the copy guards against orders where r \(sqrt at /home/me/model/step.py:13\) runs after d \(dynamic_update_slice at /home/me/model/step.py:11\)' "$H" fix corpus/fix/edge_given.hlo
 expect_out 0 "^  kept kv_copy \(a copy of argument state.kv_cache\), 8.0 KiB, at /home/me/model/train.py:41: needed in every schedule: without it the program writes into argument state.kv_cache, which is not donated\$" "$H" fix $DM
 expect_out 0 "^  kept w_t \(a copy of argument state.params\['dense'\]\['kernel'\]\), 256.0 KiB, at /home/me/model/train.py:38: needed: it changes the layout\$" "$H" fix $DM
 expect_out 0 '^      in JAX: donate x \(jax.jit\(..., donate_argnums=...\)\); the module with it donated and this copy removed has no hazard in any schedule$' "$H" fix ${HLOPROOF_SHARED:-../shared}/corpus/real/jaxdecomp_pfft3d_ifft_gpu16.hlo

@@ -86,22 +86,100 @@ static const char *read_key(const struct oj_question *q, uint32_t set, const str
 	return buf;
 }
 
-static int key_in(char **keys, int32_t n, const char *k)
+
+struct keylist {
+	int32_t n, cap;
+	char **k;
+};
+
+static void keys_add(struct keylist *L, const char *k)
 {
-	for (int32_t i = 0; i < n; i++)
-		if (!strcmp(keys[i], k))
+	if (L->n == L->cap) {
+		L->cap = L->cap ? 2 * L->cap : 16;
+		L->k = realloc(L->k, (size_t)L->cap * sizeof(char *));
+	}
+	L->k[L->n++] = strdup(k);
+}
+
+static void keys_free(struct keylist *L)
+{
+	for (int32_t i = 0; i < L->n; i++)
+		free(L->k[i]);
+	free(L->k);
+}
+
+/* The static hazards of a module result by identity (verdicts.md, as
+ * tests/oracle.c static_keys reads it): read-only-written, the value;
+ * read-only-output, the value and the output leaf; outputs-not-distinct,
+ * the two output leaves (subs of the entry root, which a removal keeps:
+ * a removed root's operand has its shape). */
+static void static_keys(const struct oj_question *q, uint32_t set, const struct hlo_module *m,
+			const struct oracle *o, const struct oracle_module_result *r, int map,
+			struct keylist *out)
+{
+	const struct dataflow *df = oracle_dataflow(o);
+	const struct buffers *bf = oracle_buffers(o);
+	const struct hlo_instruction *root = m->entry ? m->entry->root : NULL;
+	const struct shape_tree *t = root ? dataflow_tree(df, root) : NULL;
+	char vk[600], key[1400];
+	for (int32_t i = 0; i < r->n_static; i++) {
+		const struct oracle_static *st = &r->statics[i];
+		if (st->kind == OK_OUTPUTS_NOT_DISTINCT)
+			continue;
+		value_key(q, set, df, st->v, map, vk, sizeof(vk));
+		if (st->kind == OK_READ_ONLY_WRITTEN || !t) {
+			snprintf(key, sizeof(key), "%d|%s", (int)st->kind, vk);
+			keys_add(out, key);
+			continue;
+		}
+		for (int32_t s = 0; s < t->n; s++) {
+			if (t->nk[s] >= 0)
+				continue;
+			const struct value_set *vs = dataflow_set(df, root, s);
+			for (int32_t k = 0; k < vs->n; k++)
+				if (value_set_ids(vs)[k] == st->v) {
+					snprintf(key, sizeof(key), "%d|%s|%d", (int)st->kind, vk, (int)s);
+					keys_add(out, key);
+				}
+		}
+	}
+	for (int32_t s = 0; t && s < t->n; s++) {
+		const struct shape *ss = dataflow_subshape(df, root, s);
+		if (t->nk[s] >= 0 || !ss || !shape_is_array(ss))
+			continue;
+		const struct value_set *vs = dataflow_set(df, root, s);
+		for (int32_t s0 = 0; s0 < s; s0++) {
+			const struct shape *s0s = dataflow_subshape(df, root, s0);
+			if (t->nk[s0] >= 0 || !s0s || !shape_is_array(s0s))
+				continue;
+			const struct value_set *v0 = dataflow_set(df, root, s0);
+			int shared = 0;
+			for (int32_t i = 0; i < vs->n && !shared; i++)
+				for (int32_t j = 0; j < v0->n && !shared; j++)
+					shared = bf->buffer_of[value_set_ids(vs)[i]] == bf->buffer_of[value_set_ids(v0)[j]];
+			if (shared) {
+				snprintf(key, sizeof(key), "%d|%d|%d", (int)OK_OUTPUTS_NOT_DISTINCT, (int)s0, (int)s);
+				keys_add(out, key);
+			}
+		}
+	}
+}
+
+static int key_in(const struct keylist *L, const char *k)
+{
+	for (int32_t i = 0; i < L->n; i++)
+		if (!strcmp(L->k[i], k))
 			return 1;
 	return 0;
 }
 
 /* Given: every hazard of w's printed schedule is one of q->m's. */
-static int given_compare(const struct oj_question *q, uint32_t set, const struct oracle *ow,
-			 const struct oracle_module_result *rw, char *why, size_t cap)
+static int given_compare(const struct oj_question *q, uint32_t set, const struct hlo_module *w,
+			 const struct oracle *ow, const struct oracle_module_result *rw, char *why, size_t cap)
 {
 	const struct dataflow *df = oracle_dataflow(q->o), *dw = oracle_dataflow(ow);
 	const struct oracle_module_result *r = q->r;
-	char **keys = calloc((size_t)(r->n_triples + r->n_static) + 1, sizeof(char *));
-	int32_t nk = 0;
+	struct keylist keys = {0}, wst = {0};
 	char vk[600], rk[600], key[1400];
 	for (int32_t i = 0; i < r->n_triples; i++) {
 		const struct oracle_triple *t = &r->triples[i];
@@ -111,13 +189,9 @@ static int given_compare(const struct oj_question *q, uint32_t set, const struct
 		if (!read_key(q, set, t, rk, sizeof(rk), 1))
 			continue;
 		snprintf(key, sizeof(key), "%d|%s|%s|%d", (int)t->kind, vk, rk, t->end_read);
-		keys[nk++] = strdup(key);
+		keys_add(&keys, key);
 	}
-	for (int32_t i = 0; i < r->n_static; i++) {
-		value_key(q, set, df, r->statics[i].v, 1, vk, sizeof(vk));
-		snprintf(key, sizeof(key), "%d|%s", (int)r->statics[i].kind, vk);
-		keys[nk++] = strdup(key);
-	}
+	static_keys(q, set, q->m, q->o, r, 1, &keys);
 	int ok = 1;
 	for (int32_t i = 0; i < rw->n_triples && ok; i++) {
 		const struct oracle_triple *t = &rw->triples[i];
@@ -126,23 +200,20 @@ static int given_compare(const struct oj_question *q, uint32_t set, const struct
 		value_key(q, 0, dw, t->v, 0, vk, sizeof(vk));
 		read_key(q, 0, t, rk, sizeof(rk), 0);
 		snprintf(key, sizeof(key), "%d|%s|%s|%d", (int)t->kind, vk, rk, t->end_read);
-		if (!key_in(keys, nk, key)) {
+		if (!key_in(&keys, key)) {
 			snprintf(why, cap, "new %s hazard on %s read at %s in the printed schedule",
 				 oracle_kind_name(t->kind), vk, rk);
 			ok = 0;
 		}
 	}
-	for (int32_t i = 0; i < rw->n_static && ok; i++) {
-		value_key(q, 0, dw, rw->statics[i].v, 0, vk, sizeof(vk));
-		snprintf(key, sizeof(key), "%d|%s", (int)rw->statics[i].kind, vk);
-		if (!key_in(keys, nk, key)) {
-			snprintf(why, cap, "new %s hazard on %s", oracle_kind_name(rw->statics[i].kind), vk);
+	static_keys(q, 0, w, ow, rw, 0, &wst);
+	for (int32_t i = 0; i < wst.n && ok; i++)
+		if (!key_in(&keys, wst.k[i])) {
+			snprintf(why, cap, "new static hazard %s", wst.k[i]);
 			ok = 0;
 		}
-	}
-	for (int32_t i = 0; i < nk; i++)
-		free(keys[i]);
-	free(keys);
+	keys_free(&keys);
+	keys_free(&wst);
 	return ok;
 }
 
@@ -163,7 +234,7 @@ static int judge_printed(const struct oj_question *q, uint32_t set, struct hlo_m
 		rc = rw.status == ORACLE_TOO_MANY ? -1 : 0;
 		snprintf(why, cap, "the oracle cannot read the rewritten module: %s", rw.why);
 	} else if (q->use_given) {
-		rc = given_compare(q, set, ow, &rw, why, cap);
+		rc = given_compare(q, set, w, ow, &rw, why, cap);
 	} else {
 		rc = !rw.module.some;
 		if (!rc)

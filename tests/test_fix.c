@@ -273,6 +273,13 @@ static void check_mode(const char *label, struct hlo_module *m, struct oracle *o
 		printf("%s (%s): fix saves %llu (%s), the oracle's best is %llu\n", label,
 		       use_given ? "given" : "any", (unsigned long long)fr.saved,
 		       fr.optimal ? "optimal" : "not optimal", (unsigned long long)best);
+		if (getenv("FIX_SHOW_FAILURES")) {
+			hlo_print_module(stdout, m);
+			for (int32_t i = 0; i < fr.n_copies; i++)
+				printf("  %s: candidate %d kept %d why %s\n", fr.copies[i].r->copy->name,
+				       fr.copies[i].candidate, (int)fr.copies[i].kept,
+				       fr.copies[i].why ? fr.copies[i].why : "-");
+		}
 		st->failures++;
 	}
 	if (fr.bound < best) {

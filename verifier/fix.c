@@ -130,6 +130,7 @@ struct fixer {
 	struct nogood *nogoods;
 	struct maxsat *ms;
 	int unknown_learned;   /* a constraint learned from an unknown: no optimality */
+	int conservative_learned; /* from a hazard not proven new (is_new 2): none either */
 	/* the last verification */
 	uint8_t *sel;          /* [copy] */
 	enum comp_state *cst;  /* [component] */
@@ -729,8 +730,32 @@ static const struct hlo_instruction *mapped_use(const struct fixer *F, const str
 }
 
 struct keysets {
-	struct strset given, every, some;
+	/* identities (hazard_identity) in the given schedule, in every
+	 * schedule, in some; exact triples in some */
+	struct strset given, every, possible, some;
 };
+
+/* A hazard's identity (verdicts.md: the same kind, on the same value, at
+ * the same read; for the static kinds the same read-only value, the same
+ * value at the same output leaf, the same pair of output leaves), with the
+ * value and the read already keyed. */
+static void hazard_identity(const struct hazard_report *h, const char *vk, const char *uk, char *key,
+			    size_t cap)
+{
+	switch (h->kind) {
+	case HAZARD_READ_ONLY_WRITTEN:
+		snprintf(key, cap, "%d|%s", (int)h->kind, vk);
+		break;
+	case HAZARD_READ_ONLY_OUTPUT:
+		snprintf(key, cap, "%d|%s|%d", (int)h->kind, vk, (int)h->leaf[0]);
+		break;
+	case HAZARD_OUTPUTS_NOT_DISTINCT:
+		snprintf(key, cap, "%d|%d|%d", (int)h->kind, (int)h->leaf[0], (int)h->leaf[1]);
+		break;
+	default:
+		snprintf(key, cap, "%d|%s|%s", (int)h->kind, vk, uk);
+	}
+}
 
 /* The hazards of the module as given, as the rewritten module names them. */
 static void original_keys(const struct fixer *F, struct keysets *K)
@@ -745,7 +770,7 @@ static void original_keys(const struct fixer *F, struct keysets *K)
 			continue;
 		value_key(df, mapped_value(F, h->v), vk, sizeof(vk));
 		instr_key(u, uk, sizeof(uk));
-		snprintf(key, sizeof(key), "%d|%s|%s", (int)h->kind, vk, uk);
+		hazard_identity(h, vk, uk, key, sizeof(key));
 		if (F->o->use_given) {
 			if (h->in_given == 1)
 				strset_add(&K->given, key);
@@ -753,6 +778,8 @@ static void original_keys(const struct fixer *F, struct keysets *K)
 		}
 		if (h->in_every)
 			strset_add(&K->every, key);
+		if (h->in_some)
+			strset_add(&K->possible, key);
 		/* the very triple, none of its instructions removed: it happens in
 		 * exactly the same schedules with the copies or without */
 		int32_t dv = F->owner[h->def_v->gid], dw = h->def_w ? F->owner[h->def_w->gid] : -1;
@@ -771,26 +798,34 @@ static void keysets_free(struct keysets *K)
 {
 	strset_free(&K->given);
 	strset_free(&K->every);
+	strset_free(&K->possible);
 	strset_free(&K->some);
 }
 
-/* Is hazard h of the rewritten module new? */
+/* Is hazard h of the rewritten module new? 0: no; 1: yes; 2: counted as
+ * new without proof that it is (under `any`, the module as given has the
+ * same hazard in some schedules, not in every one, and not as the very same
+ * triple: whether in the same schedules is not compared), so a choice
+ * refused for it is no optimality proof. */
 static int is_new(const struct fixer *F, const struct keysets *K, const struct analysis *aw,
 		  const struct hazard_report *h)
 {
 	char vk[1200], wk[1200], uk[1200], key[4000];
 	value_key(aw->df, h->v, vk, sizeof(vk));
 	instr_key(h->use, uk, sizeof(uk));
-	snprintf(key, sizeof(key), "%d|%s|%s", (int)h->kind, vk, uk);
+	hazard_identity(h, vk, uk, key, sizeof(key));
 	if (F->o->use_given)
 		return h->in_given == 1 && !strset_has(&K->given, key);
 	if (!h->in_some)
 		return 0;
 	if (strset_has(&K->every, key))
 		return 0;
+	int possible = strset_has(&K->possible, key);
 	value_key(aw->df, h->w, wk, sizeof(wk));
 	snprintf(key, sizeof(key), "%d|%s|%s|%s", (int)h->kind, vk, wk, uk);
-	return !strset_has(&K->some, key);
+	if (strset_has(&K->some, key))
+		return 0;
+	return possible ? 2 : 1;
 }
 
 static void fails_clear(struct fixer *F)
@@ -929,8 +964,11 @@ static int32_t compare(struct fixer *F, struct analysis *aw, int full)
 			continue;
 		}
 		for (int32_t k = 0; k < nr; k++) {
-			if (!is_new(F, &K, aw, &r[k]))
+			int isnew = is_new(F, &K, aw, &r[k]);
+			if (!isnew)
 				continue;
+			if (isnew == 2)
+				F->conservative_learned = 1;
 			char wb[2400];
 			snprintf(wb, sizeof(wb), "%s hazard: %s", hazard_kind_name(r[k].kind),
 				 r[k].witness ? r[k].witness : "(no witness text)");
@@ -1438,10 +1476,13 @@ int fix_run(struct analysis *an, const struct copy_list *cl, const struct hazard
 						     : "the fixed module, analysed again in full, has a hazard "
 						       "the module as given does not have");
 		}
-		out->optimal = !F.unknown_learned;
+		out->optimal = !F.unknown_learned && !F.conservative_learned;
 		if (F.unknown_learned)
 			out->not_optimal = "not proven optimal: a choice was refused because the rewritten "
 					   "module could not be decided, not for a hazard";
+		else if (F.conservative_learned)
+			out->not_optimal = "not proven optimal: a choice was refused for a hazard the module "
+					   "as given has too in some schedules (not compared schedule by schedule)";
 	}
 	if (!aw) {
 		out->failed = 1;

@@ -3356,6 +3356,16 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 			if (t->r >= 0 && !h->use && V.r[t->r].ev.k)
 				h->use = V.r[t->r].ev.k->root;
 			h->kind = (enum hazard_kind)t->kind;
+			/* the output leaves a static hazard is about (its identity,
+			 * verdicts.md: the same leaf, the same pair of leaves) */
+			h->leaf[0] = h->leaf[1] = -1;
+			if (h->kind == HAZARD_READ_ONLY_OUTPUT && v->n_root_subs > 0)
+				h->leaf[0] = v->root_sub[0];
+			if (h->kind == HAZARD_OUTPUTS_NOT_DISTINCT) {
+				int32_t a = v->root_sub[0], b = v->root_sub[1];
+				h->leaf[0] = a < b ? a : b;
+				h->leaf[1] = a < b ? b : a;
+			}
 			h->in_given = scheduled ? t->given : -1;
 			h->in_some = 1;
 			h->in_every = t->forced;

@@ -24,6 +24,9 @@ struct hazard_report {
 	const struct hlo_instruction *def_v, *def_w, *use; /* use is NULL for static hazards */
 	int32_t v, w;                /* value ids (w = -1 where the kind has none) */
 	enum hazard_kind kind;
+	/* read-only-output: the entry output leaf (leaf[0]); outputs-not-distinct:
+	 * the two leaves, smaller first (subs of the entry root); -1 otherwise */
+	int32_t leaf[2];
 	int in_given;                /* the printed schedule has it; -1 when unscheduled */
 	int in_some;                 /* some schedule has it (1 for static hazards) */
 	int in_every;                /* every schedule has it */

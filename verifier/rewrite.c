@@ -511,7 +511,7 @@ struct hlo_module *hlo_module_with_edges_stripped(const struct hlo_module *m, in
 	hlo_module_free(w);
 	if (!s)
 		return NULL;
-	struct hlo_module *r = hlo_module_rewrite(s, 0, NULL, n, from, to, cycle, d);
+	struct hlo_module *r = hlo_module_rewrite(s, 0, NULL, n, from, to, cycle, NULL, d);
 	hlo_module_free(s);
 	return r;
 }

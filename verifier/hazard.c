@@ -337,9 +337,6 @@ struct hz_triple {
 };
 
 #define FALSE_SAMPLES 40
-/* repair edges kept per verdict (the evidence prints them all): a view of
- * K copies of one buffer needs about K (hloproof fix adds them) */
-#define MAX_REPAIR_EDGES 4096
 
 struct hz_false {
 	int32_t v, w, r;
@@ -510,6 +507,8 @@ static void add_sample(struct view *V, int32_t v, int32_t w, int32_t r, int why_
 
 /* ---- the uses' reads of a value, kept across decisions ---- */
 
+static struct hz_cache *hz_cache_new(struct analysis *an);
+
 
 #define READ_BLOCK_MIN_USES 64
 #define READ_BLOCK_MAX_BYTES ((size_t)64 << 20) /* in all: past it, reads are built each time */
@@ -539,7 +538,12 @@ static void id_map_put(struct htab *m, int32_t key, void *val)
  * ask; NULL for a value read by few instructions, or past the budget. */
 static const struct read_block *read_block_of(struct view *V, int32_t vid)
 {
-	struct hz_cache *c = V->an->cache;
+	/* reads follow the values and their uses, which control edges added
+	 * to the module (an->base) do not change: the base's blocks serve */
+	struct analysis *ban = V->an->base ? V->an->base : V->an;
+	if (!ban->cache)
+		ban->cache = hz_cache_new(ban);
+	struct hz_cache *c = ban->cache;
 	const struct hlo_value *val = &V->an->df->values[vid];
 	int32_t min_uses = V->an->opt.read_block_min_uses > 0 ? V->an->opt.read_block_min_uses
 								: READ_BLOCK_MIN_USES;
@@ -1385,7 +1389,7 @@ static void cross_check(struct view *V, const struct buffer_verdict *bv, const s
 		}
 	}
 	smt_problem_free(p);
-	if (n_edges > 0 && n_edges < MAX_REPAIR_EDGES && n > 0) {
+	if (n_edges > 0 && n > 0) {
 		p = smt_problem_new(s, &V->dv, V->in->label ? V->in->label : "buffer");
 		for (int32_t j = 0; j < n; j++)
 			smt_add_triple(p, tatoms(V, &V->t[idx[j]]), V->t[idx[j]].n);
@@ -1403,9 +1407,18 @@ static void cross_check(struct view *V, const struct buffer_verdict *bv, const s
 /* Some triple is possible, none is forced and no single edge rules them all
  * out: is there a schedule with none of them? The graph decides what it can
  * (none_by_graph), Z3 the open rest. Sets the verdict, evidence and edges. */
+/* Room for one more repair edge in *edges (grown by doubling). */
+static void edges_reserve(struct atom **edges, int32_t n, int32_t *cap)
+{
+	if (n < *cap)
+		return;
+	*cap = (int32_t)grown_cap((size_t)*cap, (size_t)n + 1, 64);
+	*edges = xrealloc(*edges, (size_t)*cap, sizeof(**edges));
+}
+
 static void decide_none(struct view *V, int32_t n_possible, int32_t first_possible,
-			struct sbuf *ev, struct atom *edges, int32_t *n_edges, struct atom *edge,
-			int *have_edge, const char **unknown_reason)
+			struct sbuf *ev, struct atom **edges, int32_t *n_edges, int32_t *cap_edges,
+			struct atom *edge, int *have_edge, const char **unknown_reason)
 {
 	struct analysis *an = V->an;
 	struct buffer_verdict *bv = V->bv;
@@ -1460,8 +1473,9 @@ static void decide_none(struct view *V, int32_t n_possible, int32_t first_possib
 		else
 			sb_printf(ev, "\nrepair (%s): control edges", how);
 		int32_t k = 0;
-		/* every edge once: the list is printed whole, edges[] keeps the
-		 * first MAX_REPAIR_EDGES */
+		/* every edge once, printed and kept: all of them are the repair
+		 * (a view of K copies of one buffer needs about K; a loop body
+		 * read by every layer, tens of thousands) */
 		struct hgraph printed;
 		memset(&printed, 0, sizeof(printed));
 		for (int32_t j = 0; j < n; j++) {
@@ -1479,8 +1493,8 @@ static void decide_none(struct view *V, int32_t n_possible, int32_t first_possib
 					*edge = e;
 					*have_edge = 1;
 				}
-				if (*n_edges < MAX_REPAIR_EDGES)
-					edges[(*n_edges)++] = e;
+				edges_reserve(edges, *n_edges, cap_edges);
+				(*edges)[(*n_edges)++] = e;
 				sb_printf(ev, "%s %s -> %s", k++ ? "," : "", e.a->name, e.b->name);
 				break;
 			}
@@ -1925,9 +1939,29 @@ static int removal_keeps_order(const struct view *V)
 	return 1;
 }
 
+/* The matrices of V's members in cache hc, or NULL. */
+static struct member_mats *mats_find(struct hz_cache *hc, const struct view *V, uint64_t h)
+{
+	for (int k = 0; k < MATS_KEPT; k++) {
+		struct member_mats *mm = hc->mats[k];
+		if (!mm || mm->hash != h || mm->n != V->n_m)
+			continue;
+		int same = 1;
+		for (int32_t i = 0; i < V->n_m && same; i++)
+			same = mm->ids[i] == V->m[i].id;
+		if (same)
+			return mm;
+	}
+	return NULL;
+}
+
 /* The shared matrices of V's members (built on first use by the caller),
- * or NULL: V builds its own. */
-static struct member_mats *view_mats(struct view *V)
+ * or NULL: V builds its own. With control edges added to the module
+ * (an->base), the base's serve when built already: what they say (D before
+ * W, W' before W) holds with more edges too, and a dominance they miss
+ * only leaves a triple to be traced, which changes no verdict. They are
+ * never built from here into the base (the edges' order is not its). */
+static struct member_mats *view_mats(struct view *V, int prune)
 {
 	struct hz_cache *hc = V->an->cache;
 	int32_t min = V->an->opt.shared_mats_min_members > 0 ? V->an->opt.shared_mats_min_members
@@ -1937,6 +1971,12 @@ static struct member_mats *view_mats(struct view *V)
 	uint64_t h = (uint64_t)V->n_m;
 	for (int32_t i = 0; i < V->n_m; i++)
 		h = htab_mix(h ^ (uint64_t)(uint32_t)V->m[i].id);
+	struct analysis *base = V->an->base;
+	if (base && base->cache && !V->an->opt.cross_check) {
+		struct member_mats *bm = mats_find(base->cache, V, h);
+		if (bm && bm->have_B && (bm->have_D || !prune))
+			return bm;
+	}
 	int victim = 0;
 	for (int k = 0; k < MATS_KEPT; k++) {
 		struct member_mats *mm = hc->mats[k];
@@ -2016,8 +2056,8 @@ static void view_verdict(struct view *V, struct buffer_verdict *bv, struct sbuf 
 	bv->n_hazards = n_possible;
 	struct atom edge = {0, 0};
 	int have_edge = 0;
-	struct atom *edges = xmalloc(MAX_REPAIR_EDGES, sizeof(*edges)); /* 64 KiB: not on a thread's stack */
-	int32_t n_edges = 0;
+	struct atom *edges = NULL;
+	int32_t n_edges = 0, cap_edges = 0;
 	const char *unknown_reason = NULL;
 	if (forced >= 0) {
 		bv->any = VERDICT_UNSAFE;
@@ -2041,13 +2081,14 @@ static void view_verdict(struct view *V, struct buffer_verdict *bv, struct sbuf 
 		if (find_repair_edge(V, &edge)) {
 			bv->any = VERDICT_SCHEDULE_DEPENDENT;
 			have_edge = 1;
+			edges_reserve(&edges, n_edges, &cap_edges);
 			edges[n_edges++] = edge;
 			sb_printf(ev, "hazard in some schedules, e.g. ");
 			witness(V, &V->t[first_possible], ev);
 			sb_printf(ev, "\nrepair: control edge %s -> %s (in %s) rules out all %d hazard(s)\n",
 				  edge.a->name, edge.b->name, edge.a->parent->name, n_possible);
 		} else {
-			decide_none(V, n_possible, first_possible, ev, edges, &n_edges, &edge,
+			decide_none(V, n_possible, first_possible, ev, &edges, &n_edges, &cap_edges, &edge,
 				    &have_edge, &unknown_reason);
 		}
 	}
@@ -2218,6 +2259,10 @@ struct xlate {
 	struct view *V;
 	const struct hz_origin *org;
 	int same;                     /* the view runs on the origin's analysis */
+	/* the old triples are the base's (analysis.base): those the edges
+	 * rule out are not the module as given's (origin_results) */
+	int recheck;
+	struct depview plain;         /* the origin's order, nothing removed */
 	int32_t *members;             /* the view's member ids, sorted */
 	const struct hlo_instruction *source; /* org->source in the view */
 	int source_scheduled;         /* not a parameter or constant */
@@ -2318,7 +2363,10 @@ static struct hz_cache *hz_cache_new(struct analysis *an);
  * order), kept per buffer too. res[1] is NULL when both are one buffer. */
 static void origin_results(const struct hz_origin *o, const struct hz_result *res[2])
 {
-	struct analysis *oan = o->an;
+	/* with control edges added (an->base), the base's decisions: those
+	 * that keep every triple are the same here, the others keep what the
+	 * edges may rule out, which old_collect drops (recheck) */
+	struct analysis *oan = o->an->base ? o->an->base : o->an;
 	int32_t bufs[2] = {oan->bufs->buffer_of[o->source_value], oan->bufs->buffer_of[o->copy_value]};
 	if (!oan->cache)
 		oan->cache = hz_cache_new(oan);
@@ -2366,6 +2414,8 @@ static void old_collect(struct xlate *X, const struct hz_result *const orig[2])
 			e.w = t->w >= 0 ? x_value(X, t->w) : -1;
 			if (e.v < 0 || (t->kind == HAZARD_SAME_TIME && e.w < 0))
 				continue;
+			if (X->recheck && !t->unknown && !atoms_possible(&X->plain, t->a, t->n, NULL, 0))
+				continue; /* record() would not have kept it with the edges */
 			if (t->read || t->read_end) {
 				e.read = x_instr(X, t->read);
 				e.read_end = x_comp(X, t->read_end);
@@ -3058,6 +3108,9 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 	X.V = V;
 	X.org = org;
 	X.same = V->an == org->an;
+	X.recheck = org->an->base && org->order_kept;
+	X.plain.dep = org->an->dep;
+	X.plain.scratch = V->dv.scratch;
 	X.members = xmalloc((size_t)V->n_m + 1, sizeof(int32_t));
 	for (int32_t i = 0; i < V->n_m; i++)
 		X.members[i] = V->m[i].id;
@@ -3171,21 +3224,24 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	V.dv.dep = an->dep;
 	V.dv.removed = in->copy;
 	V.dv.scratch = an->cache->dv;
-	V.r = an->cache->r;
-	V.cap_r = an->cache->cap_r;
-	V.t = an->cache->t;
-	V.cap_t = an->cache->cap_t;
-	V.pp = an->cache->pp;
-	V.cap_pp = an->cache->cap_pp;
-	V.atoms = an->cache->atoms;
-	V.cap_atoms = an->cache->cap_atoms;
-	an->cache->pp = NULL;
-	an->cache->cap_pp = 0;
-	an->cache->atoms = NULL;
-	an->cache->cap_atoms = 0;
-	an->cache->r = NULL;
-	an->cache->t = NULL;
-	an->cache->cap_r = an->cache->cap_t = 0;
+	/* the arrays: the base's, with control edges added (analysis.base),
+	 * which decides nothing meanwhile (its decisions above came first) */
+	struct hz_cache *arr = an->base && an->base->cache ? an->base->cache : an->cache;
+	V.r = arr->r;
+	V.cap_r = arr->cap_r;
+	V.t = arr->t;
+	V.cap_t = arr->cap_t;
+	V.pp = arr->pp;
+	V.cap_pp = arr->cap_pp;
+	V.atoms = arr->atoms;
+	V.cap_atoms = arr->cap_atoms;
+	arr->pp = NULL;
+	arr->cap_pp = 0;
+	arr->atoms = NULL;
+	arr->cap_atoms = 0;
+	arr->r = NULL;
+	arr->t = NULL;
+	arr->cap_r = arr->cap_t = 0;
 	V.n_m = in->n_values;
 	V.m = xmalloc(((size_t)V.n_m + 1), sizeof(*V.m));
 	/* cleared but for the path's levels (1.5 KB a member; trace_path
@@ -3262,7 +3318,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	/* the shared matrices by pointer: their skip rows fill as they are used */
 	struct dominance own = {0}, *D = &own;
 	struct before B;
-	struct member_mats *mm = in->keep_all ? NULL : view_mats(&V);
+	struct member_mats *mm = in->keep_all ? NULL : view_mats(&V, prune);
 	if (mm) {
 		if (prune && !mm->have_D) {
 			dominance_build(&V, &mm->D, 1);
@@ -3392,14 +3448,14 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	an->n_verdicts_smt += V.sent_smt;
 	free(V.m);
 	free(V.rgs);
-	an->cache->r = V.r;
-	an->cache->cap_r = V.cap_r;
-	an->cache->t = V.t;
-	an->cache->cap_t = V.cap_t;
-	an->cache->pp = V.pp;
-	an->cache->cap_pp = V.cap_pp;
-	an->cache->atoms = V.atoms;
-	an->cache->cap_atoms = V.cap_atoms;
+	arr->r = V.r;
+	arr->cap_r = V.cap_r;
+	arr->t = V.t;
+	arr->cap_t = V.cap_t;
+	arr->pp = V.pp;
+	arr->cap_pp = V.cap_pp;
+	arr->atoms = V.atoms;
+	arr->cap_atoms = V.cap_atoms;
 	return 0;
 }
 
@@ -3519,6 +3575,38 @@ int32_t hazards_in_buffer(struct analysis *an, int32_t buffer, struct hazard_rep
 		return -1;
 	*out = r->reports;
 	return r->n_reports;
+}
+
+int32_t hazards_left_with_edges(struct analysis *an, int32_t buffer, int32_t v, unsigned kind_mask,
+				int match_writer, const struct hlo_instruction *writer,
+				const struct hlo_instruction *use, int32_t *n_unknown)
+{
+	*n_unknown = 0;
+	struct analysis *base = an->base;
+	if (!base || buffer < 0 || buffer >= base->bufs->n_buffers)
+		return -1;
+	const struct hz_result *r = buffer_result(base, buffer);
+	if (!r)
+		return -1;
+	if (!an->cache)
+		an->cache = hz_cache_new(an);
+	struct depview dv = {an->dep, NULL, an->cache->dv};
+	int32_t left = 0;
+	for (int32_t i = 0; i < r->n_trips; i++) {
+		const struct hz_trip *t = &r->trips[i];
+		if ((v >= 0 && t->v != v) || !((kind_mask >> t->kind) & 1))
+			continue;
+		/* the report's writer and read (hz_decide) */
+		const struct hlo_instruction *w = t->w >= 0 ? an->df->values[t->w].def : NULL;
+		const struct hlo_instruction *u = t->read ? t->read : t->read_end ? t->read_end->root : NULL;
+		if (match_writer && (w != writer || u != use))
+			continue;
+		if (t->unknown)
+			(*n_unknown)++;
+		else if (atoms_possible(&dv, t->a, t->n, NULL, 0))
+			left++;
+	}
+	return left;
 }
 
 /* A buffer that cannot have a hazard: one value that is not an entry output

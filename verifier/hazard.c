@@ -301,7 +301,7 @@ static int use_reads(const struct value_use *use)
 
 struct hz_read {
 	struct event ev;
-	size_t path_at; /* its path in view.pp: the levels it has, not TRACE_MAX_DEPTH */
+	size_t path_at; /* its path in view.pp (path_bytes of its levels) */
 	const struct hlo_instruction *instr; /* NULL for the end-of-run reads */
 	int32_t operand, sub;
 	int32_t member;
@@ -314,7 +314,7 @@ struct hz_member {
 	char name[96];       /* "x" or "s{1}" (a value below the top of its instruction) */
 	const struct hlo_value *val;
 	struct event def;
-	struct path path;
+	const struct path *path; /* in view.mpaths */
 	struct region wr;
 	int excluded;
 	int32_t first_read, n_reads;
@@ -359,6 +359,7 @@ struct view {
 	int32_t n_atoms, cap_atoms;
 	char *pp; /* the reads' paths, packed */
 	size_t n_pp, cap_pp;
+	char *mpaths; /* the members' paths (hz_member.path), one block */
 	struct region *rgs; /* the reads' regions that are not whole */
 	int32_t n_rgs, cap_rgs;
 	int32_t n_false, n_disjoint, n_canshare;
@@ -407,13 +408,10 @@ static void add_read(struct view *V, int32_t member, const struct event *ev,
 	reserve_reads(V, 1);
 	struct hz_read *r = &V->r[V->n_r++];
 	r->ev = *ev;
-	/* a read's path has a few levels of the 64 struct path holds: 40,000
-	 * reads of one buffer would take 60 MB */
-	struct path p;
-	trace_path(ev, &p);
-	size_t need = (offsetof(struct path, l) + (size_t)p.n * sizeof(p.l[0]) + 15) & ~(size_t)15;
+	/* packed: a read's path has a few levels (40,000 reads of one buffer) */
+	size_t need = (path_bytes(trace_path_levels(ev)) + 15) & ~(size_t)15;
 	reserve_paths(V, need);
-	memcpy(V->pp + V->n_pp, &p, need < sizeof(p) ? need : sizeof(p));
+	trace_path(ev, (struct path *)(void *)(V->pp + V->n_pp));
 	r->path_at = V->n_pp;
 	V->n_pp += need;
 	r->instr = instr;
@@ -754,7 +752,7 @@ static void decide_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri)
 	struct cond c;
 	int same_dw = event_equal(&v->def, &w->def);
 	int same_wu = r->instr && event_equal(&w->def, &r->ev);
-	cond_overwrite(&v->path, &w->path, rpath(V, r), &c);
+	cond_overwrite(v->path, w->path, rpath(V, r), &c);
 	if (c.kind == COND_FALSE && (same_dw || same_wu))
 		V->n_false++; /* the same-event hazard below explains this triple */
 	else
@@ -1664,8 +1662,8 @@ struct before {
 
 static int def_at_instr(const struct hz_member *m)
 {
-	return (m->def.phase == EV_AT || m->def.phase == EV_END) && m->def.x && m->path.ok &&
-	       !m->path.never && m->path.n > 0;
+	return (m->def.phase == EV_AT || m->def.phase == EV_END) && m->def.x && m->path->ok &&
+	       !m->path->never && m->path->n > 0;
 }
 
 static int same_prefix(const struct path *a, const struct path *b, int32_t n)
@@ -1692,7 +1690,7 @@ static void before_build(struct view *V, struct before *B)
 		for (int32_t v = 0; v < n; v++) {
 			const struct hz_member *D = &V->m[v];
 			if (v == w || D->excluded || !def_at_instr(D) || D->def.x->parent != W->def.x->parent ||
-			    D->path.n != W->path.n || !same_prefix(&D->path, &W->path, D->path.n - 1) ||
+			    D->path->n != W->path->n || !same_prefix(D->path, W->path, D->path->n - 1) ||
 			    !must_precede(&V->dv, W->def.x, D->def.x))
 				continue;
 			B->wb[(size_t)w * (size_t)n + (size_t)v] = 1;
@@ -1703,9 +1701,9 @@ static void before_build(struct view *V, struct before *B)
 /* The read happens in the run of v's computation that defined v. */
 static int read_in_def_run(const struct hz_member *v, const struct path *rp)
 {
-	int32_t L = v->path.n - 1;
+	int32_t L = v->path->n - 1;
 	return def_at_instr(v) && rp->ok && !rp->never && rp->n > L &&
-	       rp->l[L].k == v->path.l[L].k && same_prefix(&v->path, rp, L);
+	       rp->l[L].k == v->path->l[L].k && same_prefix(v->path, rp, L);
 }
 
 static int counted_false(struct view *V, const struct before *B, int32_t vi, int32_t wi, int32_t ri,
@@ -1734,11 +1732,11 @@ static int counted_false(struct view *V, const struct before *B, int32_t vi, int
  * inside one instruction the write is outside of"). */
 static int32_t shared_inside_level(const struct hz_member *v, const struct path *rp)
 {
-	if (!v->path.ok || v->path.never || !rp->ok || rp->never)
+	if (!v->path->ok || v->path->never || !rp->ok || rp->never)
 		return -1;
 	int32_t L = -1;
-	for (int32_t i = 0; i < v->path.n && i < rp->n; i++) {
-		const struct path_level *a = &v->path.l[i], *b = &rp->l[i];
+	for (int32_t i = 0; i < v->path->n && i < rp->n; i++) {
+		const struct path_level *a = &v->path->l[i], *b = &rp->l[i];
 		if (a->k != b->k || a->x != b->x || a->phase != b->phase)
 			break;
 		if (a->phase == EV_INSIDE)
@@ -1753,9 +1751,9 @@ static int counted_outside(struct view *V, int32_t wi, int32_t ri, int32_t vi, i
 		return 0;
 	const struct hz_member *w = &V->m[wi], *v = &V->m[vi];
 	const struct hz_read *r = &V->r[ri];
-	if (!w->path.ok || w->path.never || (r->instr && event_equal(&w->def, &r->ev)))
+	if (!w->path->ok || w->path->never || (r->instr && event_equal(&w->def, &r->ev)))
 		return 0;
-	if (w->path.n > L && same_prefix(&w->path, &v->path, L + 1))
+	if (w->path->n > L && same_prefix(w->path, v->path, L + 1))
 		return 0; /* w runs inside too: trace it */
 	if (!region_overlap(&w->wr, rregion(V, r)))
 		V->n_disjoint++;
@@ -1839,8 +1837,8 @@ static uint8_t writer_class(struct view *V, struct dominance *D, const struct be
 	if (D->dom && (w->def.phase == EV_AT || w->def.phase == EV_END) &&
 	    (skip_row(D, vi)[wi / 64] >> (wi % 64) & 1))
 		return WC_SKIP;
-	if (L >= 0 && w->path.ok && !w->path.never &&
-	    !(w->path.n > L && same_prefix(&w->path, &v->path, L + 1)))
+	if (L >= 0 && w->path->ok && !w->path->never &&
+	    !(w->path->n > L && same_prefix(w->path, v->path, L + 1)))
 		return WC_COUNT;
 	if (same_run && B->wb && B->wb[(size_t)wi * (size_t)B->n + (size_t)vi])
 		return WC_COUNT;
@@ -2225,20 +2223,20 @@ static void keep_trips(struct view *V, struct hz_result *out)
 		}
 		const struct path *rp = rpath(V, r);
 		if (t->kind == HAZARD_OVERWRITE) {
-			int32_t L = path_shared_run(&v->path, rp);
-			o->universal = (uint8_t)path_direct_at(&v->path, &w->path, L);
-			if (!o->universal && w->path.ok && !w->path.never && w->path.n > L + 1 &&
-			    w->path.n - L <= SFX_MAX && rp->ok && path_same_run_to(rp, &w->path, L) &&
-			    w->path.l[L].phase == EV_INSIDE) {
+			int32_t L = path_shared_run(v->path, rp);
+			o->universal = (uint8_t)path_direct_at(v->path, w->path, L);
+			if (!o->universal && w->path->ok && !w->path->never && w->path->n > L + 1 &&
+			    w->path->n - L <= SFX_MAX && rp->ok && path_same_run_to(rp, w->path, L) &&
+			    w->path->l[L].phase == EV_INSIDE) {
 				o->esc_level = (uint8_t)L;
-				o->n_sfx = (uint8_t)(w->path.n - L);
-				memcpy(o->sfx, w->path.l + L, (size_t)o->n_sfx * sizeof(o->sfx[0]));
+				o->n_sfx = (uint8_t)(w->path->n - L);
+				memcpy(o->sfx, w->path->l + L, (size_t)o->n_sfx * sizeof(o->sfx[0]));
 			}
 		}
 		else if (t->kind == HAZARD_SAME_INSTRUCTION)
 			o->universal = 1;
 		else /* same time: read directly in the run that defines the pair */
-			o->universal = (uint8_t)path_direct_at(&v->path, rp, v->path.n ? v->path.n - 1 : 0);
+			o->universal = (uint8_t)path_direct_at(v->path, rp, v->path->n ? v->path->n - 1 : 0);
 	}
 }
 
@@ -2268,7 +2266,56 @@ struct xlate {
 	int source_scheduled;         /* not a parameter or constant */
 	int32_t n, cap;
 	struct old_entry *e;
+	/* the entries by key (kind, value): ord[] lists each key's entries in
+	 * their order in e[], first[key] is where its run starts in ord */
+	int32_t *ord;
+	struct htab first;
 };
+
+static uint64_t old_key(int kind, int32_t v)
+{
+	return (uint64_t)(uint32_t)kind << 32 | (uint32_t)v;
+}
+
+/* X->ord and X->first (a counting sort: each key's entries keep their order) */
+static void old_index(struct xlate *X)
+{
+	htab_init(&X->first, (size_t)X->n);
+	int32_t *grp = xmalloc((size_t)X->n + 1, sizeof(int32_t)), *cnt = xcalloc((size_t)X->n + 2, sizeof(int32_t));
+	int32_t ng = 0;
+	for (int32_t i = 0; i < X->n; i++) {
+		int added;
+		uint64_t *g = htab_put(&X->first, old_key(X->e[i].kind, X->e[i].v), &added);
+		if (added)
+			*g = (uint64_t)ng++;
+		grp[i] = (int32_t)*g;
+		cnt[grp[i] + 1]++;
+	}
+	for (int32_t g = 0; g < ng; g++)
+		cnt[g + 1] += cnt[g];
+	X->ord = xmalloc((size_t)X->n + 1, sizeof(int32_t));
+	/* first[key]: group number -> start of its run (cnt before filling) */
+	uint64_t k, v;
+	for (size_t i = 0; htab_next(&X->first, &i, &k, &v);)
+		*htab_get(&X->first, k) = (uint64_t)cnt[v];
+	for (int32_t i = 0; i < X->n; i++)
+		X->ord[cnt[grp[i]]++] = i;
+	free(grp);
+	free(cnt);
+}
+
+/* The entries on key (kind, v): X->ord[*start .. end) */
+static int32_t old_run(const struct xlate *X, int kind, int32_t v, int32_t *start)
+{
+	const uint64_t *f = htab_get(&X->first, old_key(kind, v));
+	if (!f)
+		return *start = 0;
+	*start = (int32_t)*f;
+	int32_t end = *start;
+	while (end < X->n && X->e[X->ord[end]].kind == kind && X->e[X->ord[end]].v == v)
+		end++;
+	return end;
+}
 
 static int cmp_id(const void *a, const void *b)
 {
@@ -2705,10 +2752,8 @@ static int static_old(struct view *V, const struct xlate *X, struct hz_triple *t
 	const struct buffers *ob = X->org->an->bufs;
 	int32_t v = V->m[t->v].id;
 	if (t->kind == HAZARD_READ_ONLY_WRITTEN) {
-		for (int32_t i = 0; i < X->n; i++)
-			if (X->e[i].kind == HAZARD_READ_ONLY_WRITTEN && X->e[i].v == v)
-				return 1;
-		return 0;
+		int32_t k0;
+		return old_run(X, HAZARD_READ_ONLY_WRITTEN, v, &k0) > k0;
 	}
 	int32_t leaves[LEAVES_MAX], n = 0;
 	if (t->kind == HAZARD_READ_ONLY_OUTPUT) {
@@ -2980,10 +3025,9 @@ static int subtract_old(struct view *V, const struct xlate *X, struct tset *hi, 
 		const struct hz_member *mv = &V->m[t->v], *mw = &V->m[t->w];
 		const struct path *up = rpath(V, r);
 		int32_t nu = 0, na = 0, ng = 0, n_lo = 0, nl = 0;
-		for (int32_t k = 0; k < X->n; k++) {
-			const struct old_entry *e = &X->e[k];
-			if (e->kind != t->kind || e->v != mv->id)
-				continue;
+		int32_t k0, k1 = old_run(X, t->kind, mv->id, &k0);
+		for (int32_t k = k0; k < k1; k++) {
+			const struct old_entry *e = &X->e[X->ord[k]];
 			struct neg plain = {e, 0, {{0, 0}, {0, 0}}};
 			if (t->kind == HAZARD_SAME_TIME) {
 				if (e->w != mw->id)
@@ -3007,7 +3051,7 @@ static int subtract_old(struct view *V, const struct xlate *X, struct tset *hi, 
 			const struct hlo_instruction *z = NULL;
 			int32_t b = -1;
 			struct neg ngv = plain;
-			switch (classify(e, &mv->path, &mw->path, up, &z, &b, &ngv)) {
+			switch (classify(e, mv->path, mw->path, up, &z, &b, &ngv)) {
 			case CL_UNIV:
 				univ[nu++] = plain;
 				break;
@@ -3119,6 +3163,7 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 	X.source_scheduled = org->source && org->source->opcode != OP_PARAMETER &&
 			     org->source->opcode != OP_CONSTANT && X.source;
 	old_collect(&X, orig);
+	old_index(&X);
 	/* static hazards the module as given has too go at once */
 	int32_t n_old = 0, old_example = -1;
 	for (int32_t i = 0; i < V->n_t; i++) {
@@ -3200,6 +3245,8 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 	sb_free(&ot);
 	free(X.members);
 	free(X.e);
+	free(X.ord);
+	htab_free(&X.first);
 }
 
 static struct hz_cache *hz_cache_new(struct analysis *an);
@@ -3243,20 +3290,25 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	arr->t = NULL;
 	arr->cap_r = arr->cap_t = 0;
 	V.n_m = in->n_values;
-	V.m = xmalloc(((size_t)V.n_m + 1), sizeof(*V.m));
-	/* cleared but for the path's levels (1.5 KB a member; trace_path
-	 * writes the ones it uses) */
-	for (int32_t i = 0; i <= V.n_m; i++) {
-		memset(&V.m[i], 0, offsetof(struct hz_member, path.l));
-		memset(&V.m[i].wr, 0, sizeof(V.m[i]) - offsetof(struct hz_member, wr));
-	}
+	V.m = xcalloc(((size_t)V.n_m + 1), sizeof(*V.m));
+	/* the members' paths in one block, each as deep as it is */
+	size_t mp_bytes = 0;
 	for (int32_t i = 0; i < V.n_m; i++) {
 		struct hz_member *M = &V.m[i];
 		M->id = in->values[i];
 		M->val = &df->values[M->id];
-		value_name(df, M->val, M->name, sizeof(M->name));
 		value_def_event(M->val, &M->def);
-		trace_path(&M->def, &M->path);
+		mp_bytes += (path_bytes(trace_path_levels(&M->def)) + 15) & ~(size_t)15;
+	}
+	V.mpaths = xmalloc(mp_bytes + 1, 1);
+	mp_bytes = 0;
+	for (int32_t i = 0; i < V.n_m; i++) {
+		struct hz_member *M = &V.m[i];
+		value_name(df, M->val, M->name, sizeof(M->name));
+		struct path *mp = (struct path *)(void *)(V.mpaths + mp_bytes);
+		mp_bytes += (path_bytes(trace_path_levels(&M->def)) + 15) & ~(size_t)15;
+		trace_path(&M->def, mp);
+		M->path = mp;
 		/* values inside fusions and other embedded computations take no part;
 		 * nor do tokens, which hold no data (XLA never copies them) */
 		const struct shape *sh = dataflow_subshape(df, M->val->def, M->val->sub);
@@ -3447,6 +3499,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	an->n_verdicts++;
 	an->n_verdicts_smt += V.sent_smt;
 	free(V.m);
+	free(V.mpaths);
 	free(V.rgs);
 	arr->r = V.r;
 	arr->cap_r = V.cap_r;

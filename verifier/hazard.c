@@ -2266,26 +2266,64 @@ struct xlate {
 	int source_scheduled;         /* not a parameter or constant */
 	int32_t n, cap;
 	struct old_entry *e;
-	/* the entries by key (kind, value): ord[] lists each key's entries in
-	 * their order in e[], first[key] is where its run starts in ord */
+	/* the entries by key (kind, value, read): ord[] lists each key's
+	 * entries in their order in e[]; run maps the key (as numbered by
+	 * kv, (kind, value), and rd, the read) to start << 32 | count */
 	int32_t *ord;
-	struct htab first;
+	struct htab kv, rd, run;
 };
 
-static uint64_t old_key(int kind, int32_t v)
+/* A read as old entries name it: the reading instruction, or the
+ * computation whose end reads; none for a same-time pair, which any read
+ * of the value holds. */
+static const void *entry_read(const struct old_entry *e)
 {
-	return (uint64_t)(uint32_t)kind << 32 | (uint32_t)v;
+	if (e->kind == HAZARD_SAME_TIME)
+		return NULL;
+	return e->read ? (const void *)e->read : (const void *)e->read_end;
 }
 
-/* X->ord and X->first (a counting sort: each key's entries keep their order) */
+static const void *view_read(int kind, const struct hz_read *r)
+{
+	if (kind == HAZARD_SAME_TIME)
+		return NULL;
+	return r->instr ? (const void *)r->instr : (const void *)r->ev.k;
+}
+
+/* The number of x in table t (numbered in order of first sight when add). */
+static int64_t key_number(struct htab *t, uint64_t x, int add)
+{
+	if (!add) {
+		const uint64_t *v = htab_get(t, x);
+		return v ? (int64_t)*v : -1;
+	}
+	int added;
+	uint64_t *v = htab_put(t, x, &added);
+	if (added)
+		*v = t->n - 1;
+	return (int64_t)*v;
+}
+
+/* The key of (kind, v, read) in X's tables, or -1 when no entry has it. */
+static int64_t old_key(struct xlate *X, int kind, int32_t v, const void *read, int add)
+{
+	int64_t a = key_number(&X->kv, (uint64_t)(uint32_t)kind << 32 | (uint32_t)v, add);
+	int64_t b = key_number(&X->rd, (uint64_t)(uintptr_t)read, add);
+	return a < 0 || b < 0 ? -1 : a << 32 | b;
+}
+
+/* X->ord and the runs (a counting sort: each key's entries keep their order) */
 static void old_index(struct xlate *X)
 {
-	htab_init(&X->first, (size_t)X->n);
+	htab_init(&X->kv, (size_t)X->n);
+	htab_init(&X->rd, (size_t)X->n);
+	htab_init(&X->run, (size_t)X->n);
 	int32_t *grp = xmalloc((size_t)X->n + 1, sizeof(int32_t)), *cnt = xcalloc((size_t)X->n + 2, sizeof(int32_t));
 	int32_t ng = 0;
 	for (int32_t i = 0; i < X->n; i++) {
+		const struct old_entry *e = &X->e[i];
 		int added;
-		uint64_t *g = htab_put(&X->first, old_key(X->e[i].kind, X->e[i].v), &added);
+		uint64_t *g = htab_put(&X->run, (uint64_t)old_key(X, e->kind, e->v, entry_read(e), 1), &added);
 		if (added)
 			*g = (uint64_t)ng++;
 		grp[i] = (int32_t)*g;
@@ -2293,28 +2331,35 @@ static void old_index(struct xlate *X)
 	}
 	for (int32_t g = 0; g < ng; g++)
 		cnt[g + 1] += cnt[g];
-	X->ord = xmalloc((size_t)X->n + 1, sizeof(int32_t));
-	/* first[key]: group number -> start of its run (cnt before filling) */
+	/* run[key]: group number -> its start and count */
 	uint64_t k, v;
-	for (size_t i = 0; htab_next(&X->first, &i, &k, &v);)
-		*htab_get(&X->first, k) = (uint64_t)cnt[v];
+	for (size_t i = 0; htab_next(&X->run, &i, &k, &v);)
+		*htab_get(&X->run, k) = (uint64_t)cnt[v] << 32 | (uint32_t)(cnt[v + 1] - cnt[v]);
+	X->ord = xmalloc((size_t)X->n + 1, sizeof(int32_t));
 	for (int32_t i = 0; i < X->n; i++)
 		X->ord[cnt[grp[i]]++] = i;
 	free(grp);
 	free(cnt);
 }
 
-/* The entries on key (kind, v): X->ord[*start .. end) */
-static int32_t old_run(const struct xlate *X, int kind, int32_t v, int32_t *start)
+/* The entries on key (kind, v, read): X->ord[*start .. end) */
+static int32_t old_run(struct xlate *X, int kind, int32_t v, const void *read, int32_t *start)
 {
-	const uint64_t *f = htab_get(&X->first, old_key(kind, v));
+	*start = 0;
+	int64_t key = old_key(X, kind, v, read, 0);
+	const uint64_t *f = key < 0 ? NULL : htab_get(&X->run, (uint64_t)key);
 	if (!f)
-		return *start = 0;
-	*start = (int32_t)*f;
-	int32_t end = *start;
-	while (end < X->n && X->e[X->ord[end]].kind == kind && X->e[X->ord[end]].v == v)
-		end++;
-	return end;
+		return 0;
+	*start = (int32_t)(*f >> 32);
+	return *start + (int32_t)(uint32_t)*f;
+}
+
+static void old_index_free(struct xlate *X)
+{
+	free(X->ord);
+	htab_free(&X->kv);
+	htab_free(&X->rd);
+	htab_free(&X->run);
 }
 
 static int cmp_id(const void *a, const void *b)
@@ -2649,9 +2694,23 @@ static int add_introduced(struct view *V, struct tset *S, const struct hz_triple
 	for (int32_t i = 0; rc && i < n_keep; i++)
 		if (nc[i] > 0 && (rows *= nc[i]) > OLD_ROWS_MAX)
 			rc = -1;
+	const struct atom *ta = tatoms(V, t);
+	/* a kept O whose every choice reverses one of T's atoms (T's own old
+	 * triple, say) leaves no row possible: the rows are still made (one
+	 * too long is still -1), not asked */
+	int killed = 0;
+	for (int32_t i = 0; rc == 1 && i < n_keep && !killed; i++) {
+		killed = nc[i] > 0;
+		for (int32_t c = 0; c < nc[i] && killed; c++) {
+			int rev = 0;
+			for (int32_t q = 0; q < ch[i][c].n && !rev; q++)
+				for (int32_t j = 0; j < t->n && !rev; j++)
+					rev = ta[j].a == ch[i][c].a[q].b && ta[j].b == ch[i][c].a[q].a;
+			killed = rev;
+		}
+	}
 	if (rc == 1) {
 		int32_t *pick = xcalloc((size_t)n_keep + 1, sizeof(int32_t));
-		const struct atom *ta = tatoms(V, t);
 		int32_t added_from = S->n;
 		for (;;) {
 			struct atom row[COND_MAX_ATOMS];
@@ -2681,7 +2740,7 @@ static int add_introduced(struct view *V, struct tset *S, const struct hz_triple
 				break;
 			}
 			V->an->n_graph_queries++;
-			if (atoms_possible(&V->dv, row, n, NULL, 0))
+			if (!killed && atoms_possible(&V->dv, row, n, NULL, 0))
 				tset_add(V, S, t, row, n);
 			int32_t i = 0;
 			for (; i < n_keep; i++) {
@@ -2752,8 +2811,10 @@ static int static_old(struct view *V, const struct xlate *X, struct hz_triple *t
 	const struct buffers *ob = X->org->an->bufs;
 	int32_t v = V->m[t->v].id;
 	if (t->kind == HAZARD_READ_ONLY_WRITTEN) {
-		int32_t k0;
-		return old_run(X, HAZARD_READ_ONLY_WRITTEN, v, &k0) > k0;
+		for (int32_t i = 0; i < X->n; i++) /* static: no read */
+			if (X->e[i].kind == HAZARD_READ_ONLY_WRITTEN && X->e[i].v == v)
+				return 1;
+		return 0;
 	}
 	int32_t leaves[LEAVES_MAX], n = 0;
 	if (t->kind == HAZARD_READ_ONLY_OUTPUT) {
@@ -3000,7 +3061,7 @@ static int add_by_runs(struct view *V, struct tset *S, const struct hz_triple *t
  * (only introduced ones, maybe not all: every old triple subtracted).
  * Returns 1 when lo may differ from hi; *n_old counts the triples found
  * already in the module as given, *old_example is one of them. */
-static int subtract_old(struct view *V, const struct xlate *X, struct tset *hi, struct tset *lo,
+static int subtract_old(struct view *V, struct xlate *X, struct tset *hi, struct tset *lo,
 			int32_t *n_old, int32_t *old_example)
 {
 	int differs = 0;
@@ -3025,7 +3086,7 @@ static int subtract_old(struct view *V, const struct xlate *X, struct tset *hi, 
 		const struct hz_member *mv = &V->m[t->v], *mw = &V->m[t->w];
 		const struct path *up = rpath(V, r);
 		int32_t nu = 0, na = 0, ng = 0, n_lo = 0, nl = 0;
-		int32_t k0, k1 = old_run(X, t->kind, mv->id, &k0);
+		int32_t k0, k1 = old_run(X, t->kind, mv->id, view_read(t->kind, r), &k0);
 		for (int32_t k = k0; k < k1; k++) {
 			const struct old_entry *e = &X->e[X->ord[k]];
 			struct neg plain = {e, 0, {{0, 0}, {0, 0}}};
@@ -3245,8 +3306,7 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 	sb_free(&ot);
 	free(X.members);
 	free(X.e);
-	free(X.ord);
-	htab_free(&X.first);
+	old_index_free(&X);
 }
 
 static struct hz_cache *hz_cache_new(struct analysis *an);

@@ -5,6 +5,7 @@
 #include "ordering.h"
 #include "reach.h"
 #include "rewrite.h"
+#include "xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1331,12 +1332,122 @@ static void bench(void)
 	}
 }
 
+/* Every pair of computation k's instructions answered alike by o and full,
+ * and o's positions (where it has them) a topological order of full. */
+static void assert_same_order(struct ordering *o, struct ordering *full, const struct hlo_computation *k)
+{
+	for (int32_t i = 0; i < k->n_instrs; i++)
+		for (int32_t j = 0; j < k->n_instrs; j++) {
+			const struct hlo_instruction *x = k->instrs[i], *y = k->instrs[j];
+			int got = ordering_reaches(o, x, y), want = ordering_reaches(full, x, y);
+			if (got != want)
+				fail_msg("%s ->* %s in %s: %d with the edges over the index, %d built in full",
+					 x->name, y->name, k->name, got, want);
+			assert_int_equal(ordering_before_in_computation(o, x, y), want);
+			int32_t px = ordering_position(o, x), py = ordering_position(o, y);
+			if (want && px >= 0 && py >= 0)
+				assert_true(px < py);
+		}
+}
+
+/* A module whose entry has n instructions, each reading one to three
+ * earlier ones, a few with control predecessors too. */
+static struct hlo_module *random_module(struct rng *r, int32_t n)
+{
+	size_t cap = (size_t)n * 160 + 512, len = 0;
+	char *t = xmalloc(cap, 1);
+	len += (size_t)snprintf(t + len, cap - len, "HloModule m\nENTRY %%e (p: f32[4]) -> f32[4] {\n"
+			       "  %%x0 = f32[4] parameter(0)\n");
+	for (int32_t i = 1; i < n; i++) {
+		int32_t a = rnd_below(r, i), b = rnd_below(r, i);
+		len += (size_t)snprintf(t + len, cap - len, "  %s%%x%d = f32[4] add(%%x%d, %%x%d)", i == n - 1 ? "ROOT " : "",
+				       i, a, b);
+		if (i > 2 && rnd_below(r, 4) == 0)
+			len += (size_t)snprintf(t + len, cap - len, ", control-predecessors={%%x%d}", (int)rnd_below(r, i));
+		len += (size_t)snprintf(t + len, cap - len, "\n");
+	}
+	snprintf(t + len, cap - len, "}\n");
+	struct hlo_module *m = parse_text(t);
+	free(t);
+	return m;
+}
+
 /* Control edges put into a module for a while (rewrite.h hlo_edges_*) and
- * the ordering that rebuilds only the changed computation
- * (ordering_build_changed) answer every pair as a full build with the edges
- * on; with the edges off the module answers as before; an edge against an
- * existing path is a cycle. */
-static void test_changed_computation(void **state)
+ * the ordering built over them (ordering_build_with_edges: a few edges over
+ * the computation's index, many by building it again, a computation whose
+ * control edges were dropped built again) answer every pair as a full
+ * build of the module with the edges on, and are NULL exactly when that
+ * has a cycle; with the edges off the module answers as before. */
+static void test_ordering_with_edges(void **state)
+{
+	(void)state;
+	int32_t cycles = 0, acyclic = 0, rebuilt = 0, stripped = 0;
+	for (int seed = 0; seed < 120; seed++) {
+		struct rng r = { (uint64_t)seed * 104729u + 7 };
+		int32_t n = 8 + rnd_below(&r, 60) + (seed % 10 == 9) * 60;
+		struct hlo_module *m = random_module(&r, n);
+		assert_non_null(m);
+		struct ordering *base = ordering_build(m, ORDER_DEPENDENCY, &m->arena);
+		assert_non_null(base);
+		const struct hlo_computation *e = m->entry;
+		/* mostly a few edges; some sets over the overlay's 64 */
+		int32_t k = seed % 10 == 9 ? 65 + rnd_below(&r, 30) : 1 + rnd_below(&r, 6);
+		const struct hlo_instruction **from = xmalloc((size_t)k, sizeof(*from));
+		const struct hlo_instruction **to = xmalloc((size_t)k, sizeof(*to));
+		for (int32_t i = 0; i < k; i++) {
+			int32_t a = rnd_below(&r, n), b = rnd_below(&r, n - 1);
+			b += b >= a;
+			/* most edges forward in the text (many edges: all of
+			 * them, or they always close a cycle) */
+			if ((k > 64 || rnd_below(&r, 3)) && a > b) {
+				int32_t x = a;
+				a = b;
+				b = x;
+			}
+			from[i] = e->instrs[a];
+			to[i] = e->instrs[b];
+		}
+		/* a third of the sets drop one instruction's control edges too */
+		const struct hlo_instruction *strip[1];
+		int32_t n_strip = 0;
+		for (int32_t i = 0; i < n && seed % 3 == 1 && !n_strip; i++)
+			if (e->instrs[i]->ext->n_ctrl_preds > 0)
+				strip[n_strip++] = e->instrs[i];
+		struct arena A;
+		arena_init(&A);
+		int cycle = 0;
+		struct hlo_edge_set *E = hlo_edges_prepare_stripped(m, k, from, to, strip, n_strip, &A, &cycle);
+		assert_non_null(E);
+		hlo_edges_on(E);
+		const struct hlo_computation *changed[] = {e};
+		struct ordering *o = ordering_build_with_edges(base, k, from, to, changed, n_strip, &A, NULL);
+		struct ordering *full = ordering_build(m, ORDER_DEPENDENCY, &A);
+		assert_int_equal(o == NULL, full == NULL);
+		if (o) {
+			assert_same_order(o, full, e);
+			acyclic++;
+			rebuilt += k > 64;
+			stripped += n_strip;
+		} else {
+			cycles++;
+		}
+		hlo_edges_off(E);
+		/* the module as it was */
+		struct ordering *again = ordering_build(m, ORDER_DEPENDENCY, &A);
+		assert_same_order(base, again, e);
+		arena_free(&A);
+		free(from);
+		free(to);
+		hlo_module_free(m);
+	}
+	/* each kind of set was seen */
+	printf("edge sets: %d with a cycle, %d without (%d over 64 edges, %d with control edges dropped)\n", cycles, acyclic, rebuilt, stripped);
+	assert_true(cycles > 5 && acyclic > 20 && rebuilt > 1 && stripped > 5);
+}
+
+/* An edge to itself or across computations is refused; r -> b closes a
+ * cycle through the data (b reaches r). */
+static void test_edges_refused(void **state)
 {
 	(void)state;
 	struct hlo_module *m = parse_text(
@@ -1350,55 +1461,36 @@ static void test_changed_computation(void **state)
 		"  ROOT %r = f32[4] add(%b, %k)\n}\n");
 	struct ordering *base = ordering_build(m, ORDER_DEPENDENCY, &m->arena);
 	assert_non_null(base);
-	const struct hlo_computation *e = m->entry;
-	const struct hlo_instruction *b = hlo_find_instruction(e, "b"), *c = hlo_find_instruction(e, "c"),
-				     *d = hlo_find_instruction(e, "d"), *r = hlo_find_instruction(e, "r");
-	assert_false(ordering_reaches(base, d, b));
-	/* d -> b, then b -> c: d reaches c through two new edges */
-	const struct hlo_instruction *from[] = {d, b}, *to[] = {b, c};
+	const struct hlo_computation *e = m->entry, *body = hlo_find_computation(m, "body");
+	const struct hlo_instruction *b = hlo_find_instruction(e, "b"), *r = hlo_find_instruction(e, "r");
 	struct arena A;
 	arena_init(&A);
 	int cycle = 0;
-	struct hlo_edge_set *E = hlo_edges_prepare(m, 2, from, to, &A, &cycle);
-	assert_non_null(E);
-	hlo_edges_on(E);
-	const struct hlo_computation *changed[] = {e, e};
-	struct ordering *o = ordering_build_changed(base, changed, 2, &A, NULL, NULL);
-	struct ordering *full = ordering_build(m, ORDER_DEPENDENCY, &A);
-	assert_non_null(o);
-	assert_non_null(full);
-	assert_int_equal(d->ext->n_ctrl_succs, 1);
-	assert_int_equal(c->ext->n_ctrl_preds, 1);
-	for (int32_t k = 0; k < m->n_comps; k++)
-		for (int32_t i = 0; i < m->comps[k]->n_instrs; i++)
-			for (int32_t j = 0; j < m->comps[k]->n_instrs; j++) {
-				const struct hlo_instruction *x = m->comps[k]->instrs[i], *y = m->comps[k]->instrs[j];
-				assert_int_equal(ordering_reaches(o, x, y), ordering_reaches(full, x, y));
-			}
-	assert_true(ordering_reaches(o, d, c));
-	/* the body is shared with base, the entry is not */
-	const struct hlo_computation *body = hlo_find_computation(m, "body");
-	assert_ptr_equal(ordering_reach_index(o, body), ordering_reach_index(base, body));
-	assert_ptr_not_equal(ordering_reach_index(o, e), ordering_reach_index(base, e));
-	hlo_edges_off(E);
-	assert_false(ordering_reaches(base, d, c));
-	assert_int_equal(d->ext->n_ctrl_succs, 0);
-	assert_ptr_equal(c->ext, HLO_NO_EXT);
-	/* r -> b closes a cycle (b reaches r through the data) */
 	const struct hlo_instruction *f2[] = {r}, *t2[] = {b};
-	E = hlo_edges_prepare(m, 1, f2, t2, &A, &cycle);
+	struct hlo_edge_set *E = hlo_edges_prepare(m, 1, f2, t2, &A, &cycle);
 	assert_non_null(E);
 	hlo_edges_on(E);
-	const struct hlo_computation *ch2[] = {e};
-	assert_null(ordering_build_changed(base, ch2, 1, &A, NULL, NULL));
+	assert_null(ordering_build_with_edges(base, 1, f2, t2, NULL, 0, &A, NULL));
 	hlo_edges_off(E);
-	/* an edge to itself or across computations is refused */
+	assert_ptr_equal(b->ext, HLO_NO_EXT);
 	const struct hlo_instruction *z = hlo_find_instruction(body, "z");
 	const struct hlo_instruction *f3[] = {b}, *t3[] = {z};
 	assert_null(hlo_edges_prepare(m, 1, f3, t3, &A, &cycle));
 	assert_int_equal(cycle, 0);
 	assert_null(hlo_edges_prepare(m, 1, f3, f3, &A, &cycle));
 	assert_int_equal(cycle, 1);
+	/* the body keeps base's index, the entry's answers go over it */
+	const struct hlo_instruction *d = hlo_find_instruction(e, "d"), *c = hlo_find_instruction(e, "c");
+	const struct hlo_instruction *f4[] = {d, b}, *t4[] = {b, c};
+	E = hlo_edges_prepare(m, 2, f4, t4, &A, &cycle);
+	hlo_edges_on(E);
+	struct ordering *o = ordering_build_with_edges(base, 2, f4, t4, NULL, 0, &A, NULL);
+	hlo_edges_off(E);
+	assert_non_null(o);
+	assert_true(ordering_reaches(o, d, c));
+	assert_false(ordering_reaches(base, d, c));
+	assert_ptr_equal(ordering_reach_index(o, body), ordering_reach_index(base, body));
+	assert_int_equal(ordering_position(o, d), -1); /* d -> b runs against the order */
 	arena_free(&A);
 	hlo_module_free(m);
 }
@@ -1430,7 +1522,8 @@ int main(void)
 		cmocka_unit_test(test_parsed_while_and_conditional),
 		cmocka_unit_test(test_parsed_root_early_and_control),
 		cmocka_unit_test(test_corpus),
-		cmocka_unit_test(test_changed_computation),
+		cmocka_unit_test(test_ordering_with_edges),
+		cmocka_unit_test(test_edges_refused),
 	};
 	return cmocka_run_group_tests_name("ordering", tests, NULL, NULL);
 }

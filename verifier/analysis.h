@@ -79,6 +79,14 @@ struct analysis {
 	struct hz_cache *cache;
 	void (*cache_free)(struct hz_cache *c);
 	struct repair_cache *repairs;
+	/* set on an analysis of this module with control edges added to it
+	 * and nothing else changed (repair.c, checking a repair claim): the
+	 * analysis as given, whose values, in-place pairs and buffers this one
+	 * shares. Edges only rule schedules out, so the hazard deciders take
+	 * from base what they cannot change: the uses' reads, and each
+	 * buffer's hazard triples, of which those the edges leave possible are
+	 * this module's (hazard.c) */
+	struct analysis *base;
 	/* counters, for --stats and the performance figures */
 	uint64_t n_graph_queries, n_smt_queries, n_smt_unknown, n_cache_hits;
 	uint64_t n_verdicts;      /* views decided (buffers, copy removals, values) */

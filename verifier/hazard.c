@@ -301,7 +301,7 @@ static int use_reads(const struct value_use *use)
 
 struct hz_read {
 	struct event ev;
-	size_t path_at; /* its path in view.pp: the levels it has, not TRACE_MAX_DEPTH */
+	size_t path_at; /* its path in view.pp (path_bytes of its levels) */
 	const struct hlo_instruction *instr; /* NULL for the end-of-run reads */
 	int32_t operand, sub;
 	int32_t member;
@@ -314,7 +314,7 @@ struct hz_member {
 	char name[96];       /* "x" or "s{1}" (a value below the top of its instruction) */
 	const struct hlo_value *val;
 	struct event def;
-	struct path path;
+	const struct path *path; /* in view.mpaths */
 	struct region wr;
 	int excluded;
 	int32_t first_read, n_reads;
@@ -337,9 +337,6 @@ struct hz_triple {
 };
 
 #define FALSE_SAMPLES 40
-/* repair edges kept per verdict (the evidence prints them all): a view of
- * K copies of one buffer needs about K (hloproof fix adds them) */
-#define MAX_REPAIR_EDGES 4096
 
 struct hz_false {
 	int32_t v, w, r;
@@ -362,6 +359,7 @@ struct view {
 	int32_t n_atoms, cap_atoms;
 	char *pp; /* the reads' paths, packed */
 	size_t n_pp, cap_pp;
+	char *mpaths; /* the members' paths (hz_member.path), one block */
 	struct region *rgs; /* the reads' regions that are not whole */
 	int32_t n_rgs, cap_rgs;
 	int32_t n_false, n_disjoint, n_canshare;
@@ -410,13 +408,10 @@ static void add_read(struct view *V, int32_t member, const struct event *ev,
 	reserve_reads(V, 1);
 	struct hz_read *r = &V->r[V->n_r++];
 	r->ev = *ev;
-	/* a read's path has a few levels of the 64 struct path holds: 40,000
-	 * reads of one buffer would take 60 MB */
-	struct path p;
-	trace_path(ev, &p);
-	size_t need = (offsetof(struct path, l) + (size_t)p.n * sizeof(p.l[0]) + 15) & ~(size_t)15;
+	/* packed: a read's path has a few levels (40,000 reads of one buffer) */
+	size_t need = (path_bytes(trace_path_levels(ev)) + 15) & ~(size_t)15;
 	reserve_paths(V, need);
-	memcpy(V->pp + V->n_pp, &p, need < sizeof(p) ? need : sizeof(p));
+	trace_path(ev, (struct path *)(void *)(V->pp + V->n_pp));
 	r->path_at = V->n_pp;
 	V->n_pp += need;
 	r->instr = instr;
@@ -510,6 +505,8 @@ static void add_sample(struct view *V, int32_t v, int32_t w, int32_t r, int why_
 
 /* ---- the uses' reads of a value, kept across decisions ---- */
 
+static struct hz_cache *hz_cache_new(struct analysis *an);
+
 
 #define READ_BLOCK_MIN_USES 64
 #define READ_BLOCK_MAX_BYTES ((size_t)64 << 20) /* in all: past it, reads are built each time */
@@ -539,7 +536,12 @@ static void id_map_put(struct htab *m, int32_t key, void *val)
  * ask; NULL for a value read by few instructions, or past the budget. */
 static const struct read_block *read_block_of(struct view *V, int32_t vid)
 {
-	struct hz_cache *c = V->an->cache;
+	/* reads follow the values and their uses, which control edges added
+	 * to the module (an->base) do not change: the base's blocks serve */
+	struct analysis *ban = V->an->base ? V->an->base : V->an;
+	if (!ban->cache)
+		ban->cache = hz_cache_new(ban);
+	struct hz_cache *c = ban->cache;
 	const struct hlo_value *val = &V->an->df->values[vid];
 	int32_t min_uses = V->an->opt.read_block_min_uses > 0 ? V->an->opt.read_block_min_uses
 								: READ_BLOCK_MIN_USES;
@@ -750,7 +752,7 @@ static void decide_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri)
 	struct cond c;
 	int same_dw = event_equal(&v->def, &w->def);
 	int same_wu = r->instr && event_equal(&w->def, &r->ev);
-	cond_overwrite(&v->path, &w->path, rpath(V, r), &c);
+	cond_overwrite(v->path, w->path, rpath(V, r), &c);
 	if (c.kind == COND_FALSE && (same_dw || same_wu))
 		V->n_false++; /* the same-event hazard below explains this triple */
 	else
@@ -1386,7 +1388,7 @@ static void cross_check(struct view *V, const struct buffer_verdict *bv, const s
 		}
 	}
 	smt_problem_free(p);
-	if (n_edges > 0 && n_edges < MAX_REPAIR_EDGES && n > 0) {
+	if (n_edges > 0 && n > 0) {
 		p = smt_problem_new(s, &V->dv, V->in->label ? V->in->label : "buffer");
 		for (int32_t j = 0; j < n; j++)
 			smt_add_triple(p, tatoms(V, &V->t[idx[j]]), V->t[idx[j]].n);
@@ -1404,9 +1406,18 @@ static void cross_check(struct view *V, const struct buffer_verdict *bv, const s
 /* Some triple is possible, none is forced and no single edge rules them all
  * out: is there a schedule with none of them? The graph decides what it can
  * (none_by_graph), Z3 the open rest. Sets the verdict, evidence and edges. */
+/* Room for one more repair edge in *edges (grown by doubling). */
+static void edges_reserve(struct atom **edges, int32_t n, int32_t *cap)
+{
+	if (n < *cap)
+		return;
+	*cap = (int32_t)grown_cap((size_t)*cap, (size_t)n + 1, 64);
+	*edges = xrealloc(*edges, (size_t)*cap, sizeof(**edges));
+}
+
 static void decide_none(struct view *V, int32_t n_possible, int32_t first_possible,
-			struct sbuf *ev, struct atom *edges, int32_t *n_edges, struct atom *edge,
-			int *have_edge, const char **unknown_reason)
+			struct sbuf *ev, struct atom **edges, int32_t *n_edges, int32_t *cap_edges,
+			struct atom *edge, int *have_edge, const char **unknown_reason)
 {
 	struct analysis *an = V->an;
 	struct buffer_verdict *bv = V->bv;
@@ -1461,8 +1472,9 @@ static void decide_none(struct view *V, int32_t n_possible, int32_t first_possib
 		else
 			sb_printf(ev, "\nrepair (%s): control edges", how);
 		int32_t k = 0;
-		/* every edge once: the list is printed whole, edges[] keeps the
-		 * first MAX_REPAIR_EDGES */
+		/* every edge once, printed and kept: all of them are the repair
+		 * (a view of K copies of one buffer needs about K; a loop body
+		 * read by every layer, tens of thousands) */
 		struct hgraph printed;
 		memset(&printed, 0, sizeof(printed));
 		for (int32_t j = 0; j < n; j++) {
@@ -1480,8 +1492,8 @@ static void decide_none(struct view *V, int32_t n_possible, int32_t first_possib
 					*edge = e;
 					*have_edge = 1;
 				}
-				if (*n_edges < MAX_REPAIR_EDGES)
-					edges[(*n_edges)++] = e;
+				edges_reserve(edges, *n_edges, cap_edges);
+				(*edges)[(*n_edges)++] = e;
 				sb_printf(ev, "%s %s -> %s", k++ ? "," : "", e.a->name, e.b->name);
 				break;
 			}
@@ -1651,8 +1663,8 @@ struct before {
 
 static int def_at_instr(const struct hz_member *m)
 {
-	return (m->def.phase == EV_AT || m->def.phase == EV_END) && m->def.x && m->path.ok &&
-	       !m->path.never && m->path.n > 0;
+	return (m->def.phase == EV_AT || m->def.phase == EV_END) && m->def.x && m->path->ok &&
+	       !m->path->never && m->path->n > 0;
 }
 
 static int same_prefix(const struct path *a, const struct path *b, int32_t n)
@@ -1679,7 +1691,7 @@ static void before_build(struct view *V, struct before *B)
 		for (int32_t v = 0; v < n; v++) {
 			const struct hz_member *D = &V->m[v];
 			if (v == w || D->excluded || !def_at_instr(D) || D->def.x->parent != W->def.x->parent ||
-			    D->path.n != W->path.n || !same_prefix(&D->path, &W->path, D->path.n - 1) ||
+			    D->path->n != W->path->n || !same_prefix(D->path, W->path, D->path->n - 1) ||
 			    !must_precede(&V->dv, W->def.x, D->def.x))
 				continue;
 			B->wb[(size_t)w * (size_t)n + (size_t)v] = 1;
@@ -1690,9 +1702,9 @@ static void before_build(struct view *V, struct before *B)
 /* The read happens in the run of v's computation that defined v. */
 static int read_in_def_run(const struct hz_member *v, const struct path *rp)
 {
-	int32_t L = v->path.n - 1;
+	int32_t L = v->path->n - 1;
 	return def_at_instr(v) && rp->ok && !rp->never && rp->n > L &&
-	       rp->l[L].k == v->path.l[L].k && same_prefix(&v->path, rp, L);
+	       rp->l[L].k == v->path->l[L].k && same_prefix(v->path, rp, L);
 }
 
 static int counted_false(struct view *V, const struct before *B, int32_t vi, int32_t wi, int32_t ri,
@@ -1721,11 +1733,11 @@ static int counted_false(struct view *V, const struct before *B, int32_t vi, int
  * inside one instruction the write is outside of"). */
 static int32_t shared_inside_level(const struct hz_member *v, const struct path *rp)
 {
-	if (!v->path.ok || v->path.never || !rp->ok || rp->never)
+	if (!v->path->ok || v->path->never || !rp->ok || rp->never)
 		return -1;
 	int32_t L = -1;
-	for (int32_t i = 0; i < v->path.n && i < rp->n; i++) {
-		const struct path_level *a = &v->path.l[i], *b = &rp->l[i];
+	for (int32_t i = 0; i < v->path->n && i < rp->n; i++) {
+		const struct path_level *a = &v->path->l[i], *b = &rp->l[i];
 		if (a->k != b->k || a->x != b->x || a->phase != b->phase)
 			break;
 		if (a->phase == EV_INSIDE)
@@ -1740,9 +1752,9 @@ static int counted_outside(struct view *V, int32_t wi, int32_t ri, int32_t vi, i
 		return 0;
 	const struct hz_member *w = &V->m[wi], *v = &V->m[vi];
 	const struct hz_read *r = &V->r[ri];
-	if (!w->path.ok || w->path.never || (r->instr && event_equal(&w->def, &r->ev)))
+	if (!w->path->ok || w->path->never || (r->instr && event_equal(&w->def, &r->ev)))
 		return 0;
-	if (w->path.n > L && same_prefix(&w->path, &v->path, L + 1))
+	if (w->path->n > L && same_prefix(w->path, v->path, L + 1))
 		return 0; /* w runs inside too: trace it */
 	if (!region_overlap(&w->wr, rregion(V, r)))
 		V->n_disjoint++;
@@ -1826,8 +1838,8 @@ static uint8_t writer_class(struct view *V, struct dominance *D, const struct be
 	if (D->dom && (w->def.phase == EV_AT || w->def.phase == EV_END) &&
 	    (skip_row(D, vi)[wi / 64] >> (wi % 64) & 1))
 		return WC_SKIP;
-	if (L >= 0 && w->path.ok && !w->path.never &&
-	    !(w->path.n > L && same_prefix(&w->path, &v->path, L + 1)))
+	if (L >= 0 && w->path->ok && !w->path->never &&
+	    !(w->path->n > L && same_prefix(w->path, v->path, L + 1)))
 		return WC_COUNT;
 	if (same_run && B->wb && B->wb[(size_t)wi * (size_t)B->n + (size_t)vi])
 		return WC_COUNT;
@@ -1926,9 +1938,29 @@ static int removal_keeps_order(const struct view *V)
 	return 1;
 }
 
+/* The matrices of V's members in cache hc, or NULL. */
+static struct member_mats *mats_find(struct hz_cache *hc, const struct view *V, uint64_t h)
+{
+	for (int k = 0; k < MATS_KEPT; k++) {
+		struct member_mats *mm = hc->mats[k];
+		if (!mm || mm->hash != h || mm->n != V->n_m)
+			continue;
+		int same = 1;
+		for (int32_t i = 0; i < V->n_m && same; i++)
+			same = mm->ids[i] == V->m[i].id;
+		if (same)
+			return mm;
+	}
+	return NULL;
+}
+
 /* The shared matrices of V's members (built on first use by the caller),
- * or NULL: V builds its own. */
-static struct member_mats *view_mats(struct view *V)
+ * or NULL: V builds its own. With control edges added to the module
+ * (an->base), the base's serve when built already: what they say (D before
+ * W, W' before W) holds with more edges too, and a dominance they miss
+ * only leaves a triple to be traced, which changes no verdict. They are
+ * never built from here into the base (the edges' order is not its). */
+static struct member_mats *view_mats(struct view *V, int prune)
 {
 	struct hz_cache *hc = V->an->cache;
 	int32_t min = V->an->opt.shared_mats_min_members > 0 ? V->an->opt.shared_mats_min_members
@@ -1938,6 +1970,12 @@ static struct member_mats *view_mats(struct view *V)
 	uint64_t h = (uint64_t)V->n_m;
 	for (int32_t i = 0; i < V->n_m; i++)
 		h = htab_mix(h ^ (uint64_t)(uint32_t)V->m[i].id);
+	struct analysis *base = V->an->base;
+	if (base && base->cache && !V->an->opt.cross_check) {
+		struct member_mats *bm = mats_find(base->cache, V, h);
+		if (bm && bm->have_B && (bm->have_D || !prune))
+			return bm;
+	}
 	int victim = 0;
 	for (int k = 0; k < MATS_KEPT; k++) {
 		struct member_mats *mm = hc->mats[k];
@@ -2017,8 +2055,8 @@ static void view_verdict(struct view *V, struct buffer_verdict *bv, struct sbuf 
 	bv->n_hazards = n_possible;
 	struct atom edge = {0, 0};
 	int have_edge = 0;
-	struct atom *edges = xmalloc(MAX_REPAIR_EDGES, sizeof(*edges)); /* 64 KiB: not on a thread's stack */
-	int32_t n_edges = 0;
+	struct atom *edges = NULL;
+	int32_t n_edges = 0, cap_edges = 0;
 	const char *unknown_reason = NULL;
 	if (forced >= 0) {
 		bv->any = VERDICT_UNSAFE;
@@ -2042,13 +2080,14 @@ static void view_verdict(struct view *V, struct buffer_verdict *bv, struct sbuf 
 		if (find_repair_edge(V, &edge)) {
 			bv->any = VERDICT_SCHEDULE_DEPENDENT;
 			have_edge = 1;
+			edges_reserve(&edges, n_edges, &cap_edges);
 			edges[n_edges++] = edge;
 			sb_printf(ev, "hazard in some schedules, e.g. ");
 			witness(V, &V->t[first_possible], ev);
 			sb_printf(ev, "\nrepair: control edge %s -> %s (in %s) rules out all %d hazard(s)\n",
 				  edge.a->name, edge.b->name, edge.a->parent->name, n_possible);
 		} else {
-			decide_none(V, n_possible, first_possible, ev, edges, &n_edges, &edge,
+			decide_none(V, n_possible, first_possible, ev, &edges, &n_edges, &cap_edges, &edge,
 				    &have_edge, &unknown_reason);
 		}
 	}
@@ -2185,20 +2224,20 @@ static void keep_trips(struct view *V, struct hz_result *out)
 		}
 		const struct path *rp = rpath(V, r);
 		if (t->kind == HAZARD_OVERWRITE) {
-			int32_t L = path_shared_run(&v->path, rp);
-			o->universal = (uint8_t)path_direct_at(&v->path, &w->path, L);
-			if (!o->universal && w->path.ok && !w->path.never && w->path.n > L + 1 &&
-			    w->path.n - L <= SFX_MAX && rp->ok && path_same_run_to(rp, &w->path, L) &&
-			    w->path.l[L].phase == EV_INSIDE) {
+			int32_t L = path_shared_run(v->path, rp);
+			o->universal = (uint8_t)path_direct_at(v->path, w->path, L);
+			if (!o->universal && w->path->ok && !w->path->never && w->path->n > L + 1 &&
+			    w->path->n - L <= SFX_MAX && rp->ok && path_same_run_to(rp, w->path, L) &&
+			    w->path->l[L].phase == EV_INSIDE) {
 				o->esc_level = (uint8_t)L;
-				o->n_sfx = (uint8_t)(w->path.n - L);
-				memcpy(o->sfx, w->path.l + L, (size_t)o->n_sfx * sizeof(o->sfx[0]));
+				o->n_sfx = (uint8_t)(w->path->n - L);
+				memcpy(o->sfx, w->path->l + L, (size_t)o->n_sfx * sizeof(o->sfx[0]));
 			}
 		}
 		else if (t->kind == HAZARD_SAME_INSTRUCTION)
 			o->universal = 1;
 		else /* same time: read directly in the run that defines the pair */
-			o->universal = (uint8_t)path_direct_at(&v->path, rp, v->path.n ? v->path.n - 1 : 0);
+			o->universal = (uint8_t)path_direct_at(v->path, rp, v->path->n ? v->path->n - 1 : 0);
 	}
 }
 
@@ -2219,12 +2258,110 @@ struct xlate {
 	struct view *V;
 	const struct hz_origin *org;
 	int same;                     /* the view runs on the origin's analysis */
+	/* the old triples are the base's (analysis.base): those the edges
+	 * rule out are not the module as given's (origin_results) */
+	int recheck;
+	struct depview plain;         /* the origin's order, nothing removed */
 	int32_t *members;             /* the view's member ids, sorted */
 	const struct hlo_instruction *source; /* org->source in the view */
 	int source_scheduled;         /* not a parameter or constant */
 	int32_t n, cap;
 	struct old_entry *e;
+	/* the entries by key (kind, value, read): ord[] lists each key's
+	 * entries in their order in e[]; run maps the key (as numbered by
+	 * kv, (kind, value), and rd, the read) to start << 32 | count */
+	int32_t *ord;
+	struct htab kv, rd, run;
 };
+
+/* A read as old entries name it: the reading instruction, or the
+ * computation whose end reads; none for a same-time pair, which any read
+ * of the value holds. */
+static const void *entry_read(const struct old_entry *e)
+{
+	if (e->kind == HAZARD_SAME_TIME)
+		return NULL;
+	return e->read ? (const void *)e->read : (const void *)e->read_end;
+}
+
+static const void *view_read(int kind, const struct hz_read *r)
+{
+	if (kind == HAZARD_SAME_TIME)
+		return NULL;
+	return r->instr ? (const void *)r->instr : (const void *)r->ev.k;
+}
+
+/* The number of x in table t (numbered in order of first sight when add). */
+static int64_t key_number(struct htab *t, uint64_t x, int add)
+{
+	if (!add) {
+		const uint64_t *v = htab_get(t, x);
+		return v ? (int64_t)*v : -1;
+	}
+	int added;
+	uint64_t *v = htab_put(t, x, &added);
+	if (added)
+		*v = t->n - 1;
+	return (int64_t)*v;
+}
+
+/* The key of (kind, v, read) in X's tables, or -1 when no entry has it. */
+static int64_t old_key(struct xlate *X, int kind, int32_t v, const void *read, int add)
+{
+	int64_t a = key_number(&X->kv, (uint64_t)(uint32_t)kind << 32 | (uint32_t)v, add);
+	int64_t b = key_number(&X->rd, (uint64_t)(uintptr_t)read, add);
+	return a < 0 || b < 0 ? -1 : a << 32 | b;
+}
+
+/* X->ord and the runs (a counting sort: each key's entries keep their order) */
+static void old_index(struct xlate *X)
+{
+	htab_init(&X->kv, (size_t)X->n);
+	htab_init(&X->rd, (size_t)X->n);
+	htab_init(&X->run, (size_t)X->n);
+	int32_t *grp = xmalloc((size_t)X->n + 1, sizeof(int32_t)), *cnt = xcalloc((size_t)X->n + 2, sizeof(int32_t));
+	int32_t ng = 0;
+	for (int32_t i = 0; i < X->n; i++) {
+		const struct old_entry *e = &X->e[i];
+		int added;
+		uint64_t *g = htab_put(&X->run, (uint64_t)old_key(X, e->kind, e->v, entry_read(e), 1), &added);
+		if (added)
+			*g = (uint64_t)ng++;
+		grp[i] = (int32_t)*g;
+		cnt[grp[i] + 1]++;
+	}
+	for (int32_t g = 0; g < ng; g++)
+		cnt[g + 1] += cnt[g];
+	/* run[key]: group number -> its start and count */
+	uint64_t k, v;
+	for (size_t i = 0; htab_next(&X->run, &i, &k, &v);)
+		*htab_get(&X->run, k) = (uint64_t)cnt[v] << 32 | (uint32_t)(cnt[v + 1] - cnt[v]);
+	X->ord = xmalloc((size_t)X->n + 1, sizeof(int32_t));
+	for (int32_t i = 0; i < X->n; i++)
+		X->ord[cnt[grp[i]]++] = i;
+	free(grp);
+	free(cnt);
+}
+
+/* The entries on key (kind, v, read): X->ord[*start .. end) */
+static int32_t old_run(struct xlate *X, int kind, int32_t v, const void *read, int32_t *start)
+{
+	*start = 0;
+	int64_t key = old_key(X, kind, v, read, 0);
+	const uint64_t *f = key < 0 ? NULL : htab_get(&X->run, (uint64_t)key);
+	if (!f)
+		return 0;
+	*start = (int32_t)(*f >> 32);
+	return *start + (int32_t)(uint32_t)*f;
+}
+
+static void old_index_free(struct xlate *X)
+{
+	free(X->ord);
+	htab_free(&X->kv);
+	htab_free(&X->rd);
+	htab_free(&X->run);
+}
 
 static int cmp_id(const void *a, const void *b)
 {
@@ -2319,7 +2456,10 @@ static struct hz_cache *hz_cache_new(struct analysis *an);
  * order), kept per buffer too. res[1] is NULL when both are one buffer. */
 static void origin_results(const struct hz_origin *o, const struct hz_result *res[2])
 {
-	struct analysis *oan = o->an;
+	/* with control edges added (an->base), the base's decisions: those
+	 * that keep every triple are the same here, the others keep what the
+	 * edges may rule out, which old_collect drops (recheck) */
+	struct analysis *oan = o->an->base ? o->an->base : o->an;
 	int32_t bufs[2] = {oan->bufs->buffer_of[o->source_value], oan->bufs->buffer_of[o->copy_value]};
 	if (!oan->cache)
 		oan->cache = hz_cache_new(oan);
@@ -2367,6 +2507,8 @@ static void old_collect(struct xlate *X, const struct hz_result *const orig[2])
 			e.w = t->w >= 0 ? x_value(X, t->w) : -1;
 			if (e.v < 0 || (t->kind == HAZARD_SAME_TIME && e.w < 0))
 				continue;
+			if (X->recheck && !t->unknown && !atoms_possible(&X->plain, t->a, t->n, NULL, 0))
+				continue; /* record() would not have kept it with the edges */
 			if (t->read || t->read_end) {
 				e.read = x_instr(X, t->read);
 				e.read_end = x_comp(X, t->read_end);
@@ -2553,9 +2695,23 @@ static int add_introduced(struct view *V, struct tset *S, const struct hz_triple
 	for (int32_t i = 0; rc && i < n_keep; i++)
 		if (nc[i] > 0 && (rows *= nc[i]) > OLD_ROWS_MAX)
 			rc = -1;
+	const struct atom *ta = tatoms(V, t);
+	/* a kept O whose every choice reverses one of T's atoms (T's own old
+	 * triple, say) leaves no row possible: the rows are still made (one
+	 * too long is still -1), not asked */
+	int killed = 0;
+	for (int32_t i = 0; rc == 1 && i < n_keep && !killed; i++) {
+		killed = nc[i] > 0;
+		for (int32_t c = 0; c < nc[i] && killed; c++) {
+			int rev = 0;
+			for (int32_t q = 0; q < ch[i][c].n && !rev; q++)
+				for (int32_t j = 0; j < t->n && !rev; j++)
+					rev = ta[j].a == ch[i][c].a[q].b && ta[j].b == ch[i][c].a[q].a;
+			killed = rev;
+		}
+	}
 	if (rc == 1) {
 		int32_t *pick = xcalloc((size_t)n_keep + 1, sizeof(int32_t));
-		const struct atom *ta = tatoms(V, t);
 		int32_t added_from = S->n;
 		for (;;) {
 			struct atom row[COND_MAX_ATOMS];
@@ -2585,7 +2741,7 @@ static int add_introduced(struct view *V, struct tset *S, const struct hz_triple
 				break;
 			}
 			V->an->n_graph_queries++;
-			if (atoms_possible(&V->dv, row, n, NULL, 0))
+			if (!killed && atoms_possible(&V->dv, row, n, NULL, 0))
 				tset_add(V, S, t, row, n);
 			int32_t i = 0;
 			for (; i < n_keep; i++) {
@@ -2656,7 +2812,7 @@ static int static_old(struct view *V, const struct xlate *X, struct hz_triple *t
 	const struct buffers *ob = X->org->an->bufs;
 	int32_t v = V->m[t->v].id;
 	if (t->kind == HAZARD_READ_ONLY_WRITTEN) {
-		for (int32_t i = 0; i < X->n; i++)
+		for (int32_t i = 0; i < X->n; i++) /* static: no read */
 			if (X->e[i].kind == HAZARD_READ_ONLY_WRITTEN && X->e[i].v == v)
 				return 1;
 		return 0;
@@ -2906,7 +3062,7 @@ static int add_by_runs(struct view *V, struct tset *S, const struct hz_triple *t
  * (only introduced ones, maybe not all: every old triple subtracted).
  * Returns 1 when lo may differ from hi; *n_old counts the triples found
  * already in the module as given, *old_example is one of them. */
-static int subtract_old(struct view *V, const struct xlate *X, struct tset *hi, struct tset *lo,
+static int subtract_old(struct view *V, struct xlate *X, struct tset *hi, struct tset *lo,
 			int32_t *n_old, int32_t *old_example)
 {
 	int differs = 0;
@@ -2931,10 +3087,9 @@ static int subtract_old(struct view *V, const struct xlate *X, struct tset *hi, 
 		const struct hz_member *mv = &V->m[t->v], *mw = &V->m[t->w];
 		const struct path *up = rpath(V, r);
 		int32_t nu = 0, na = 0, ng = 0, n_lo = 0, nl = 0;
-		for (int32_t k = 0; k < X->n; k++) {
-			const struct old_entry *e = &X->e[k];
-			if (e->kind != t->kind || e->v != mv->id)
-				continue;
+		int32_t k0, k1 = old_run(X, t->kind, mv->id, view_read(t->kind, r), &k0);
+		for (int32_t k = k0; k < k1; k++) {
+			const struct old_entry *e = &X->e[X->ord[k]];
 			struct neg plain = {e, 0, {{0, 0}, {0, 0}}};
 			if (t->kind == HAZARD_SAME_TIME) {
 				if (e->w != mw->id)
@@ -2958,7 +3113,7 @@ static int subtract_old(struct view *V, const struct xlate *X, struct tset *hi, 
 			const struct hlo_instruction *z = NULL;
 			int32_t b = -1;
 			struct neg ngv = plain;
-			switch (classify(e, &mv->path, &mw->path, up, &z, &b, &ngv)) {
+			switch (classify(e, mv->path, mw->path, up, &z, &b, &ngv)) {
 			case CL_UNIV:
 				univ[nu++] = plain;
 				break;
@@ -3059,6 +3214,9 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 	X.V = V;
 	X.org = org;
 	X.same = V->an == org->an;
+	X.recheck = org->an->base && org->order_kept;
+	X.plain.dep = org->an->dep;
+	X.plain.scratch = V->dv.scratch;
 	X.members = xmalloc((size_t)V->n_m + 1, sizeof(int32_t));
 	for (int32_t i = 0; i < V->n_m; i++)
 		X.members[i] = V->m[i].id;
@@ -3067,6 +3225,7 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 	X.source_scheduled = org->source && org->source->opcode != OP_PARAMETER &&
 			     org->source->opcode != OP_CONSTANT && X.source;
 	old_collect(&X, orig);
+	old_index(&X);
 	/* static hazards the module as given has too go at once */
 	int32_t n_old = 0, old_example = -1;
 	for (int32_t i = 0; i < V->n_t; i++) {
@@ -3148,6 +3307,7 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 	sb_free(&ot);
 	free(X.members);
 	free(X.e);
+	old_index_free(&X);
 }
 
 static struct hz_cache *hz_cache_new(struct analysis *an);
@@ -3172,36 +3332,44 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	V.dv.dep = an->dep;
 	V.dv.removed = in->copy;
 	V.dv.scratch = an->cache->dv;
-	V.r = an->cache->r;
-	V.cap_r = an->cache->cap_r;
-	V.t = an->cache->t;
-	V.cap_t = an->cache->cap_t;
-	V.pp = an->cache->pp;
-	V.cap_pp = an->cache->cap_pp;
-	V.atoms = an->cache->atoms;
-	V.cap_atoms = an->cache->cap_atoms;
-	an->cache->pp = NULL;
-	an->cache->cap_pp = 0;
-	an->cache->atoms = NULL;
-	an->cache->cap_atoms = 0;
-	an->cache->r = NULL;
-	an->cache->t = NULL;
-	an->cache->cap_r = an->cache->cap_t = 0;
+	/* the arrays: the base's, with control edges added (analysis.base),
+	 * which decides nothing meanwhile (its decisions above came first) */
+	struct hz_cache *arr = an->base && an->base->cache ? an->base->cache : an->cache;
+	V.r = arr->r;
+	V.cap_r = arr->cap_r;
+	V.t = arr->t;
+	V.cap_t = arr->cap_t;
+	V.pp = arr->pp;
+	V.cap_pp = arr->cap_pp;
+	V.atoms = arr->atoms;
+	V.cap_atoms = arr->cap_atoms;
+	arr->pp = NULL;
+	arr->cap_pp = 0;
+	arr->atoms = NULL;
+	arr->cap_atoms = 0;
+	arr->r = NULL;
+	arr->t = NULL;
+	arr->cap_r = arr->cap_t = 0;
 	V.n_m = in->n_values;
-	V.m = xmalloc(((size_t)V.n_m + 1), sizeof(*V.m));
-	/* cleared but for the path's levels (1.5 KB a member; trace_path
-	 * writes the ones it uses) */
-	for (int32_t i = 0; i <= V.n_m; i++) {
-		memset(&V.m[i], 0, offsetof(struct hz_member, path.l));
-		memset(&V.m[i].wr, 0, sizeof(V.m[i]) - offsetof(struct hz_member, wr));
-	}
+	V.m = xcalloc(((size_t)V.n_m + 1), sizeof(*V.m));
+	/* the members' paths in one block, each as deep as it is */
+	size_t mp_bytes = 0;
 	for (int32_t i = 0; i < V.n_m; i++) {
 		struct hz_member *M = &V.m[i];
 		M->id = in->values[i];
 		M->val = &df->values[M->id];
-		value_name(df, M->val, M->name, sizeof(M->name));
 		value_def_event(M->val, &M->def);
-		trace_path(&M->def, &M->path);
+		mp_bytes += (path_bytes(trace_path_levels(&M->def)) + 15) & ~(size_t)15;
+	}
+	V.mpaths = xmalloc(mp_bytes + 1, 1);
+	mp_bytes = 0;
+	for (int32_t i = 0; i < V.n_m; i++) {
+		struct hz_member *M = &V.m[i];
+		value_name(df, M->val, M->name, sizeof(M->name));
+		struct path *mp = (struct path *)(void *)(V.mpaths + mp_bytes);
+		mp_bytes += (path_bytes(trace_path_levels(&M->def)) + 15) & ~(size_t)15;
+		trace_path(&M->def, mp);
+		M->path = mp;
 		/* values inside fusions and other embedded computations take no part;
 		 * nor do tokens, which hold no data (XLA never copies them) */
 		const struct shape *sh = dataflow_subshape(df, M->val->def, M->val->sub);
@@ -3263,7 +3431,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	/* the shared matrices by pointer: their skip rows fill as they are used */
 	struct dominance own = {0}, *D = &own;
 	struct before B;
-	struct member_mats *mm = in->keep_all ? NULL : view_mats(&V);
+	struct member_mats *mm = in->keep_all ? NULL : view_mats(&V, prune);
 	if (mm) {
 		if (prune && !mm->have_D) {
 			dominance_build(&V, &mm->D, 1);
@@ -3402,15 +3570,16 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	an->n_verdicts++;
 	an->n_verdicts_smt += V.sent_smt;
 	free(V.m);
+	free(V.mpaths);
 	free(V.rgs);
-	an->cache->r = V.r;
-	an->cache->cap_r = V.cap_r;
-	an->cache->t = V.t;
-	an->cache->cap_t = V.cap_t;
-	an->cache->pp = V.pp;
-	an->cache->cap_pp = V.cap_pp;
-	an->cache->atoms = V.atoms;
-	an->cache->cap_atoms = V.cap_atoms;
+	arr->r = V.r;
+	arr->cap_r = V.cap_r;
+	arr->t = V.t;
+	arr->cap_t = V.cap_t;
+	arr->pp = V.pp;
+	arr->cap_pp = V.cap_pp;
+	arr->atoms = V.atoms;
+	arr->cap_atoms = V.cap_atoms;
 	return 0;
 }
 
@@ -3530,6 +3699,38 @@ int32_t hazards_in_buffer(struct analysis *an, int32_t buffer, struct hazard_rep
 		return -1;
 	*out = r->reports;
 	return r->n_reports;
+}
+
+int32_t hazards_left_with_edges(struct analysis *an, int32_t buffer, int32_t v, unsigned kind_mask,
+				int match_writer, const struct hlo_instruction *writer,
+				const struct hlo_instruction *use, int32_t *n_unknown)
+{
+	*n_unknown = 0;
+	struct analysis *base = an->base;
+	if (!base || buffer < 0 || buffer >= base->bufs->n_buffers)
+		return -1;
+	const struct hz_result *r = buffer_result(base, buffer);
+	if (!r)
+		return -1;
+	if (!an->cache)
+		an->cache = hz_cache_new(an);
+	struct depview dv = {an->dep, NULL, an->cache->dv};
+	int32_t left = 0;
+	for (int32_t i = 0; i < r->n_trips; i++) {
+		const struct hz_trip *t = &r->trips[i];
+		if ((v >= 0 && t->v != v) || !((kind_mask >> t->kind) & 1))
+			continue;
+		/* the report's writer and read (hz_decide) */
+		const struct hlo_instruction *w = t->w >= 0 ? an->df->values[t->w].def : NULL;
+		const struct hlo_instruction *u = t->read ? t->read : t->read_end ? t->read_end->root : NULL;
+		if (match_writer && (w != writer || u != use))
+			continue;
+		if (t->unknown)
+			(*n_unknown)++;
+		else if (atoms_possible(&dv, t->a, t->n, NULL, 0))
+			left++;
+	}
+	return left;
 }
 
 /* A buffer that cannot have a hazard: one value that is not an entry output

@@ -70,4 +70,18 @@ int hazards_decide_buffer(struct analysis *an, int32_t buffer, struct buffer_ver
 /* The hazards of one buffer, as reports (like hazards_analyse, one buffer). */
 int32_t hazards_in_buffer(struct analysis *an, int32_t buffer, struct hazard_report **out);
 
+/* An analysis of the module with control edges added to it (analysis.base
+ * set: repair.c checking a repair claim): its hazard triples on a buffer
+ * are the base's that the edges leave possible, since edges only rule
+ * schedules out and the triples come from the values and their reads,
+ * which edges do not change. Counts them, restricted to value v (-1: any),
+ * to the kinds in kind_mask (a bit per enum hazard_kind) and, with
+ * match_writer, to the writer's definition and the read (the reading
+ * instruction; a computation's root for a read at its end; NULL for static
+ * hazards) of a hazard report; those whose condition is unknown are counted
+ * in *n_unknown instead. -1 when it cannot be said (no base, no decision). */
+int32_t hazards_left_with_edges(struct analysis *an, int32_t buffer, int32_t v, unsigned kind_mask,
+				int match_writer, const struct hlo_instruction *writer,
+				const struct hlo_instruction *use, int32_t *n_unknown);
+
 #endif

@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct edge_overlay;
+
 struct comp_info {
 	struct reach_index *reach;
+	struct edge_overlay *ov;  /* control edges added over reach (ordering_build_with_edges) */
 	int32_t n_sites;          /* caller callsites as XLA counts them (see below) */
 	int32_t depth;            /* longest call chain from a root */
 	int32_t dom_pre, dom_end; /* preorder interval in the call-graph dominator tree */
@@ -336,28 +339,154 @@ struct ordering *ordering_build_from(const struct ordering *base, enum order_kin
 	return o;
 }
 
-struct ordering *ordering_build_changed(const struct ordering *base,
-					const struct hlo_computation *const *changed, int32_t n,
-					struct arena *a, const struct reach_options *opt, struct diag *d)
+/* --- control edges added over a built index -------------------------------- */
+
+/* A few control edges f[i] -> t[i] added to a computation whose index is
+ * built: b is reachable from a in the computation with them iff the index
+ * says so, or a reaches (or is) some f[i], t[i] reaches (or is) some f[j]
+ * through the edges, and t[j] reaches (or is) b. clo[i] is the set of j
+ * such that a path runs from t[i] to f[j] through zero or more of the
+ * edges (j == i included), closed once when built: a query is at most 2k
+ * index queries and k words, where building a new index for one edge was
+ * the whole computation (mixtral's entry: 30,358 nodes, 32 edge sets a
+ * check). More edges than OVERLAY_MAX_EDGES: the index is built again. */
+#define OVERLAY_MAX_EDGES 64
+
+struct edge_overlay {
+	int32_t k;
+	int32_t *f, *t;       /* node ids (instruction indices) */
+	uint64_t clo[OVERLAY_MAX_EDGES]; /* bit j: t[i] ->* f[j] through edges */
+	int rank_kept;        /* every edge goes up in the index's rank */
+};
+
+static int node_le(struct reach_index *r, int32_t u, int32_t v)
+{
+	return u == v || reach_query(r, u, v);
+}
+
+static int overlay_reaches(struct reach_index *r, const struct edge_overlay *ov, int32_t u, int32_t v)
+{
+	if (u == v)
+		return 0;
+	if (reach_query(r, u, v))
+		return 1;
+	uint64_t from = 0;
+	for (int32_t i = 0; i < ov->k; i++)
+		if (node_le(r, u, ov->f[i]))
+			from |= ov->clo[i];
+	for (int32_t j = 0; from; from &= from - 1) {
+		j = __builtin_ctzll(from);
+		if (node_le(r, ov->t[j], v))
+			return 1;
+	}
+	return 0;
+}
+
+static int comp_reaches(const struct comp_info *ci, int32_t u, int32_t v)
+{
+	return ci->ov ? overlay_reaches(ci->reach, ci->ov, u, v) : reach_query(ci->reach, u, v);
+}
+
+/* The k edges f[i] -> t[i] (instruction indices) of computation c over
+ * ci->reach; returns 0, or -1 (error reported) when they close a cycle. */
+static int overlay_build(struct comp_info *ci, const struct hlo_computation *c, const int32_t *f,
+			 const int32_t *t, int32_t k, struct arena *a, struct diag *d)
+{
+	struct edge_overlay *ov = arena_alloc(a, sizeof(*ov));
+	memset(ov, 0, sizeof(*ov));
+	ov->k = k;
+	ov->f = arena_array(a, (size_t)k + 1, sizeof(int32_t));
+	ov->t = arena_array(a, (size_t)k + 1, sizeof(int32_t));
+	memcpy(ov->f, f, (size_t)k * sizeof(int32_t));
+	memcpy(ov->t, t, (size_t)k * sizeof(int32_t));
+	ov->rank_kept = 1;
+	for (int32_t i = 0; i < k; i++)
+		ov->rank_kept &= reach_rank(ci->reach, f[i]) < reach_rank(ci->reach, t[i]);
+	/* clo[i]: the edges j whose source t[i] reaches through one or more
+	 * steps "t ->* f, then the edge"; closed transitively (Warshall) */
+	for (int32_t i = 0; i < k; i++)
+		for (int32_t j = 0; j < k; j++)
+			if (node_le(ci->reach, t[i], f[j]))
+				ov->clo[i] |= 1ull << j;
+	for (int32_t m = 0; m < k; m++)
+		for (int32_t i = 0; i < k; i++)
+			if (ov->clo[i] >> m & 1)
+				ov->clo[i] |= ov->clo[m];
+	for (int32_t i = 0; i < k; i++) {
+		if (f[i] == t[i] || (ov->clo[i] >> i & 1)) { /* back to its own edge */
+			const struct hlo_instruction *x = c->instrs[f[i]];
+			error_at(d, x->pos, "dependency cycle through %s in computation %s "
+				 "(operand and control-predecessor edges)", x->name, c->name);
+			return -1;
+		}
+		ov->clo[i] |= 1ull << i; /* and zero steps */
+	}
+	ci->ov = ov;
+	return 0;
+}
+
+struct ordering *ordering_build_with_edges(const struct ordering *base, int32_t n,
+					   const struct hlo_instruction *const *from,
+					   const struct hlo_instruction *const *to,
+					   const struct hlo_computation *const *rebuild, int32_t n_rebuild,
+					   struct arena *a, struct diag *d)
 {
 	struct diag quiet;
 	if (!d) {
 		diag_init(&quiet, NULL);
 		d = &quiet;
 	}
+	if (base->kind != ORDER_DEPENDENCY)
+		return NULL;
 	struct ordering *o = ordering_build_from(base, base->kind, a);
-	for (int32_t i = 0; i < n; i++) {
-		struct comp_info *ci = info(o, changed[i]);
+	for (int32_t i = 0; i < n_rebuild; i++) {
+		struct comp_info *ci = info(o, rebuild[i]);
 		if (!ci)
 			return NULL;
-		if (ci->reach != base->ci[changed[i]->index].reach)
+		if (ci->reach != base->ci[rebuild[i]->index].reach)
 			continue; /* rebuilt already */
 		int err = 0;
-		ci->reach = build_reach(changed[i], a, opt, d, &err);
+		ci->reach = build_reach(rebuild[i], a, NULL, d, &err);
 		if (err)
 			return NULL;
 	}
-	return o;
+	/* the edges by computation (counting sort), each computation once */
+	int32_t nc = o->n_comps;
+	int32_t *off = xcalloc((size_t)nc + 2, sizeof(int32_t));
+	int32_t *f = xmalloc((size_t)n + 1, sizeof(int32_t)), *t = xmalloc((size_t)n + 1, sizeof(int32_t));
+	int ok = 1;
+	for (int32_t i = 0; i < n && ok; i++) {
+		const struct hlo_computation *c = to[i]->parent;
+		ok = info(o, c) && from[i]->parent == c;
+		if (ok)
+			off[c->index + 1]++;
+	}
+	for (int32_t c = 0; c < nc && ok; c++)
+		off[c + 1] += off[c];
+	int32_t *fill = xmalloc((size_t)nc + 1, sizeof(int32_t));
+	memcpy(fill, off, (size_t)nc * sizeof(int32_t));
+	for (int32_t i = 0; i < n && ok; i++) {
+		int32_t c = to[i]->parent->index;
+		f[fill[c]] = from[i]->index;
+		t[fill[c]++] = to[i]->index;
+	}
+	for (int32_t c = 0; c < nc && ok; c++) {
+		int32_t k = off[c + 1] - off[c];
+		struct comp_info *ci = &o->ci[c];
+		if (!k || ci->reach != base->ci[c].reach)
+			continue; /* none, or built again with the edges */
+		int err = 0;
+		if (k > OVERLAY_MAX_EDGES)
+			ci->reach = build_reach(o->m->comps[c], a, NULL, d, &err);
+		else
+			err = overlay_build(ci, o->m->comps[c], f + off[c], t + off[c], k, a, d) < 0;
+		ok = !err;
+	}
+	free(off);
+	free(fill);
+	free(f);
+	free(t);
+	return ok ? o : NULL;
 }
 
 struct ordering *ordering_build(const struct hlo_module *m, enum order_kind kind, struct arena *a)
@@ -390,7 +519,7 @@ int ordering_reaches(struct ordering *o, const struct hlo_instruction *a,
 	if (a == b || a->parent != b->parent)
 		return 0;
 	struct comp_info *ci = info(o, a->parent);
-	return ci && reach_query(ci->reach, a->index, b->index);
+	return ci && comp_reaches(ci, a->index, b->index);
 }
 
 int ordering_before_in_computation(struct ordering *o, const struct hlo_instruction *a,
@@ -402,7 +531,7 @@ int ordering_before_in_computation(struct ordering *o, const struct hlo_instruct
 	if (!ci)
 		return 0;
 	if (o->kind == ORDER_DEPENDENCY)
-		return reach_query(ci->reach, a->index, b->index);
+		return comp_reaches(ci, a->index, b->index);
 	/* sequential: the root never runs before anything, even if printed early */
 	if (!ci->sequenced || a->parent->root == a)
 		return 0;
@@ -416,6 +545,8 @@ int32_t ordering_position(const struct ordering *o, const struct hlo_instruction
 		return -1;
 	if (o->kind == ORDER_SEQUENTIAL)
 		return instr->index;
+	if (ci->ov && !ci->ov->rank_kept)
+		return -1; /* an added edge runs against the index's order */
 	return reach_rank(ci->reach, instr->index);
 }
 

@@ -54,14 +54,22 @@ struct ordering *ordering_build_ex(const struct hlo_module *m, enum order_kind k
 struct ordering *ordering_build_from(const struct ordering *base, enum order_kind kind,
 				     struct arena *a);
 
-/* The same kind over the same module after control edges were added inside
- * the computations `changed` (repair.c): their reachability indices are
- * built again, every other index and the call graph are base's (shared as
- * with ordering_build_from). NULL, with the error reported through d (may
- * be NULL), when a changed computation now has a dependency cycle. */
-struct ordering *ordering_build_changed(const struct ordering *base,
-					const struct hlo_computation *const *changed, int32_t n,
-					struct arena *a, const struct reach_options *opt, struct diag *d);
+/* The dependency ordering of the module after control edges from[i] ->
+ * to[i] (each pair in one computation) were added, without building the
+ * indices again where few edges go (repair.c asks this once per repair it
+ * checks): a computation with at most 64 of them answers through base's
+ * index and the edges (a query then costs up to twice as many index
+ * queries as edges), one with more gets its index built again, as do the
+ * computations rebuild[0..n_rebuild), whose edges changed otherwise
+ * (control edges dropped). The module must hold the edges, and the other
+ * changes, while this runs (rewrite.h hlo_edges_on); the other computations'
+ * indices and the call graph are base's. NULL, with the error reported
+ * through d (may be NULL), when the edges close a cycle. */
+struct ordering *ordering_build_with_edges(const struct ordering *base, int32_t n,
+					   const struct hlo_instruction *const *from,
+					   const struct hlo_instruction *const *to,
+					   const struct hlo_computation *const *rebuild, int32_t n_rebuild,
+					   struct arena *a, struct diag *d);
 
 enum order_kind ordering_kind(const struct ordering *o);
 
@@ -85,7 +93,8 @@ int ordering_executes_before(struct ordering *o, const struct hlo_instruction *a
 /* Position inside the instruction's computation, 0-based: the text index under
  * ORDER_SEQUENTIAL, the index's fixed topological rank under ORDER_DEPENDENCY
  * (equal to the text index when the text is in dependency order). For
- * printing live ranges as [first,last]. */
+ * printing live ranges as [first,last]. -1 in a computation where
+ * ordering_build_with_edges added an edge against that rank. */
 int32_t ordering_position(const struct ordering *o, const struct hlo_instruction *instr);
 /* The instruction's computation has a sequence (ORDER_SEQUENTIAL: the module
  * is scheduled and the computation is not a fusion computation); always 1
@@ -118,7 +127,9 @@ const struct hlo_computation *ordering_async_wrapped(const struct hlo_instructio
 /* Computation called by a fusion instruction. */
 int ordering_is_fusion_computation(const struct ordering *o, const struct hlo_computation *c);
 
-/* The per-computation reachability index (for measurements and tests). */
+/* The per-computation reachability index (for measurements and tests); in a
+ * computation with edges added over it (ordering_build_with_edges), the
+ * index without them. */
 struct reach_index *ordering_reach_index(const struct ordering *o, const struct hlo_computation *c);
 
 #endif

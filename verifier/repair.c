@@ -15,18 +15,22 @@
 
 #define REPAIR_CACHED 4
 
-/* A module with the edges added, analysed. Unscheduled modules (the
- * dependency ordering only) take the edges into the module itself for the
- * time of a question (rewrite.h hlo_edges_prepare): the edges change the
- * orderings and what is decided over them, not the dataflow values, in-place
- * pairs or buffers, so the analysis with the edges shares those with the
- * analysis as given and builds its own dependency ordering (a new
- * reachability index for the computations with an edge, the others and the
- * call graph shared: ordering_build_changed), liveness and hazard caches. A
- * scheduled module is printed with the edges, the
- * computation reordered where an edge runs against its sequence, parsed and
- * analysed again in full (rewrite.h hlo_module_with_edges), as is every
- * edge set under --cross-check, whose answers must then agree. */
+/* A module with the edges added, analysed. The edges go into the module
+ * itself for the time of a question (rewrite.h hlo_edges_prepare_stripped,
+ * a removal's own control edges dropped first): they change the orderings
+ * and what is decided over them, not the dataflow values, in-place pairs or
+ * buffers, so the analysis with the edges shares those with the analysis
+ * as given and has its own dependency ordering (the edges over the
+ * computations' indices, ordering_build_with_edges), liveness and hazard
+ * caches. Every question asked here is about every schedule, where the
+ * printed order (of a scheduled module) takes no part, so scheduled modules
+ * are checked so too. When only edges were added, the analysis with them
+ * has the analysis as given for its base (analysis.h): the hazard deciders
+ * take the reads and each buffer's triples from it, and keep those the
+ * edges leave possible (hazard.h hazards_left_with_edges). Under
+ * --cross-check every edge set is also printed into the module, parsed and
+ * analysed again in full (rewrite.h hlo_module_with_edges_stripped), and the
+ * two answers must agree. */
 struct repair_entry {
 	char *key;               /* the edge set, as "comp:a>b;..." */
 	int cycle;
@@ -139,12 +143,14 @@ static void build_rewritten(struct analysis *an, struct repair_entry *e, int32_t
 		e->w_cycle = e->d.errors > 0; /* a dependency cycle is the usual failure */
 }
 
-/* The edges in the module itself, and the analysis over them. */
+/* The edges in the module itself (the control edges of strip[] dropped
+ * first), and the analysis over them. */
 static void build_in_place(struct analysis *an, struct repair_entry *e, int32_t n,
 			   const struct hlo_instruction *const *from,
-			   const struct hlo_instruction *const *to)
+			   const struct hlo_instruction *const *to,
+			   const struct hlo_instruction *const *strip, int32_t n_strip)
 {
-	e->edges = hlo_edges_prepare(an->m, n, from, to, &e->arena, &e->cycle);
+	e->edges = hlo_edges_prepare_stripped(an->m, n, from, to, strip, n_strip, &e->arena, &e->cycle);
 	if (!e->edges)
 		return;
 	struct analysis *aw = xcalloc(1, sizeof(*aw));
@@ -159,12 +165,14 @@ static void build_in_place(struct analysis *an, struct repair_entry *e, int32_t 
 	aw->stage = an->stage;
 	aw->stage_why = an->stage_why;
 	aw->d = &e->d;
-	/* only the computations with an edge get a new reachability index */
-	const struct hlo_computation **changed = xmalloc((size_t)n + 1, sizeof(*changed));
-	for (int32_t i = 0; i < n; i++)
-		changed[i] = to[i]->parent;
+	/* the computations whose control edges were dropped get a new
+	 * reachability index; the edges added go over the index as it is
+	 * where they are few (ordering_build_with_edges) */
+	const struct hlo_computation **changed = xmalloc((size_t)n_strip + 1, sizeof(*changed));
+	for (int32_t i = 0; i < n_strip; i++)
+		changed[i] = strip[i]->parent;
 	hlo_edges_on(e->edges);
-	aw->dep = ordering_build_changed(an->dep, changed, n, &e->arena, NULL, &e->d);
+	aw->dep = ordering_build_with_edges(an->dep, n, from, to, changed, n_strip, &e->arena, &e->d);
 	hlo_edges_off(e->edges);
 	free(changed);
 	if (!aw->dep) {
@@ -173,6 +181,9 @@ static void build_in_place(struct analysis *an, struct repair_entry *e, int32_t 
 		return;
 	}
 	liveness_init(&aw->lv_dep, aw->df, aw->ip, aw->dep);
+	/* edges only added: the base's decisions serve (analysis.h) */
+	if (!n_strip)
+		aw->base = an;
 	e->fast = aw;
 }
 
@@ -207,17 +218,14 @@ static struct repair_entry *with_edges(struct analysis *an, int32_t n, const str
 	e->key = key;
 	arena_init(&e->arena);
 	diag_init(&e->d, NULL);
-	/* a removal's own control edges are dropped (strip): only the
-	 * rewritten module does that */
-	int in_place = !an->m->is_scheduled && n_strip == 0;
-	e->in_place = in_place;
-	if (in_place)
-		build_in_place(an, e, n, from, to);
-	if (!in_place || an->opt.cross_check) {
+	/* the edges go into the module itself, scheduled or not: the
+	 * questions asked (repair.h) are about every schedule, which the
+	 * printed order takes no part in; --cross-check also asks the module
+	 * printed with them and parsed again */
+	e->in_place = 1;
+	build_in_place(an, e, n, from, to, strip, n_strip);
+	if (an->opt.cross_check)
 		build_rewritten(an, e, n, from, to, strip, n_strip);
-		if (!in_place)
-			e->cycle = e->w_cycle;
-	}
 	return e;
 }
 
@@ -267,6 +275,11 @@ static int answer(struct analysis *an, struct analysis *aw, const struct questio
 		int32_t v = same_value(an, q->h->v, aw);
 		if (v < 0)
 			return -1;
+		if (aw->base) { /* the base's triples the edges leave (hazard.h) */
+			int32_t unk, k = hazards_left_with_edges(aw, aw->bufs->buffer_of[v], v, q->kind_mask,
+								 q->exact, q->h->def_w, q->h->use, &unk);
+			return k < 0 ? -1 : k == 0;
+		}
 		struct hazard_report *r;
 		int32_t k = hazards_in_buffer(aw, aw->bufs->buffer_of[v], &r);
 		if (k < 0)
@@ -289,6 +302,11 @@ static int answer(struct analysis *an, struct analysis *aw, const struct questio
 		int32_t v = same_value(an, q->value, aw);
 		if (v < 0)
 			return -1;
+		if (aw->base) { /* safe: no triple left, none unknown (hazard.h) */
+			int32_t unk, k = hazards_left_with_edges(aw, aw->bufs->buffer_of[v], -1, ~0u, 0, NULL,
+								 NULL, &unk);
+			return k < 0 ? -1 : k == 0 && unk == 0;
+		}
 		struct buffer_verdict bv;
 		memset(&bv, 0, sizeof(bv));
 		if (hazards_decide_buffer(aw, aw->bufs->buffer_of[v], &bv) < 0)

@@ -5,15 +5,19 @@
  *
  * Each check analyses the module with the edges once per distinct edge set;
  * the last few are kept on the analysis (an->repairs), so claims sharing an
- * edge set (a copy and a donation of one buffer, say) pay once. In a module
- * that is not scheduled the edges are put into the module itself for the
- * time of a question (rewrite.h hlo_edges_prepare) and the analysis with
- * them shares the values, in-place pairs and buffers, which control edges do
- * not change, and builds its own ordering and hazard caches; a scheduled
- * module (where an edge may reorder the sequence), and every edge set under
- * --cross-check, is printed with the edges, parsed and analysed again in
- * full. The analyses with the edges make no repair claims themselves. The
- * one-hazard checks (exact) have a budget of instructions analysed again per
+ * edge set (a copy and a donation of one buffer, say) pay once. The edges
+ * are put into the module itself for the time of a question (rewrite.h
+ * hlo_edges_prepare_stripped), scheduled or not (every question here is
+ * about every schedule, which the printed order takes no part in), and the
+ * analysis with them shares the values, in-place pairs and buffers, which
+ * control edges do not change, and has its own ordering (ordering.h
+ * ordering_build_with_edges) and hazard caches; with edges only added, the
+ * hazards of the module as given, less those the edges rule out (hazard.h
+ * hazards_left_with_edges). Under --cross-check every edge set is also
+ * printed with the edges, parsed and analysed again in full, and both
+ * answers must agree. The analyses with the edges make no repair claims
+ * themselves. The one-hazard checks (exact) have a budget of instructions
+ * analysed again per module, counted as when each check analysed the whole
  * module; past it they answer -1 (not checked), and the caller claims no
  * repair. */
 #ifndef HLOPROOF_REPAIR_H

@@ -1,5 +1,6 @@
 /* rewrite.c - the module with one copy removed (rewrite.h). */
 #include "rewrite.h"
+#include "htab.h"
 #include "instrmap.h"
 #include "reorder.h"
 #include "xalloc.h"
@@ -72,9 +73,102 @@ static void add_ctrl_pred_in(struct arena *A, struct hlo_instruction *x, struct 
 	ctrl_attr_in(A, x);
 }
 
-static void add_ctrl_pred(struct hlo_module *w, struct hlo_instruction *x, struct hlo_instruction *p)
+/* The same for p[0..n) at once, in that order (each once): one array and
+ * one attribute text for all of them, where one at a time copied both per
+ * predecessor (a repair can order tens of thousands of reads before one
+ * write). */
+static void add_ctrl_preds_in(struct arena *A, struct hlo_instruction *x, struct hlo_instruction *const *p,
+			      int32_t n)
 {
-	add_ctrl_pred_in(&w->arena, x, p);
+	if (n == 1) {
+		add_ctrl_pred_in(A, x, p[0]);
+		return;
+	}
+	struct hlo_instr_ext *e = x->ext;
+	if (e == HLO_NO_EXT) {
+		e = arena_alloc(A, sizeof(*e));
+		memset(e, 0, sizeof(*e));
+		x->ext = e;
+	}
+	struct htab seen;
+	htab_init(&seen, (size_t)(e->n_ctrl_preds + n));
+	struct hlo_instruction **v = arena_array(A, (size_t)(e->n_ctrl_preds + n) + 1, sizeof(*v));
+	int32_t k = 0;
+	for (int32_t j = 0; j < e->n_ctrl_preds + n; j++) {
+		struct hlo_instruction *y = j < e->n_ctrl_preds ? e->ctrl_preds[j] : p[j - e->n_ctrl_preds];
+		int added;
+		htab_put(&seen, (uint64_t)(uintptr_t)y, &added);
+		if (added)
+			v[k++] = y;
+	}
+	htab_free(&seen);
+	if (k == e->n_ctrl_preds)
+		return;
+	e->ctrl_preds = v;
+	e->n_ctrl_preds = k;
+	int has = 0;
+	for (int32_t a = 0; a < x->n_attrs; a++)
+		has |= !strcmp(x->attrs[a].name, "control-predecessors");
+	if (!has) {
+		struct hlo_attr *at = arena_array(A, (size_t)x->n_attrs + 1, sizeof(*at));
+		if (x->n_attrs)
+			memcpy(at, x->attrs, (size_t)x->n_attrs * sizeof(*at));
+		at[x->n_attrs].name = "control-predecessors";
+		at[x->n_attrs].value = "{}";
+		x->attrs = at;
+		x->n_attrs++;
+	}
+	ctrl_attr_in(A, x);
+}
+
+/* x's control successors and s[0..n) (each once) */
+static void add_ctrl_succs_in(struct arena *A, struct hlo_instruction *x, struct hlo_instruction *const *s,
+			      int32_t n)
+{
+	struct hlo_instr_ext *e = x->ext;
+	struct htab seen;
+	htab_init(&seen, (size_t)(e->n_ctrl_succs + n));
+	struct hlo_instruction **v = arena_array(A, (size_t)(e->n_ctrl_succs + n) + 1, sizeof(*v));
+	int32_t k = 0;
+	for (int32_t j = 0; j < e->n_ctrl_succs + n; j++) {
+		struct hlo_instruction *y = j < e->n_ctrl_succs ? e->ctrl_succs[j] : s[j - e->n_ctrl_succs];
+		int added;
+		htab_put(&seen, (uint64_t)(uintptr_t)y, &added);
+		if (added)
+			v[k++] = y;
+	}
+	htab_free(&seen);
+	e->ctrl_succs = v;
+	e->n_ctrl_succs = k;
+}
+
+/* The edges a[i] -> b[i] grouped by b (by a when by_from), each group in
+ * the edges' order: ord[0..n) are edge indices, runs of one endpoint. */
+static int32_t *edges_grouped(int32_t n, struct hlo_instruction *const *a, struct hlo_instruction *const *b,
+			      int by_from)
+{
+	struct hlo_instruction *const *key = by_from ? a : b;
+	struct htab first; /* endpoint -> its group's number */
+	htab_init(&first, (size_t)n);
+	int32_t *grp = xmalloc((size_t)n + 1, sizeof(int32_t)), *cnt = xcalloc((size_t)n + 2, sizeof(int32_t));
+	int32_t ng = 0;
+	for (int32_t i = 0; i < n; i++) {
+		int added;
+		uint64_t *g = htab_put(&first, (uint64_t)(uintptr_t)key[i], &added);
+		if (added)
+			*g = (uint64_t)ng++;
+		grp[i] = (int32_t)*g;
+		cnt[grp[i] + 1]++;
+	}
+	htab_free(&first);
+	for (int32_t g = 0; g < ng; g++)
+		cnt[g + 1] += cnt[g];
+	int32_t *ord = xmalloc((size_t)n + 1, sizeof(int32_t));
+	for (int32_t i = 0; i < n; i++)
+		ord[cnt[grp[i]]++] = i;
+	free(grp);
+	free(cnt);
+	return ord;
 }
 
 /* ---- control edges put into a module for a while (rewrite.h) ---- */
@@ -89,15 +183,18 @@ struct edge_swap {
 struct hlo_edge_set {
 	int32_t n;
 	struct edge_swap *s;
+	struct htab at; /* instruction -> its record (while the set is prepared) */
 };
 
 /* x's record, made on first use: x then holds private copies of its ext
  * and attribute array (the module's own are never written) */
 static struct edge_swap *swap_of(struct hlo_edge_set *E, struct arena *A, struct hlo_instruction *x)
 {
-	for (int32_t i = 0; i < E->n; i++)
-		if (E->s[i].x == x)
-			return &E->s[i];
+	int added;
+	uint64_t *i = htab_put(&E->at, (uint64_t)(uintptr_t)x, &added);
+	if (!added)
+		return &E->s[*i];
+	*i = (uint64_t)E->n;
 	struct edge_swap *s = &E->s[E->n++];
 	s->x = x;
 	s->ext[0] = x->ext;
@@ -123,49 +220,120 @@ static void swap_to(struct hlo_edge_set *E, int k)
 	}
 }
 
+/* The module's own (non-const) instruction x, or NULL when x is not m's. */
+static struct hlo_instruction *own_instr(struct hlo_module *m, const struct hlo_instruction *x)
+{
+	const struct hlo_computation *k = x->parent;
+	if (k->module != m || k->index < 0 || k->index >= m->n_comps || m->comps[k->index] != k ||
+	    x->index < 0 || x->index >= k->n_instrs || k->instrs[x->index] != x)
+		return NULL;
+	return m->comps[k->index]->instrs[x->index];
+}
+
+/* v[0..*n) without x, in a new array from A */
+static struct hlo_instruction **without(struct arena *A, struct hlo_instruction **v, int32_t *n,
+					const struct hlo_instruction *x)
+{
+	struct hlo_instruction **w = arena_array(A, (size_t)*n + 1, sizeof(*w));
+	int32_t k = 0;
+	for (int32_t i = 0; i < *n; i++)
+		if (v[i] != x)
+			w[k++] = v[i];
+	*n = k;
+	return w;
+}
+
+/* x's control edges dropped, in the set's records of x and its neighbours */
+static void strip_ctrl_in(struct hlo_edge_set *E, struct arena *A, struct hlo_instruction *x)
+{
+	struct edge_swap *sx = swap_of(E, A, x);
+	for (int32_t i = 0; i < x->ext->n_ctrl_preds; i++) {
+		struct hlo_instruction *p = x->ext->ctrl_preds[i];
+		struct edge_swap *sp = swap_of(E, A, p);
+		p->ext->ctrl_succs = without(A, p->ext->ctrl_succs, &p->ext->n_ctrl_succs, x);
+		sp->ext[1] = p->ext;
+		sp->attrs[1] = p->attrs;
+		sp->n_attrs[1] = p->n_attrs;
+	}
+	for (int32_t i = 0; i < x->ext->n_ctrl_succs; i++) {
+		struct hlo_instruction *y = x->ext->ctrl_succs[i];
+		struct edge_swap *sy = swap_of(E, A, y);
+		y->ext->ctrl_preds = without(A, y->ext->ctrl_preds, &y->ext->n_ctrl_preds, x);
+		ctrl_attr_in(A, y);
+		sy->ext[1] = y->ext;
+		sy->attrs[1] = y->attrs;
+		sy->n_attrs[1] = y->n_attrs;
+	}
+	x->ext->n_ctrl_preds = x->ext->n_ctrl_succs = 0;
+	ctrl_attr_in(A, x);
+	sx->ext[1] = x->ext;
+	sx->attrs[1] = x->attrs;
+	sx->n_attrs[1] = x->n_attrs;
+}
+
 struct hlo_edge_set *hlo_edges_prepare(struct hlo_module *m, int32_t n,
 				       const struct hlo_instruction *const *from,
 				       const struct hlo_instruction *const *to, struct arena *A,
 				       int *cycle)
 {
+	return hlo_edges_prepare_stripped(m, n, from, to, NULL, 0, A, cycle);
+}
+
+struct hlo_edge_set *hlo_edges_prepare_stripped(struct hlo_module *m, int32_t n,
+						const struct hlo_instruction *const *from,
+						const struct hlo_instruction *const *to,
+						const struct hlo_instruction *const *strip, int32_t n_strip,
+						struct arena *A, int *cycle)
+{
 	*cycle = 0;
 	struct hlo_edge_set *E = arena_alloc(A, sizeof(*E));
-	E->s = arena_array(A, 2 * (size_t)n + 1, sizeof(*E->s));
-	for (int32_t i = 0; i < n; i++) {
-		const struct hlo_computation *k = to[i]->parent;
-		if (from[i]->parent != k || from[i] == to[i] || k->module != m ||
-		    m->comps[k->index] != k || k->instrs[from[i]->index] != from[i] ||
-		    k->instrs[to[i]->index] != to[i]) {
-			*cycle = from[i] == to[i];
-			swap_to(E, 0);
-			return NULL;
-		}
-		/* the module's own (non-const) instructions */
-		struct hlo_instruction *a = m->comps[k->index]->instrs[from[i]->index];
-		struct hlo_instruction *b = m->comps[k->index]->instrs[to[i]->index];
-		struct edge_swap *sb = swap_of(E, A, b);
-		add_ctrl_pred_in(A, b, a);
-		sb->ext[1] = b->ext;
-		sb->attrs[1] = b->attrs;
-		sb->n_attrs[1] = b->n_attrs;
-		struct edge_swap *sa = swap_of(E, A, a);
-		struct hlo_instr_ext *e = a->ext;
-		int dup = 0;
-		for (int32_t j = 0; j < e->n_ctrl_succs; j++)
-			dup |= e->ctrl_succs[j] == b;
-		if (!dup) {
-			struct hlo_instruction **v = arena_array(A, (size_t)e->n_ctrl_succs + 1, sizeof(*v));
-			if (e->n_ctrl_succs)
-				memcpy(v, e->ctrl_succs, (size_t)e->n_ctrl_succs * sizeof(*v));
-			v[e->n_ctrl_succs++] = b;
-			e->ctrl_succs = v;
-		}
-		sa->ext[1] = a->ext;
-		sa->attrs[1] = a->attrs;
-		sa->n_attrs[1] = a->n_attrs;
+	memset(E, 0, sizeof(*E));
+	size_t cap = 2 * (size_t)n + 1;
+	for (int32_t i = 0; i < n_strip; i++)
+		cap += 1 + (size_t)strip[i]->ext->n_ctrl_preds + (size_t)strip[i]->ext->n_ctrl_succs;
+	E->s = arena_array(A, cap, sizeof(*E->s));
+	htab_init(&E->at, cap);
+	struct hlo_instruction **a = xmalloc((size_t)n + 1, sizeof(*a)), **b = xmalloc((size_t)n + 1, sizeof(*b));
+	int ok = 1;
+	for (int32_t i = 0; i < n_strip && ok; i++) {
+		struct hlo_instruction *x = own_instr(m, strip[i]);
+		if (x)
+			strip_ctrl_in(E, A, x);
+		ok = x != NULL;
 	}
+	for (int32_t i = 0; i < n && ok; i++) {
+		a[i] = own_instr(m, from[i]);
+		b[i] = own_instr(m, to[i]);
+		ok = a[i] && b[i] && a[i]->parent == b[i]->parent && a[i] != b[i];
+		if (!ok)
+			*cycle = from[i] == to[i];
+	}
+	/* each instruction's new predecessors, then successors, at once */
+	for (int by_from = 0; by_from < 2 && ok && n > 0; by_from++) {
+		int32_t *ord = edges_grouped(n, a, b, by_from);
+		struct hlo_instruction **other = xmalloc((size_t)n + 1, sizeof(*other));
+		for (int32_t i = 0; i < n;) {
+			struct hlo_instruction *x = by_from ? a[ord[i]] : b[ord[i]];
+			int32_t k = 0;
+			for (; i < n && (by_from ? a[ord[i]] : b[ord[i]]) == x; i++)
+				other[k++] = by_from ? b[ord[i]] : a[ord[i]];
+			struct edge_swap *sx = swap_of(E, A, x);
+			if (by_from)
+				add_ctrl_succs_in(A, x, other, k);
+			else
+				add_ctrl_preds_in(A, x, other, k);
+			sx->ext[1] = x->ext;
+			sx->attrs[1] = x->attrs;
+			sx->n_attrs[1] = x->n_attrs;
+		}
+		free(other);
+		free(ord);
+	}
+	free(a);
+	free(b);
+	htab_free(&E->at);
 	swap_to(E, 0);
-	return E;
+	return ok ? E : NULL;
 }
 
 void hlo_edges_on(struct hlo_edge_set *E)
@@ -408,24 +576,37 @@ struct hlo_module *hlo_module_rewrite(const struct hlo_module *m, int32_t n_site
 	if (ok && n_sites > 0)
 		drop_dead_computations(w, live);
 	/* the edges, between instructions that stay */
+	struct hlo_instruction **ea = xmalloc((size_t)n_edges + 1, sizeof(*ea));
+	struct hlo_instruction **eb = xmalloc((size_t)n_edges + 1, sizeof(*eb));
 	for (int32_t i = 0; i < n_edges && ok; i++) {
 		if (from[i]->parent != to[i]->parent || from[i] == to[i]) {
 			*cycle = from[i] == to[i];
 			ok = 0;
 			break;
 		}
-		struct hlo_instruction *a = instr_map_twin(&M, from[i]);
-		struct hlo_instruction *b = instr_map_twin(&M, to[i]);
-		if (!a || !b || dropped[a->gid] || dropped[b->gid]) {
-			ok = 0;
-			break;
-		}
-		add_ctrl_pred(w, b, a);
-		if (!ordered[b->parent->index]) { /* each computation put in order once */
-			ordered[b->parent->index] = 1;
-			to_order[n_order++] = b->parent;
-		}
+		ea[i] = instr_map_twin(&M, from[i]);
+		eb[i] = instr_map_twin(&M, to[i]);
+		ok = ea[i] && eb[i] && !dropped[ea[i]->gid] && !dropped[eb[i]->gid];
 	}
+	if (ok && n_edges > 0) { /* each instruction's new predecessors at once */
+		int32_t *ord = edges_grouped(n_edges, ea, eb, 0);
+		struct hlo_instruction **preds = xmalloc((size_t)n_edges + 1, sizeof(*preds));
+		for (int32_t i = 0; i < n_edges;) {
+			struct hlo_instruction *b = eb[ord[i]];
+			int32_t k = 0;
+			for (; i < n_edges && eb[ord[i]] == b; i++)
+				preds[k++] = ea[ord[i]];
+			add_ctrl_preds_in(&w->arena, b, preds, k);
+			if (!ordered[b->parent->index]) { /* each computation put in order once */
+				ordered[b->parent->index] = 1;
+				to_order[n_order++] = b->parent;
+			}
+		}
+		free(preds);
+		free(ord);
+	}
+	free(ea);
+	free(eb);
 	for (int32_t i = 0; i < n_order && ok; i++)
 		if (order_computation(w, to_order[i], info) < 0) {
 			*cycle = 1;

@@ -83,6 +83,14 @@ struct hlo_edge_set *hlo_edges_prepare(struct hlo_module *m, int32_t n,
 				       const struct hlo_instruction *const *from,
 				       const struct hlo_instruction *const *to, struct arena *A,
 				       int *cycle);
+/* The same with the control edges into and out of strip[0..n_strip) dropped
+ * first (hlo_module_with_edges_stripped's module, for the dependency
+ * ordering). */
+struct hlo_edge_set *hlo_edges_prepare_stripped(struct hlo_module *m, int32_t n,
+						const struct hlo_instruction *const *from,
+						const struct hlo_instruction *const *to,
+						const struct hlo_instruction *const *strip, int32_t n_strip,
+						struct arena *A, int *cycle);
 void hlo_edges_on(struct hlo_edge_set *E);
 void hlo_edges_off(struct hlo_edge_set *E);
 

@@ -347,7 +347,9 @@ static void build(struct smt_problem *p)
 	for (int32_t i = 0; i < p->n_edges; i++)
 		assert_kept(p, lt(p, p->edges[i].a, p->edges[i].b));
 	Z3_ast *some = xmalloc(((size_t)p->n_triples + 1), sizeof(Z3_ast));
-	for (int32_t t = 0; t < p->n_triples; t++) {
+	/* a term Z3 refused (its memory limit) makes the problem dead: no
+	 * term is built from it (Z3 does not take NULL), every check is unknown */
+	for (int32_t t = 0; t < p->n_triples && !p->dead; t++) {
 		struct triple *tr = &p->triples[t];
 		char name[64];
 		snprintf(name, sizeof(name), "hazard_%d", t);
@@ -360,11 +362,19 @@ static void build(struct smt_problem *p)
 			conj[i] = lt(p, a->a, a->b);
 			negs[i] = lt(p, a->b, a->a); /* positions are distinct */
 		}
+		if (p->dead)
+			break;
 		Z3_ast all = tr->n ? keep(p, Z3_mk_and(c, (unsigned)tr->n, conj)) : keep(p, Z3_mk_true(c));
 		Z3_ast none = tr->n ? keep(p, Z3_mk_or(c, (unsigned)tr->n, negs)) : keep(p, Z3_mk_false(c));
+		if (p->dead)
+			break;
 		assert_kept(p, Z3_mk_implies(c, tr->happens, all));
 		assert_kept(p, Z3_mk_implies(c, tr->avoided, none));
 		some[t] = tr->happens;
+	}
+	if (p->dead) {
+		free(some);
+		return;
 	}
 	p->some = declare(p, "some_hazard", 1);
 	Z3_ast any = p->n_triples ? keep(p, Z3_mk_or(c, (unsigned)p->n_triples, some))

@@ -59,6 +59,61 @@ static int is_control_flow(const struct hlo_instruction *x)
 	return x->opcode == OP_WHILE || x->opcode == OP_CONDITIONAL || x->opcode == OP_CALL;
 }
 
+/* The walk up e's call chain: each level from the event's own up to the
+ * entry's, through at(). Returns the levels the path keeps (an embedded or
+ * async caller puts the event at the calling instruction: the levels below
+ * it go, at() sees them before), or -1 with p->ok / p->never / p->why set.
+ * Each step goes one computation up; a cycle in the call graph is caught
+ * by counting the steps. */
+static int32_t walk(const struct event *e, struct path *p, struct path_level *out, int32_t n_out)
+{
+	int32_t n = 0;
+	const struct hlo_computation *k =
+		(e->phase == EV_KSTART || e->phase == EV_KEND) ? e->k : e->x->parent;
+	struct path_level lv = {k, (e->phase == EV_KSTART || e->phase == EV_KEND) ? NULL : e->x, e->phase};
+#define AT(L) do { if (out && n < n_out) out[n_out - 1 - n] = (L); n++; } while (0)
+	AT(lv);
+	for (int32_t guard = 0; !k->is_entry; guard++) {
+		if (guard > k->module->n_comps) {
+			p->ok = 0;
+			p->why = "a cycle in the call graph";
+			return -1;
+		}
+		if (k->n_callers == 0) {
+			p->never = 1;
+			return -1;
+		}
+		const struct hlo_instruction *caller = k->callers[0].instr;
+		if (k->n_callers > 1) {
+			for (int32_t i = 0; i < k->n_callers; i++)
+				if (!opcode_is_async((enum opcode)k->callers[i].instr->opcode)) {
+					p->ok = 0;
+					p->why = "a computation with several call sites (call graph not flattened)";
+					return -1;
+				}
+		}
+		struct path_level up = {caller->parent, caller, EV_INSIDE};
+		if (k->callers[0].context != CALL_CONTROL_FLOW || !is_control_flow(caller)) {
+			/* embedded or async: the event happens at the calling instruction */
+			n = 0;
+			up.phase = EV_AT;
+		}
+		AT(up);
+		k = caller->parent;
+	}
+#undef AT
+	return n;
+}
+
+int32_t trace_path_levels(const struct event *e)
+{
+	if (e->phase == EV_TIME0)
+		return 0;
+	struct path p = {0};
+	int32_t n = walk(e, &p, NULL, 0);
+	return n < 0 ? 0 : n;
+}
+
 void trace_path(const struct event *e, struct path *p)
 {
 	p->n = 0;
@@ -67,57 +122,12 @@ void trace_path(const struct event *e, struct path *p)
 	p->why = NULL;
 	if (e->phase == EV_TIME0)
 		return;
-	struct path_level tmp[TRACE_MAX_DEPTH];
-	int32_t n = 0;
-	const struct hlo_computation *k =
-		(e->phase == EV_KSTART || e->phase == EV_KEND) ? e->k : e->x->parent;
-	tmp[n].k = k;
-	tmp[n].x = (e->phase == EV_KSTART || e->phase == EV_KEND) ? NULL : e->x;
-	tmp[n].phase = e->phase;
-	n++;
-	/* bounded: each step goes one computation up the call chain */
-	for (int32_t guard = 0; !k->is_entry; guard++) {
-		if (guard > k->module->n_comps) {
-			p->ok = 0;
-			p->why = "a cycle in the call graph";
-			return;
-		}
-		if (k->n_callers == 0) {
-			p->never = 1;
-			return;
-		}
-		const struct hlo_instruction *caller = k->callers[0].instr;
-		if (k->n_callers > 1) {
-			for (int32_t i = 0; i < k->n_callers; i++)
-				if (!opcode_is_async((enum opcode)k->callers[i].instr->opcode)) {
-					p->ok = 0;
-					p->why = "a computation with several call sites (call graph not flattened)";
-					return;
-				}
-		}
-		if (k->callers[0].context != CALL_CONTROL_FLOW || !is_control_flow(caller)) {
-			/* embedded or async: the event happens at the calling instruction */
-			n = 0;
-			tmp[n].k = caller->parent;
-			tmp[n].x = caller;
-			tmp[n].phase = EV_AT;
-			n++;
-		} else {
-			if (n >= TRACE_MAX_DEPTH) {
-				p->ok = 0;
-				p->why = "control flow nested deeper than 64 levels";
-				return;
-			}
-			tmp[n].k = caller->parent;
-			tmp[n].x = caller;
-			tmp[n].phase = EV_INSIDE;
-			n++;
-		}
-		k = caller->parent;
-	}
-	p->n = n;
-	for (int32_t i = 0; i < n; i++)
-		p->l[i] = tmp[n - 1 - i];
+	/* the levels go in from the top of p->l down, the event's own last:
+	 * the walk up writes level i of n at l[n - 1 - i]; the levels an
+	 * embedded caller drops are written over, or fall outside */
+	int32_t n = trace_path_levels(e);
+	if (walk(e, p, p->l, n) == n)
+		p->n = n;
 }
 
 int32_t path_shared_run(const struct path *d, const struct path *u)

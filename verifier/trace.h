@@ -40,23 +40,31 @@ int event_equal(const struct event *a, const struct event *b);
 /* "add.3", "start of body.1", "end of the program", ... into buf. */
 const char *event_format(const struct event *e, char *buf, size_t cap);
 
-#define TRACE_MAX_DEPTH 64
-
 struct path_level {
 	const struct hlo_computation *k;
 	const struct hlo_instruction *x; /* NULL for EV_KSTART / EV_KEND */
 	uint8_t phase;
 };
 
-/* The call chain of an event from the entry down. */
+/* The call chain of an event from the entry down: a level per control-flow
+ * instruction it runs inside, however deep (a module of 64 nested loops is
+ * a module like another), allocated by the caller (path_bytes). */
 struct path {
 	int32_t n;
 	int ok;               /* 0: the chain is unsupported (see why) */
 	int never;            /* the event never executes */
 	const char *why;
-	struct path_level l[TRACE_MAX_DEPTH];
+	struct path_level l[]; /* n */
 };
 
+/* The levels e's path has (trace_path writes that many). */
+int32_t trace_path_levels(const struct event *e);
+/* Bytes of a path of n levels. */
+static inline size_t path_bytes(int32_t n)
+{
+	return sizeof(struct path) + (size_t)(n > 0 ? n : 0) * sizeof(struct path_level);
+}
+/* e's path into p, which has room for trace_path_levels(e) levels. */
 void trace_path(const struct event *e, struct path *p);
 
 /* The deepest level at which events d and u run in one run of one

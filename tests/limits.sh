@@ -166,6 +166,26 @@ if [ -x "$G" ]; then
 else
 	bad "no $G (make build/hlogen)"
 fi
+# loops nested past TRACE_MAX_DEPTH (128 levels): the module parses, is not analysed
+# (every verdict unknown, the reason named, exit 3), and that takes no time
+sh bench/shapes.sh --gen nesting 1000 >"$T/nest.hlo"
+t0=$(date +%s%N)
+"$H" check "$T/nest.hlo" >"$T/out" 2>&1; st=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ $st = 3 ] && [ $ms -lt 10000 ] &&
+   grep -q 'copy verdicts unknown: control flow nested deeper than 128 levels (1001): not analysed' "$T/out" &&
+   [ "$(grep -c '(unexplained, unknown)' "$T/out")" -ge 10 ]; then ok
+else bad "nesting-1000: exit $st in $ms ms:"; head -n 5 "$T/out" | sed 's/^/  /'; fi
+# 127 nested loops are analysed (128 levels; the whole decision takes tens of
+# seconds), and a budget ends it early: unknown, exit 3
+sh bench/shapes.sh --gen nesting 127 >"$T/nest.hlo"
+t0=$(date +%s%N)
+"$H" check --time-budget-ms 300 --format=json "$T/nest.hlo" >"$T/out" 2>&1; st=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ $st = 3 ] && [ $ms -lt 10000 ] && ! grep -q 'nested deeper' "$T/out" &&
+   grep -q 'time budget exhausted' "$T/out"; then ok
+else bad "nesting-127-budget: exit $st in $ms ms"; fi
+rm -f "$T/nest.hlo"
 for arg in -1 abc 1e3 99999999999999999999; do
 	"$H" parse --time-budget-ms "$arg" "$T/m1.hlo" >/dev/null 2>&1; st=$?
 	[ $st = 2 ] && ok || bad "--time-budget-ms $arg: exit $st, want 2"

@@ -1,5 +1,6 @@
 /* findings.c - the findings list, fingerprints and sparse-style finding_add(). */
 #include "findings.h"
+#include "satmath.h"
 #include "htab.h"
 #include "lines.h"
 #include "xalloc.h"
@@ -162,7 +163,7 @@ void finding_trips(struct finding *f, const struct hlo_computation *c, long long
 	int64_t t = c ? computation_trips(c, &in_loop) : 1;
 	f->has_trips = 1;
 	f->trip_count = !in_loop ? 0 : t > 0 ? t : -1;
-	f->bytes_per_step = f->trip_count > 0 && bytes >= 0 ? bytes * f->trip_count : bytes;
+	f->bytes_per_step = f->trip_count > 0 && bytes >= 0 ? sat_mul_i64(bytes, f->trip_count) : bytes;
 }
 
 void finding_copy(struct findings *fs, struct finding *f, const char *copied_value,

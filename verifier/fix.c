@@ -1,6 +1,7 @@
 /* fix.c - choose copies to remove together, verify the choice by analysing
  * the rewritten module again (fix.h, docs/fix.md). */
 #include "fix.h"
+#include "satmath.h"
 #include "hazard.h"
 #include "hzview.h"
 #include "instrmap.h"
@@ -152,17 +153,6 @@ static int64_t trips_of(const struct hlo_instruction *x)
 	return in_loop ? t : 0;
 }
 
-static uint64_t sat_mul(uint64_t a, uint64_t b)
-{
-	if (a && b > UINT64_MAX / a)
-		return UINT64_MAX;
-	return a * b;
-}
-
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	return a + b < a ? UINT64_MAX : a + b;
-}
 
 static int32_t uf_find(int32_t *p, int32_t x)
 {

@@ -366,6 +366,7 @@ struct view {
 	int32_t n_samples;
 	int32_t n_unknown;
 	const char *unknown_why;
+	const char *cut;             /* why the view is left undecided (time budget, nesting), or NULL */
 	int forced_found; /* a triple every schedule has: the verdict is settled */
 	struct buffer_verdict *bv; /* the verdict being decided */
 	int sent_smt;              /* a query went to Z3 for it */
@@ -3382,6 +3383,15 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	for (int32_t i = 0; i < V.n_m; i++)
 		if (!V.m[i].excluded)
 			build_reads(&V, i);
+	/* an access nested past TRACE_MAX_DEPTH makes its triples unknown, and
+	 * d-deep nesting has some d^2 of them per view: the view is unknown at
+	 * once (a hostile module ends in a second, not in minutes) */
+	for (int32_t i = 0; i < V.n_m && !V.cut; i++)
+		if (!V.m[i].excluded && path_too_deep(V.m[i].path))
+			V.cut = V.m[i].path->why;
+	for (int32_t i = 0; i < V.n_r && !V.cut; i++)
+		if (path_too_deep(rpath(&V, &V.r[i])))
+			V.cut = rpath(&V, &V.r[i])->why;
 
 	/* static hazards */
 	int32_t n_live = 0;
@@ -3456,11 +3466,17 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	}
 	struct writer_classes WC;
 	writer_classes_init(&V, &WC);
-	for (int32_t vi = 0; vi < V.n_m && !(stop_early && V.forced_found); vi++) {
+	for (int32_t vi = 0; vi < V.n_m && !(stop_early && V.forced_found) && !V.cut; vi++) {
 		if (V.m[vi].excluded)
 			continue;
 		for (int32_t ri = V.m[vi].first_read;
 		     ri < V.m[vi].first_read + V.m[vi].n_reads && !(stop_early && V.forced_found); ri++) {
+			/* one view can be most of a run (a buffer carried through
+			 * thousands of nested loops): the budget is checked per read */
+			if (budget_expired(&an->opt.budget)) {
+				V.cut = BUDGET_EXHAUSTED_REASON;
+				break;
+			}
 			int same_run = B.wb && read_in_def_run(&V.m[vi], rpath(&V, &V.r[ri]));
 			int32_t inside = shared_inside_level(&V.m[vi], rpath(&V, &V.r[ri]));
 			if (V.n_samples >= FALSE_SAMPLES && V.r[ri].rg < 0) {
@@ -3486,6 +3502,23 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		removal_view_verdict(&V, orig, bv, &ev, &out->predicted);
 	else
 		view_verdict(&V, bv, &ev, &out->predicted);
+	/* cut short, or judged against the module as given's decisions that
+	 * were: triples are missing on one side, so nothing is proven */
+	const char *cut = V.cut ? V.cut : orig[0] && orig[0]->cut ? orig[0]->cut : orig[1] ? orig[1]->cut : NULL;
+	if (cut) {
+		out->cut = cut;
+		bv->any = VERDICT_UNKNOWN;
+		if (scheduled)
+			bv->given = VERDICT_UNKNOWN;
+		bv->n_edges = 0;
+		bv->edge_from = bv->edge_to = NULL;
+		bv->edges_from = bv->edges_to = NULL;
+		bv->unknown_reason = arena_strdup(A, cut);
+		ev.n = 0;
+		if (ev.s)
+			ev.s[0] = 0;
+		sb_printf(&ev, "unknown: %s\n", cut);
+	}
 	if (in->keep_triples)
 		keep_trips(&V, out);
 	int32_t n_possible = 0;

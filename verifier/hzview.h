@@ -59,6 +59,7 @@ struct hz_result {
 	enum copy_family predicted; /* family the worst hazard suggests */
 	int32_t n_trips;
 	struct hz_trip *trips;      /* keep_triples: the possible triples (arena) */
+	const char *cut;            /* why bv is unknown and the reports partial (time budget, nesting), or NULL */
 };
 
 int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *out);

@@ -2,6 +2,7 @@
  * REPORT_JSON_SCHEMA_VERSION changes only when a key changes meaning or goes
  * away (new keys keep it). */
 #include "baseline.h"
+#include "satmath.h"
 #include "copies.h"
 #include "donation.h"
 #include "report.h"
@@ -37,7 +38,7 @@ static json_t *copies_json(const struct module_report *mr)
 		json_object_set_new(o, "bytes", json_integer((json_int_t)c->bytes));
 		/* per module run: bytes x trips inside a loop of known count */
 		json_object_set_new(o, "trip_count", c->trips > 0 ? json_integer((json_int_t)c->trips) : json_null());
-		json_object_set_new(o, "bytes_per_step", json_integer((json_int_t)(c->trips > 0 ? c->bytes * (uint64_t)c->trips : c->bytes)));
+		json_object_set_new(o, "bytes_per_step", json_integer((json_int_t)(c->trips > 0 ? sat_mul_i64((int64_t)c->bytes, c->trips) : (int64_t)c->bytes)));
 		json_object_set_new(o, "source", report_source_json(c->source));
 		json_array_append_new(a, o);
 	}

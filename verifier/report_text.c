@@ -8,6 +8,7 @@
 #include "copies.h"
 #include "donation.h"
 #include "report.h"
+#include "satmath.h"
 #include "timeline.h" /* tl_format_bytes */
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +106,7 @@ static uint64_t step_cost(uint64_t bytes, int64_t trips, int *floor)
 {
 	if (trips < 0)
 		*floor = 1;
-	return trips > 1 ? bytes * (uint64_t)trips : bytes;
+	return trips > 1 ? sat_mul(bytes, (uint64_t)trips) : bytes;
 }
 
 /* " (8.0 KiB per step)" when the step costs more than one run, else "". */
@@ -131,13 +132,13 @@ static void tally_add(struct tally *t, int fm, uint64_t bytes, int64_t trips)
 	int fl = 0;
 	uint64_t st = step_cost(bytes, trips, &fl);
 	t->n[fm]++;
-	t->bytes[fm] += bytes;
-	t->step[fm] += st;
+	t->bytes[fm] = sat_add(t->bytes[fm], bytes);
+	t->step[fm] = sat_add(t->step[fm], st);
 	t->floor[fm] |= fl;
 	t->count++;
 	if (fm != FAMILY_NO_OP) { /* removed before copy insertion: costs nothing */
-		t->total += bytes;
-		t->total_step += st;
+		t->total = sat_add(t->total, bytes);
+		t->total_step = sat_add(t->total_step, st);
 		t->total_floor |= fl;
 	}
 }

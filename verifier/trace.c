@@ -65,6 +65,8 @@ static int is_control_flow(const struct hlo_instruction *x)
  * it go, at() sees them before), or -1 with p->ok / p->never / p->why set.
  * Each step goes one computation up; a cycle in the call graph is caught
  * by counting the steps. */
+static const char too_deep[] = "control flow nested deeper than " TRACE_MAX_DEPTH_TEXT " levels";
+
 static int32_t walk(const struct event *e, struct path *p, struct path_level *out, int32_t n_out)
 {
 	int32_t n = 0;
@@ -97,12 +99,21 @@ static int32_t walk(const struct event *e, struct path *p, struct path_level *ou
 			/* embedded or async: the event happens at the calling instruction */
 			n = 0;
 			up.phase = EV_AT;
+		} else if (n >= TRACE_MAX_DEPTH) {
+			p->ok = 0;
+			p->why = too_deep;
+			return -1;
 		}
 		AT(up);
 		k = caller->parent;
 	}
 #undef AT
 	return n;
+}
+
+int path_too_deep(const struct path *p)
+{
+	return p && !p->ok && p->why == too_deep;
 }
 
 int32_t trace_path_levels(const struct event *e)

@@ -40,6 +40,13 @@ int event_equal(const struct event *a, const struct event *b);
 /* "add.3", "start of body.1", "end of the program", ... into buf. */
 const char *event_format(const struct event *e, char *buf, size_t cap);
 
+/* Levels of a path (the entry's included) past which an event is not
+ * traced: its triples are unknown. Deciding a buffer carried through d
+ * nested loops costs about d^3 (docs/performance.md), so hostile nesting
+ * ends here rather than in minutes of work and gigabytes of paths. */
+#define TRACE_MAX_DEPTH 128
+#define TRACE_MAX_DEPTH_TEXT "128"
+
 struct path_level {
 	const struct hlo_computation *k;
 	const struct hlo_instruction *x; /* NULL for EV_KSTART / EV_KEND */
@@ -66,6 +73,8 @@ static inline size_t path_bytes(int32_t n)
 }
 /* e's path into p, which has room for trace_path_levels(e) levels. */
 void trace_path(const struct event *e, struct path *p);
+/* p was not traced because its control flow nests past TRACE_MAX_DEPTH. */
+int path_too_deep(const struct path *p);
 
 /* The deepest level at which events d and u run in one run of one
  * computation (their paths agree above it, inside the same instructions

@@ -1154,7 +1154,7 @@ int copy_analyse_one(struct analysis *an, const struct hlo_instruction *copy,
 	if (!copy)
 		return -1;
 	struct copy_site *all;
-	int32_t n = copy_sites(an->m, &an->m->arena, &all);
+	int32_t n = copy_sites_at(copy, &an->m->arena, &all);
 	for (int32_t i = 0; i < n; i++)
 		if (all[i].at == copy || all[i].done == copy || all[i].inner == copy)
 			return copy_analyse_site(an, &all[i], out);

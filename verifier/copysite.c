@@ -206,6 +206,24 @@ int32_t copy_sites(const struct hlo_module *m, struct arena *a, struct copy_site
 	return j;
 }
 
+int32_t copy_sites_at(const struct hlo_instruction *x, struct arena *a, struct copy_site **out)
+{
+	/* the instruction whose sites name x: a copy-done's copy-start, a
+	 * fused copy's fusion */
+	const struct hlo_computation *k = x->parent;
+	if (x->opcode == OP_COPY_DONE && x->n_operands == 1)
+		x = x->operands[0];
+	else if (k->n_callers > 0 && k->callers[0].context == CALL_EMBEDDED &&
+		 k->callers[0].instr->opcode == OP_FUSION)
+		x = k->callers[0].instr;
+	int32_t n = 0;
+	if ((x->opcode == OP_COPY || x->opcode == OP_COPY_START || x->opcode == OP_FUSION) &&
+	    !copy_in_embedded_computation(x))
+		n = sites_of(x, NULL, 0);
+	*out = arena_array(a, (size_t)n + 1, sizeof(**out));
+	return n > 0 ? sites_of(x, *out, n) : 0;
+}
+
 int32_t copy_sites_named(const struct hlo_module *m, struct arena *a, const char *name,
 			 struct copy_site *out, int32_t cap)
 {

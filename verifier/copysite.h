@@ -35,6 +35,10 @@ const char *copy_kind_name(enum copy_kind k);
  * then instructions; a multi-output fusion's outputs in index order; a pair
  * at its copy-start). *out is allocated in `a`. Returns the count. */
 int32_t copy_sites(const struct hlo_module *m, struct arena *a, struct copy_site **out);
+/* The sites of copy_sites() that x is part of (a copy, a copy-start or its
+ * copy-done, a fusion or the copy inside it), found from x alone: a
+ * decision about one copy does not list the module's. */
+int32_t copy_sites_at(const struct hlo_instruction *x, struct arena *a, struct copy_site **out);
 
 /* The sites a name denotes: the copy, fusion, copy-start or copy-done's name,
  * the fused computation's inner copy, or "fusion{i}" for one output. Writes

@@ -2273,6 +2273,9 @@ struct xlate {
 	 * kv, (kind, value), and rd, the read) to start << 32 | count */
 	int32_t *ord;
 	struct htab kv, rd, run;
+	/* (kind, value) of the view's possible triples that have a read: the
+	 * only keys subtract_old looks up (static ones are all kept) */
+	struct htab want;
 };
 
 /* A read as old entries name it: the reading instruction, or the
@@ -2505,8 +2508,14 @@ static void old_collect(struct xlate *X, const struct hz_result *const orig[2])
 			e.universal = t->universal;
 			e.unknown = t->unknown;
 			e.v = x_value(X, t->v);
+			if (e.v < 0)
+				continue;
+			if (t->kind != HAZARD_READ_ONLY_WRITTEN && t->kind != HAZARD_READ_ONLY_OUTPUT &&
+			    t->kind != HAZARD_OUTPUTS_NOT_DISTINCT &&
+			    !htab_get(&X->want, (uint64_t)(uint32_t)t->kind << 32 | (uint32_t)e.v))
+				continue; /* no triple of the view asks for it */
 			e.w = t->w >= 0 ? x_value(X, t->w) : -1;
-			if (e.v < 0 || (t->kind == HAZARD_SAME_TIME && e.w < 0))
+			if (t->kind == HAZARD_SAME_TIME && e.w < 0)
 				continue;
 			if (X->recheck && !t->unknown && !atoms_possible(&X->plain, t->a, t->n, NULL, 0))
 				continue; /* record() would not have kept it with the edges */
@@ -3210,6 +3219,15 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 				 struct buffer_verdict *bv, struct sbuf *ev, enum copy_family *predicted)
 {
 	const struct hz_origin *org = V->in->origin;
+	/* nothing possible in the view: nothing to subtract (most copies; the
+	 * module as given's triples would be translated for each) */
+	int any_possible = 0;
+	for (int32_t i = 0; i < V->n_t && !any_possible; i++)
+		any_possible = V->t[i].possible;
+	if (!any_possible) {
+		view_verdict(V, bv, ev, predicted);
+		return;
+	}
 	struct xlate X;
 	memset(&X, 0, sizeof(X));
 	X.V = V;
@@ -3225,6 +3243,14 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 	X.source = X.same ? org->source : x_instr(&X, org->source);
 	X.source_scheduled = org->source && org->source->opcode != OP_PARAMETER &&
 			     org->source->opcode != OP_CONSTANT && X.source;
+	htab_init(&X.want, 16);
+	for (int32_t i = 0; i < V->n_t; i++) {
+		const struct hz_triple *t = &V->t[i];
+		if (t->possible && t->r >= 0) {
+			int added;
+			htab_put(&X.want, (uint64_t)(uint32_t)t->kind << 32 | (uint32_t)V->m[t->v].id, &added);
+		}
+	}
 	old_collect(&X, orig);
 	old_index(&X);
 	/* static hazards the module as given has too go at once */
@@ -3309,6 +3335,7 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 	free(X.members);
 	free(X.e);
 	old_index_free(&X);
+	htab_free(&X.want);
 }
 
 static struct hz_cache *hz_cache_new(struct analysis *an);

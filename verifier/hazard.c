@@ -2273,8 +2273,10 @@ struct xlate {
 	 * kv, (kind, value), and rd, the read) to start << 32 | count */
 	int32_t *ord;
 	struct htab kv, rd, run;
-	/* (kind, value) of the view's possible triples that have a read: the
-	 * only keys subtract_old looks up (static ones are all kept) */
+	/* the keys (kind, value, read) of the view's possible triples that
+	 * have a read, hashed (want_key): the only runs subtract_old looks up;
+	 * a collision only keeps an entry no run asks for (static ones are all
+	 * kept) */
 	struct htab want;
 };
 
@@ -2293,6 +2295,11 @@ static const void *view_read(int kind, const struct hz_read *r)
 	if (kind == HAZARD_SAME_TIME)
 		return NULL;
 	return r->instr ? (const void *)r->instr : (const void *)r->ev.k;
+}
+
+static uint64_t want_key(int kind, int32_t v, const void *read)
+{
+	return htab_mix((uint64_t)(uintptr_t)read) ^ ((uint64_t)(uint32_t)kind << 32 | (uint32_t)v);
 }
 
 /* The number of x in table t (numbered in order of first sight when add). */
@@ -2510,15 +2517,6 @@ static void old_collect(struct xlate *X, const struct hz_result *const orig[2])
 			e.v = x_value(X, t->v);
 			if (e.v < 0)
 				continue;
-			if (t->kind != HAZARD_READ_ONLY_WRITTEN && t->kind != HAZARD_READ_ONLY_OUTPUT &&
-			    t->kind != HAZARD_OUTPUTS_NOT_DISTINCT &&
-			    !htab_get(&X->want, (uint64_t)(uint32_t)t->kind << 32 | (uint32_t)e.v))
-				continue; /* no triple of the view asks for it */
-			e.w = t->w >= 0 ? x_value(X, t->w) : -1;
-			if (t->kind == HAZARD_SAME_TIME && e.w < 0)
-				continue;
-			if (X->recheck && !t->unknown && !atoms_possible(&X->plain, t->a, t->n, NULL, 0))
-				continue; /* record() would not have kept it with the edges */
 			if (t->read || t->read_end) {
 				e.read = x_instr(X, t->read);
 				e.read_end = x_comp(X, t->read_end);
@@ -2527,6 +2525,15 @@ static void old_collect(struct xlate *X, const struct hz_result *const orig[2])
 				if (!e.read && !e.read_end && t->kind != HAZARD_SAME_TIME)
 					continue;
 			}
+			if (t->kind != HAZARD_READ_ONLY_WRITTEN && t->kind != HAZARD_READ_ONLY_OUTPUT &&
+			    t->kind != HAZARD_OUTPUTS_NOT_DISTINCT &&
+			    !htab_get(&X->want, want_key(t->kind, e.v, entry_read(&e))))
+				continue; /* no triple of the view asks for its key */
+			e.w = t->w >= 0 ? x_value(X, t->w) : -1;
+			if (t->kind == HAZARD_SAME_TIME && e.w < 0)
+				continue;
+			if (X->recheck && !t->unknown && !atoms_possible(&X->plain, t->a, t->n, NULL, 0))
+				continue; /* record() would not have kept it with the edges */
 			e.wdef = t->wdef;
 			if (e.wdef.x) {
 				e.wdef.x = x_instr(X, t->wdef.x);
@@ -3248,7 +3255,7 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 		const struct hz_triple *t = &V->t[i];
 		if (t->possible && t->r >= 0) {
 			int added;
-			htab_put(&X.want, (uint64_t)(uint32_t)t->kind << 32 | (uint32_t)V->m[t->v].id, &added);
+			htab_put(&X.want, want_key(t->kind, V->m[t->v].id, view_read(t->kind, &V->r[t->r])), &added);
 		}
 	}
 	old_collect(&X, orig);

@@ -3762,7 +3762,7 @@ int32_t hazards_in_buffer(struct analysis *an, int32_t buffer, struct hazard_rep
 	if (buffer < 0 || buffer >= an->bufs->n_buffers)
 		return -1;
 	const struct hz_result *r = buffer_result(an, buffer);
-	if (!r)
+	if (!r || r->cut) /* cut short: the reports are partial */
 		return -1;
 	*out = r->reports;
 	return r->n_reports;
@@ -3777,7 +3777,7 @@ int32_t hazards_left_with_edges(struct analysis *an, int32_t buffer, int32_t v, 
 	if (!base || buffer < 0 || buffer >= base->bufs->n_buffers)
 		return -1;
 	const struct hz_result *r = buffer_result(base, buffer);
-	if (!r)
+	if (!r || r->cut) /* cut short: triples are missing */
 		return -1;
 	if (!an->cache)
 		an->cache = hz_cache_new(an);
@@ -3827,6 +3827,11 @@ int32_t hazards_analyse(struct analysis *an, struct hazard_report **out)
 			continue;
 		struct hazard_report *r;
 		int32_t k = hazards_in_buffer(an, b, &r);
+		const struct hz_result *res = k < 0 ? buffer_result(an, b) : NULL;
+		if (res && res->cut) { /* the time budget ran out: no partial list */
+			free(parts);
+			return -1;
+		}
 		if (k <= 0)
 			continue;
 		if (n_parts == cap) {

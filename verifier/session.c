@@ -198,6 +198,8 @@ const struct hazard_list *session_hazards(struct session *s)
 		return &s->cv.hazards;
 	if (!session_analysis(s))
 		return NULL;
+	if (budget_expired(s->so.budget)) /* a decision cut short (hazard.c) */
+		return unavailable(s, SESSION_TIME_BUDGET, BUDGET_EXHAUSTED_REASON);
 	return unavailable(s, SESSION_FAILED, "internal error in the hazard decider");
 }
 

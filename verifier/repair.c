@@ -278,7 +278,7 @@ static int answer(struct analysis *an, struct analysis *aw, const struct questio
 		if (aw->base) { /* the base's triples the edges leave (hazard.h) */
 			int32_t unk, k = hazards_left_with_edges(aw, aw->bufs->buffer_of[v], v, q->kind_mask,
 								 q->exact, q->h->def_w, q->h->use, &unk);
-			return k < 0 ? -1 : k == 0;
+			return k < 0 ? -1 : k == 0 && unk == 0; /* an unknown one is not avoided */
 		}
 		struct hazard_report *r;
 		int32_t k = hazards_in_buffer(aw, aw->bufs->buffer_of[v], &r);

@@ -933,14 +933,17 @@ static int32_t compare(struct fixer *F, struct analysis *aw, int full)
 			continue;
 		compared++;
 		struct buffer_verdict bv;
+		memset(&bv, 0, sizeof(bv));
 		struct hazard_report *r = NULL;
 		int32_t nr = hazards_decide_buffer(aw, b, &bv) < 0 ? -1 : hazards_in_buffer(aw, b, &r);
 		int unknown = nr < 0 || (F->o->use_given ? bv.given == VERDICT_UNKNOWN : bv.any == VERDICT_UNKNOWN);
 		for (int32_t k = 0; k < nr && !unknown; k++)
 			unknown = r[k].unknown;
 		if (unknown) {
-			const char *why = nr < 0 ? "the hazard decider failed on the rewritten module"
-						 : bv.unknown_reason ? bv.unknown_reason : "not decided";
+			/* a decision the budget cut short has its reason, and no reports */
+			const char *why = bv.unknown_reason ? bv.unknown_reason
+					  : nr < 0 ? "the hazard decider failed on the rewritten module"
+						   : "not decided";
 			if (!touched) {
 				/* as it was in the module as given? */
 				struct buffer_verdict ob;

@@ -40,6 +40,25 @@ static void rewrite_ctrl_attr(struct hlo_module *w, struct hlo_instruction *x)
 	ctrl_attr_in(&w->arena, x);
 }
 
+/* x's control-predecessors attribute, added when missing, and its text
+ * rewritten from x's predecessors (ctrl_attr_in) */
+static void ctrl_attr_ensure(struct arena *A, struct hlo_instruction *x)
+{
+	int has = 0;
+	for (int32_t a = 0; a < x->n_attrs; a++)
+		has |= !strcmp(x->attrs[a].name, "control-predecessors");
+	if (!has) {
+		struct hlo_attr *at = arena_array(A, (size_t)x->n_attrs + 1, sizeof(*at));
+		if (x->n_attrs)
+			memcpy(at, x->attrs, (size_t)x->n_attrs * sizeof(*at));
+		at[x->n_attrs].name = "control-predecessors";
+		at[x->n_attrs].value = "{}";
+		x->attrs = at;
+		x->n_attrs++;
+	}
+	ctrl_attr_in(A, x);
+}
+
 /* Add p to x's control predecessors (once) and to the printed attribute;
  * memory from A. Writes x's ext and attribute array: the caller owns them. */
 static void add_ctrl_pred_in(struct arena *A, struct hlo_instruction *x, struct hlo_instruction *p)
@@ -58,19 +77,7 @@ static void add_ctrl_pred_in(struct arena *A, struct hlo_instruction *x, struct 
 		memcpy(v, e->ctrl_preds, (size_t)e->n_ctrl_preds * sizeof(*v));
 	v[e->n_ctrl_preds++] = p;
 	e->ctrl_preds = v;
-	int has = 0;
-	for (int32_t a = 0; a < x->n_attrs; a++)
-		has |= !strcmp(x->attrs[a].name, "control-predecessors");
-	if (!has) {
-		struct hlo_attr *at = arena_array(A, (size_t)x->n_attrs + 1, sizeof(*at));
-		if (x->n_attrs)
-			memcpy(at, x->attrs, (size_t)x->n_attrs * sizeof(*at));
-		at[x->n_attrs].name = "control-predecessors";
-		at[x->n_attrs].value = "{}";
-		x->attrs = at;
-		x->n_attrs++;
-	}
-	ctrl_attr_in(A, x);
+	ctrl_attr_ensure(A, x);
 }
 
 /* The same for p[0..n) at once, in that order (each once): one array and
@@ -106,19 +113,7 @@ static void add_ctrl_preds_in(struct arena *A, struct hlo_instruction *x, struct
 		return;
 	e->ctrl_preds = v;
 	e->n_ctrl_preds = k;
-	int has = 0;
-	for (int32_t a = 0; a < x->n_attrs; a++)
-		has |= !strcmp(x->attrs[a].name, "control-predecessors");
-	if (!has) {
-		struct hlo_attr *at = arena_array(A, (size_t)x->n_attrs + 1, sizeof(*at));
-		if (x->n_attrs)
-			memcpy(at, x->attrs, (size_t)x->n_attrs * sizeof(*at));
-		at[x->n_attrs].name = "control-predecessors";
-		at[x->n_attrs].value = "{}";
-		x->attrs = at;
-		x->n_attrs++;
-	}
-	ctrl_attr_in(A, x);
+	ctrl_attr_ensure(A, x);
 }
 
 /* x's control successors and s[0..n) (each once) */

@@ -24,6 +24,7 @@ struct member_mats;
 
 struct hz_cache {
 	struct dv_scratch *dv;
+	int dv_borrowed; /* dv is the base analysis's (hz_cache_new) */
 	/* the decision of each buffer of the module as given, with reports and
 	 * evidence: the hazard rule, the donation verdict and its witness all
 	 * ask for the same buffer (arena memory). A hash table by buffer id:
@@ -49,6 +50,17 @@ struct hz_cache {
 	/* the member matrices of the last value sets decided (member_mats) */
 	struct member_mats *mats[MATS_KEPT];
 	uint64_t mats_clock;
+	/* a removal view's translated old triples and their index (struct
+	 * xlate), kept between views (in the origin's cache): mixtral's 63
+	 * views of one shared buffer each faulted in a fresh 3 MB array
+	 * otherwise */
+	struct old_entry *old_e;
+	int32_t *old_ord, *old_cnt;
+	int32_t cap_old_e, cap_old_idx;
+	/* the view's members by value id: vmark[id] == vgen (x_value) */
+	uint32_t *vmark;
+	int32_t cap_vmark;
+	uint32_t vgen;
 };
 
 /* The capacity of a grown array: cap (first when 0) doubled until need
@@ -2252,6 +2264,7 @@ struct old_entry {
 	const struct hlo_computation *read_end;
 	struct event wdef;
 	struct atom a[COND_MAX_ATOMS];
+	int32_t grp; /* its want key's number (xlate.want), -1 for a static kind */
 };
 
 /* The module as given in the view's terms (see above). */
@@ -2263,21 +2276,19 @@ struct xlate {
 	 * rule out are not the module as given's (origin_results) */
 	int recheck;
 	struct depview plain;         /* the origin's order, nothing removed */
-	int32_t *members;             /* the view's member ids, sorted */
 	const struct hlo_instruction *source; /* org->source in the view */
 	int source_scheduled;         /* not a parameter or constant */
-	int32_t n, cap;
+	int32_t n;
 	struct old_entry *e;
-	/* the entries by key (kind, value, read): ord[] lists each key's
-	 * entries in their order in e[]; run maps the key (as numbered by
-	 * kv, (kind, value), and rd, the read) to start << 32 | count */
-	int32_t *ord;
-	struct htab kv, rd, run;
+	struct hz_cache *scratch;     /* holds e[] and ord[] between views */
 	/* the keys (kind, value, read) of the view's possible triples that
-	 * have a read, hashed (want_key): the only runs subtract_old looks up;
-	 * a collision only keeps an entry no run asks for (static ones are all
-	 * kept) */
+	 * have a read, hashed (want_key), each to its number: the only runs
+	 * subtract_old looks up; a collision only keeps an entry no run asks
+	 * for (static ones are all kept) */
 	struct htab want;
+	/* the entries by want key (old_index): ord[] lists each key's entries
+	 * in their order in e[], key g's at ord[run_end[g - 1] .. run_end[g]) */
+	int32_t *ord, *run_end;
 };
 
 /* A read as old entries name it: the reading instruction, or the
@@ -2302,82 +2313,51 @@ static uint64_t want_key(int kind, int32_t v, const void *read)
 	return htab_mix((uint64_t)(uintptr_t)read) ^ ((uint64_t)(uint32_t)kind << 32 | (uint32_t)v);
 }
 
-/* The number of x in table t (numbered in order of first sight when add). */
-static int64_t key_number(struct htab *t, uint64_t x, int add)
-{
-	if (!add) {
-		const uint64_t *v = htab_get(t, x);
-		return v ? (int64_t)*v : -1;
-	}
-	int added;
-	uint64_t *v = htab_put(t, x, &added);
-	if (added)
-		*v = t->n - 1;
-	return (int64_t)*v;
-}
-
-/* The key of (kind, v, read) in X's tables, or -1 when no entry has it. */
-static int64_t old_key(struct xlate *X, int kind, int32_t v, const void *read, int add)
-{
-	int64_t a = key_number(&X->kv, (uint64_t)(uint32_t)kind << 32 | (uint32_t)v, add);
-	int64_t b = key_number(&X->rd, (uint64_t)(uintptr_t)read, add);
-	return a < 0 || b < 0 ? -1 : a << 32 | b;
-}
-
-/* X->ord and the runs (a counting sort: each key's entries keep their order) */
+/* X->ord and the runs: the entries by their want key's number (a counting
+ * sort, so each key's entries keep their order in e[]); static entries
+ * (grp < 0) are in no run */
 static void old_index(struct xlate *X)
 {
-	htab_init(&X->kv, (size_t)X->n);
-	htab_init(&X->rd, (size_t)X->n);
-	htab_init(&X->run, (size_t)X->n);
-	int32_t *grp = xmalloc((size_t)X->n + 1, sizeof(int32_t)), *cnt = xcalloc((size_t)X->n + 2, sizeof(int32_t));
-	int32_t ng = 0;
-	for (int32_t i = 0; i < X->n; i++) {
-		const struct old_entry *e = &X->e[i];
-		int added;
-		uint64_t *g = htab_put(&X->run, (uint64_t)old_key(X, e->kind, e->v, entry_read(e), 1), &added);
-		if (added)
-			*g = (uint64_t)ng++;
-		grp[i] = (int32_t)*g;
-		cnt[grp[i] + 1]++;
+	struct hz_cache *c = X->scratch;
+	int32_t ng = (int32_t)X->want.n;
+	int32_t need = (X->n > ng ? X->n : ng) + 2;
+	if (need > c->cap_old_idx) {
+		c->cap_old_idx = (int32_t)grown_cap((size_t)c->cap_old_idx, (size_t)need, 64);
+		c->old_cnt = xrealloc(c->old_cnt, (size_t)c->cap_old_idx, sizeof(int32_t));
+		c->old_ord = xrealloc(c->old_ord, (size_t)c->cap_old_idx, sizeof(int32_t));
 	}
+	int32_t *cnt = c->old_cnt;
+	memset(cnt, 0, ((size_t)ng + 1) * sizeof(int32_t));
+	for (int32_t i = 0; i < X->n; i++)
+		if (X->e[i].grp >= 0)
+			cnt[X->e[i].grp + 1]++;
 	for (int32_t g = 0; g < ng; g++)
 		cnt[g + 1] += cnt[g];
-	/* run[key]: group number -> its start and count */
-	uint64_t k, v;
-	for (size_t i = 0; htab_next(&X->run, &i, &k, &v);)
-		*htab_get(&X->run, k) = (uint64_t)cnt[v] << 32 | (uint32_t)(cnt[v + 1] - cnt[v]);
-	X->ord = xmalloc((size_t)X->n + 1, sizeof(int32_t));
+	X->ord = c->old_ord;
 	for (int32_t i = 0; i < X->n; i++)
-		X->ord[cnt[grp[i]]++] = i;
-	free(grp);
-	free(cnt);
+		if (X->e[i].grp >= 0)
+			X->ord[cnt[X->e[i].grp]++] = i;
+	/* now cnt[g] is where run g ends, and cnt[g - 1] where it starts */
+	X->run_end = cnt;
 }
 
-/* The entries on key (kind, v, read): X->ord[*start .. end) */
+/* The entries on the want key of (kind, v, read): X->ord[*start .. end).
+ * Keys are hashed (want_key): the caller skips the entries of another key
+ * that shares the hash (old_entry_is). */
 static int32_t old_run(struct xlate *X, int kind, int32_t v, const void *read, int32_t *start)
 {
 	*start = 0;
-	int64_t key = old_key(X, kind, v, read, 0);
-	const uint64_t *f = key < 0 ? NULL : htab_get(&X->run, (uint64_t)key);
-	if (!f)
+	const uint64_t *g = htab_get(&X->want, want_key(kind, v, read));
+	if (!g || !X->run_end)
 		return 0;
-	*start = (int32_t)(*f >> 32);
-	return *start + (int32_t)(uint32_t)*f;
+	*start = *g ? X->run_end[*g - 1] : 0;
+	return X->run_end[*g];
 }
 
-static void old_index_free(struct xlate *X)
+/* Is e an entry of key (kind, v, read)? */
+static int old_entry_is(const struct old_entry *e, int kind, int32_t v, const void *read)
 {
-	free(X->ord);
-	htab_free(&X->kv);
-	htab_free(&X->rd);
-	htab_free(&X->run);
-}
-
-static int cmp_id(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-	return (x > y) - (x < y);
+	return e->kind == kind && e->v == v && entry_read(e) == read;
 }
 
 static int removed_index(const struct xlate *X, const struct hlo_instruction *x)
@@ -2394,8 +2374,10 @@ static const struct hlo_computation *x_comp(const struct xlate *X, const struct 
 }
 
 /* An instruction of the module as given in the view; NULL for a removed one. */
-static const struct hlo_instruction *x_instr(const struct xlate *X, const struct hlo_instruction *x)
+static inline const struct hlo_instruction *x_instr(const struct xlate *X, const struct hlo_instruction *x)
 {
+	if (X->same && X->org->n_removed == 1) /* most views: one copy removed */
+		return x == X->org->removed[0] ? NULL : x;
 	if (!x || removed_index(X, x) >= 0)
 		return NULL;
 	if (X->same)
@@ -2408,15 +2390,10 @@ static const struct hlo_instruction *x_instr(const struct xlate *X, const struct
  * identity there. */
 static int32_t x_value(const struct xlate *X, int32_t v)
 {
-	const struct hz_input *in = X->V->in;
 	if (v == X->org->copy_value)
 		v = X->org->source_value;
-	if (X->same) {
-		for (int32_t i = 0; i < in->n_abs; i++)
-			if (in->abs_from[i] == v)
-				return -1; /* a phi that collapses */
-		return bsearch(&v, X->members, (size_t)X->V->n_m, sizeof(int32_t), cmp_id) ? v : -1;
-	}
+	if (X->same) /* a member, and not a phi that collapses (removal_view_verdict) */
+		return v >= 0 && v < X->scratch->cap_vmark && X->scratch->vmark[v] == X->scratch->vgen ? v : -1;
 	const struct hlo_value *hv = &X->org->an->df->values[v];
 	const struct hlo_instruction *d = x_instr(X, hv->def);
 	if (!d)
@@ -2505,71 +2482,83 @@ static void origin_results(const struct hz_origin *o, const struct hz_result *re
 /* The old triples of the two buffers the removal merges, in the view. */
 static void old_collect(struct xlate *X, const struct hz_result *const orig[2])
 {
+	X->e = X->scratch->old_e;
 	for (int k = 0; k < 2; k++) {
 		const struct hz_result *r = orig[k];
 		for (int32_t i = 0; r && i < r->n_trips; i++) {
 			const struct hz_trip *t = &r->trips[i];
-			struct old_entry e;
-			memset(&e, 0, sizeof(e));
-			e.kind = t->kind;
-			e.universal = t->universal;
-			e.unknown = t->unknown;
-			e.v = x_value(X, t->v);
-			if (e.v < 0)
+			/* built in place, no memset: the atoms and suffix past
+			 * n and n_sfx are never read */
+			struct hz_cache *c = X->scratch;
+			if (X->n == c->cap_old_e) {
+				c->cap_old_e = (int32_t)grown_cap((size_t)c->cap_old_e, (size_t)X->n + 1, 16);
+				c->old_e = xrealloc(c->old_e, (size_t)c->cap_old_e, sizeof(*c->old_e));
+				X->e = c->old_e;
+			}
+			struct old_entry *ep = &c->old_e[X->n];
+			ep->n = ep->esc_level = ep->n_sfx = 0;
+			ep->read = NULL;
+			ep->read_end = NULL;
+			memset(&ep->wdef, 0, sizeof(ep->wdef));
+			ep->kind = t->kind;
+			ep->universal = t->universal;
+			ep->unknown = t->unknown;
+			ep->v = x_value(X, t->v);
+			if (ep->v < 0)
 				continue;
 			if (t->read || t->read_end) {
-				e.read = x_instr(X, t->read);
-				e.read_end = x_comp(X, t->read_end);
+				ep->read = x_instr(X, t->read);
+				ep->read_end = x_comp(X, t->read_end);
 				/* read by the removed copy: no such read in the view (a
 				 * same-time pair is held by any read, that one included) */
-				if (!e.read && !e.read_end && t->kind != HAZARD_SAME_TIME)
+				if (!ep->read && !ep->read_end && t->kind != HAZARD_SAME_TIME)
 					continue;
 			}
+			ep->grp = -1;
 			if (t->kind != HAZARD_READ_ONLY_WRITTEN && t->kind != HAZARD_READ_ONLY_OUTPUT &&
-			    t->kind != HAZARD_OUTPUTS_NOT_DISTINCT &&
-			    !htab_get(&X->want, want_key(t->kind, e.v, entry_read(&e))))
-				continue; /* no triple of the view asks for its key */
-			e.w = t->w >= 0 ? x_value(X, t->w) : -1;
-			if (t->kind == HAZARD_SAME_TIME && e.w < 0)
+			    t->kind != HAZARD_OUTPUTS_NOT_DISTINCT) {
+				const uint64_t *g = htab_get(&X->want, want_key(t->kind, ep->v, entry_read(ep)));
+				if (!g)
+					continue; /* no triple of the view asks for its key */
+				ep->grp = (int32_t)*g;
+			}
+			ep->w = t->w >= 0 ? x_value(X, t->w) : -1;
+			if (t->kind == HAZARD_SAME_TIME && ep->w < 0)
 				continue;
 			if (X->recheck && !t->unknown && !atoms_possible(&X->plain, t->a, t->n, NULL, 0))
 				continue; /* record() would not have kept it with the edges */
-			e.wdef = t->wdef;
-			if (e.wdef.x) {
-				e.wdef.x = x_instr(X, t->wdef.x);
-				if (!e.wdef.x)
-					e.wdef.phase = EV_NEVER; /* the copy's write: no writer of the view */
+			ep->wdef = t->wdef;
+			if (ep->wdef.x) {
+				ep->wdef.x = x_instr(X, t->wdef.x);
+				if (!ep->wdef.x)
+					ep->wdef.phase = EV_NEVER; /* the copy's write: no writer of the view */
 			}
-			e.wdef.k = x_comp(X, t->wdef.k);
-			e.esc_level = t->esc_level;
+			ep->wdef.k = x_comp(X, t->wdef.k);
+			ep->esc_level = t->esc_level;
 			for (int32_t j = 0; j < t->n_sfx; j++) {
-				e.sfx[j].k = x_comp(X, t->sfx[j].k);
-				e.sfx[j].x = t->sfx[j].x ? x_instr(X, t->sfx[j].x) : NULL;
-				e.sfx[j].phase = t->sfx[j].phase;
-				if (!e.sfx[j].k || (t->sfx[j].x && !e.sfx[j].x))
+				ep->sfx[j].k = x_comp(X, t->sfx[j].k);
+				ep->sfx[j].x = t->sfx[j].x ? x_instr(X, t->sfx[j].x) : NULL;
+				ep->sfx[j].phase = t->sfx[j].phase;
+				if (!ep->sfx[j].k || (t->sfx[j].x && !ep->sfx[j].x))
 					break; /* a removed instruction: left unclassified */
-				e.n_sfx = (uint8_t)(j + 1);
+				ep->n_sfx = (uint8_t)(j + 1);
 			}
-			if (e.n_sfx != t->n_sfx)
-				e.n_sfx = 0;
+			if (ep->n_sfx != t->n_sfx)
+				ep->n_sfx = 0;
 			int holds = 1;
 			for (int32_t j = 0; j < t->n && holds; j++) {
 				struct atom a;
 				int got = x_atom(X, &t->a[j], &a);
 				if (got == 0)
 					holds = 0;
-				else if (got == 2 && e.n < COND_MAX_ATOMS)
-					e.a[e.n++] = a;
+				else if (got == 2 && ep->n < COND_MAX_ATOMS)
+					ep->a[ep->n++] = a;
 				else if (got == 2)
-					e.unknown = 1;
+					ep->unknown = 1;
 			}
 			if (!holds)
 				continue; /* never in the schedules compared */
-			if (X->n == X->cap) {
-				X->cap = X->cap ? 2 * X->cap : 16;
-				X->e = xrealloc(X->e, (size_t)X->cap, sizeof(*X->e));
-			}
-			X->e[X->n++] = e;
+			X->n++;
 		}
 	}
 }
@@ -3107,6 +3096,8 @@ static int subtract_old(struct view *V, struct xlate *X, struct tset *hi, struct
 		int32_t k0, k1 = old_run(X, t->kind, mv->id, view_read(t->kind, r), &k0);
 		for (int32_t k = k0; k < k1; k++) {
 			const struct old_entry *e = &X->e[X->ord[k]];
+			if (!old_entry_is(e, t->kind, mv->id, view_read(t->kind, r)))
+				continue; /* another key of the same hash */
 			struct neg plain = {e, 0, {{0, 0}, {0, 0}}};
 			if (t->kind == HAZARD_SAME_TIME) {
 				if (e->w != mw->id)
@@ -3240,13 +3231,34 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 	X.V = V;
 	X.org = org;
 	X.same = V->an == org->an;
+	/* the origin's: a repair's re-check runs on an analysis of its own,
+	 * and mixtral's 31 of them each faulted the arrays in again */
+	X.scratch = (org->an->base ? org->an->base : org->an)->cache;
+	if (!X.scratch)
+		X.scratch = V->an->cache;
 	X.recheck = org->an->base && org->order_kept;
 	X.plain.dep = org->an->dep;
 	X.plain.scratch = V->dv.scratch;
-	X.members = xmalloc((size_t)V->n_m + 1, sizeof(int32_t));
-	for (int32_t i = 0; i < V->n_m; i++)
-		X.members[i] = V->m[i].id;
-	qsort(X.members, (size_t)V->n_m, sizeof(int32_t), cmp_id);
+	if (X.same) {
+		/* the members by id for x_value, the phis that collapse unmarked */
+		struct hz_cache *c = X.scratch;
+		int32_t nv = V->an->df->n_values;
+		if (nv > c->cap_vmark) {
+			free(c->vmark);
+			c->vmark = xcalloc((size_t)nv, sizeof(uint32_t));
+			c->cap_vmark = nv;
+			c->vgen = 0;
+		}
+		if (++c->vgen == 0) {
+			memset(c->vmark, 0, (size_t)c->cap_vmark * sizeof(uint32_t));
+			c->vgen = 1;
+		}
+		for (int32_t i = 0; i < V->n_m; i++)
+			c->vmark[V->m[i].id] = c->vgen;
+		for (int32_t i = 0; i < V->in->n_abs; i++)
+			if (V->in->abs_from[i] >= 0 && V->in->abs_from[i] < c->cap_vmark)
+				c->vmark[V->in->abs_from[i]] = 0;
+	}
 	X.source = X.same ? org->source : x_instr(&X, org->source);
 	X.source_scheduled = org->source && org->source->opcode != OP_PARAMETER &&
 			     org->source->opcode != OP_CONSTANT && X.source;
@@ -3255,7 +3267,10 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 		const struct hz_triple *t = &V->t[i];
 		if (t->possible && t->r >= 0) {
 			int added;
-			htab_put(&X.want, want_key(t->kind, V->m[t->v].id, view_read(t->kind, &V->r[t->r])), &added);
+			uint64_t *g = htab_put(&X.want, want_key(t->kind, V->m[t->v].id, view_read(t->kind, &V->r[t->r])),
+					       &added);
+			if (added)
+				*g = X.want.n - 1; /* numbered in order of first sight */
 		}
 	}
 	old_collect(&X, orig);
@@ -3339,9 +3354,6 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 		sb_printf(ev, "not introduced: %d hazard(s) of the merged buffer the module as given has too, in "
 			  "the same schedules (reported on their own), e.g. %s\n", n_old, ot.s ? ot.s : "");
 	sb_free(&ot);
-	free(X.members);
-	free(X.e);
-	old_index_free(&X);
 	htab_free(&X.want);
 }
 
@@ -3653,7 +3665,17 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 static struct hz_cache *hz_cache_new(struct analysis *an)
 {
 	struct hz_cache *c = xcalloc(1, sizeof(*c));
-	c->dv = dv_scratch_new(an->m);
+	if (an->base && an->base->m == an->m) {
+		/* the same module with edges: its base's search state (mixtral's
+		 * 31 repair checks each zeroed 1.2 MB of fresh pages otherwise) */
+		if (!an->base->cache)
+			an->base->cache = hz_cache_new(an->base);
+		c->dv = an->base->cache->dv;
+		c->dv_borrowed = 1;
+		dv_scratch_disown(c->dv);
+	} else {
+		c->dv = dv_scratch_new(an->m);
+	}
 	an->cache_free = hz_cache_free; /* analysis_free calls it: analysis.c knows no hz_cache */
 	return c;
 }
@@ -3662,7 +3684,8 @@ void hz_cache_free(struct hz_cache *c)
 {
 	if (!c)
 		return;
-	dv_scratch_free(c->dv);
+	if (!c->dv_borrowed)
+		dv_scratch_free(c->dv);
 	blocks_free(c);
 	for (int k = 0; k < MATS_KEPT; k++)
 		member_mats_free(c->mats[k]);
@@ -3672,6 +3695,10 @@ void hz_cache_free(struct hz_cache *c)
 	free(c->t);
 	free(c->pp);
 	free(c->atoms);
+	free(c->old_e);
+	free(c->old_ord);
+	free(c->old_cnt);
+	free(c->vmark);
 	free(c);
 }
 

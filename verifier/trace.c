@@ -446,15 +446,21 @@ void cond_overwrite(const struct path *D, const struct path *W, const struct pat
 
 struct reach_slot {
 	uint64_t key; /* (a gid + 1) << 32 | (b gid + 1); 0 = empty */
+	uint32_t epoch; /* valid while it is the scratch's */
 	uint8_t val;
 };
 
 struct path_slot {
 	const struct hlo_instruction *a, *b, *removed;
 	char *text; /* malloc'd */
+	uint32_t epoch;
 };
 
 struct dv_scratch {
+	/* the ordering the cached answers are about, and their epoch: a
+	 * change of owner starts a new epoch (dv_own) */
+	const struct ordering *owner;
+	uint32_t epoch;
 	uint32_t *stamp; /* [gid] */
 	uint32_t gen;
 	const struct hlo_instruction **stack;
@@ -462,6 +468,26 @@ struct dv_scratch {
 	struct reach_slot reach[1u << REACH_CACHE_BITS]; /* direct-mapped cache of ordering_reaches */
 	struct path_slot path[1u << PATH_CACHE_BITS];    /* of dependency_path texts */
 };
+
+/* The scratch's caches made dep's (a new epoch when they were another's). */
+static void dv_own(struct dv_scratch *S, const struct ordering *dep)
+{
+	if (S->owner == dep)
+		return;
+	S->owner = dep;
+	if (++S->epoch == 0) {
+		memset(S->reach, 0, sizeof(S->reach));
+		for (size_t i = 0; i < (1u << PATH_CACHE_BITS); i++)
+			S->path[i].epoch = 0;
+		S->epoch = 1;
+	}
+}
+
+void dv_scratch_disown(struct dv_scratch *s)
+{
+	if (s)
+		s->owner = NULL;
+}
 
 /* ordering_reaches through a direct-mapped cache: the deciders ask the same
  * pairs again and again (every copy of one buffer, every triple of a read) */
@@ -471,13 +497,15 @@ static int reaches(const struct depview *dv, const struct hlo_instruction *a,
 	struct dv_scratch *S = dv->scratch;
 	if (!S)
 		return ordering_reaches(dv->dep, a, b);
+	dv_own(S, dv->dep);
 	uint64_t key = ((uint64_t)(uint32_t)(a->gid + 1) << 32) | (uint32_t)(b->gid + 1);
 	uint64_t h = key * 0x9E3779B97F4A7C15ull;
 	struct reach_slot *e = &S->reach[h >> (64 - REACH_CACHE_BITS)];
-	if (e->key == key)
+	if (e->key == key && e->epoch == S->epoch)
 		return e->val;
 	int r = ordering_reaches(dv->dep, a, b);
 	e->key = key;
+	e->epoch = S->epoch;
 	e->val = (uint8_t)r;
 	return r;
 }
@@ -485,6 +513,7 @@ static int reaches(const struct depview *dv, const struct hlo_instruction *a,
 struct dv_scratch *dv_scratch_new(const struct hlo_module *m)
 {
 	struct dv_scratch *s = xcalloc(1, sizeof(*s));
+	s->epoch = 1; /* the slots' 0: empty */
 	s->cap = m->n_instrs + 1;
 	s->stamp = xcalloc((size_t)s->cap, sizeof(uint32_t));
 	s->stack = xmalloc((size_t)s->cap, sizeof(*s->stack));
@@ -647,6 +676,15 @@ int atoms_possible(struct depview *dv, const struct atom *a, int32_t n, const st
 	/* one atom a < b (most triples): possible unless b runs before a */
 	if (n == 1 && n_extra == 0)
 		return a[0].a != a[0].b && !must_precede(dv, a[0].b, a[0].a);
+	/* a chain x < y < z (an overwrite's three atoms: value, writer, read):
+	 * must_precede is a strict partial order, so a cycle through the
+	 * chain needs one of its three back pairs; the general case below
+	 * asks all six */
+	if (n == 3 && n_extra == 0 && a[0].b == a[1].a && a[2].a == a[0].a && a[2].b == a[1].b) {
+		const struct hlo_instruction *x = a[0].a, *y = a[0].b, *z = a[1].b;
+		return x != y && y != z && x != z && !must_precede(dv, y, x) && !must_precede(dv, z, y) &&
+		       !must_precede(dv, z, x);
+	}
 	for (int32_t i = 0; i < n + n_extra; i++) {
 		const struct atom *t = i < n ? &a[i] : &extra[i - n];
 		if (t->a == t->b)
@@ -712,14 +750,16 @@ const char *dependency_path(struct depview *dv, const struct hlo_instruction *a,
 			: NULL;
 	uint64_t h = (((uint64_t)(uint32_t)a->gid << 32) ^ (uint32_t)b->gid ^
 		      ((uint64_t)(uintptr_t)removed << 7)) * 0x9E3779B97F4A7C15ull;
+	dv_own(S, dv->dep);
 	struct path_slot *e = &S->path[h >> (64 - PATH_CACHE_BITS)];
-	if (e->text && e->a == a && e->b == b && e->removed == removed) {
+	if (e->text && e->epoch == S->epoch && e->a == a && e->b == b && e->removed == removed) {
 		snprintf(buf, cap, "%s", e->text);
 		return buf;
 	}
 	dependency_path_uncached(dv, a, b, buf, cap);
 	free(e->text);
 	e->text = strdup(buf);
+	e->epoch = S->epoch;
 	e->a = a;
 	e->b = b;
 	e->removed = removed;

@@ -127,6 +127,11 @@ struct depview {
 
 struct dv_scratch *dv_scratch_new(const struct hlo_module *m);
 void dv_scratch_free(struct dv_scratch *s);
+/* The scratch's cached answers are about one ordering at a time: another
+ * depview's dep flushes them (in O(1)). An analysis that borrows its base's
+ * scratch (the same module with control edges added) calls this first, so
+ * that an ordering at a freed one's address is not taken for it. */
+void dv_scratch_disown(struct dv_scratch *s);
 /* The root of computation k in the view. */
 const struct hlo_instruction *dv_root(const struct depview *dv, const struct hlo_computation *k);
 

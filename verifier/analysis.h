@@ -87,6 +87,10 @@ struct analysis {
 	 * buffer's hazard triples, of which those the edges leave possible are
 	 * this module's (hazard.c) */
 	struct analysis *base;
+	/* with base: the control edges added over it, edge_from[i] ->
+	 * edge_to[i] (hazard.c: which of base's triples they can rule out) */
+	const struct hlo_instruction **edge_from, **edge_to;
+	int32_t n_edges;
 	/* counters, for --stats and the performance figures */
 	uint64_t n_graph_queries, n_smt_queries, n_smt_unknown, n_cache_hits;
 	uint64_t n_verdicts;      /* views decided (buffers, copy removals, values) */

@@ -57,6 +57,22 @@ struct hz_cache {
 	struct old_entry *old_e;
 	int32_t *old_ord, *old_cnt;
 	int32_t cap_old_e, cap_old_idx;
+	/* what old_e[0 .. old_n) translates, while old_valid: a repair's
+	 * re-check of the same removal (an analysis with edges over this
+	 * one) filters them instead of translating again (old_collect) */
+	int old_valid;
+	int32_t old_n;
+	const struct hz_result *old_orig[2];
+	struct hz_origin old_org;
+	int32_t old_n_m;
+	/* per instruction (gid), for the recheck of old triples under a
+	 * repair's edges (edge_bits): emark[gid] == egen when ebits[2 gid]
+	 * says which edges' sources it reaches and ebits[2 gid + 1] which
+	 * edges' targets reach it */
+	uint32_t *emark;
+	uint64_t *ebits;
+	int32_t cap_emark;
+	uint32_t egen;
 	/* the view's members by value id: vmark[id] == vgen (x_value) */
 	uint32_t *vmark;
 	int32_t cap_vmark;
@@ -2189,6 +2205,7 @@ struct hz_trip {
 	uint8_t universal;   /* see above; 1 for static ones */
 	uint8_t unknown;     /* its condition is unknown: it may hold anywhere */
 	uint8_t n;           /* atoms */
+	uint8_t possible;    /* decided possible (record): its atoms hold together */
 	/* an overwrite that is not universal: its write's path from the level
 	 * where the definition and the read part (esc_level), when it is in
 	 * the same run there and the rest is short (n_sfx > 0) */
@@ -2220,6 +2237,7 @@ static void keep_trips(struct view *V, struct hz_result *out)
 		o->v = V->m[t->v].id;
 		o->w = t->w >= 0 ? V->m[t->w].id : -1;
 		o->unknown = t->ckind == COND_UNKNOWN;
+		o->possible = t->possible;
 		if (t->r < 0) {
 			o->universal = 1;
 			continue;
@@ -2265,6 +2283,7 @@ struct old_entry {
 	struct event wdef;
 	struct atom a[COND_MAX_ATOMS];
 	int32_t grp; /* its want key's number (xlate.want), -1 for a static kind */
+	const struct hz_trip *src; /* the triple of the module as given */
 };
 
 /* The module as given in the view's terms (see above). */
@@ -2281,6 +2300,9 @@ struct xlate {
 	int32_t n;
 	struct old_entry *e;
 	struct hz_cache *scratch;     /* holds e[] and ord[] between views */
+	/* edges_keep's last computation, and dv_order_is_reach there */
+	const struct hlo_computation *reach_k;
+	int reach_k_ok;
 	/* the keys (kind, value, read) of the view's possible triples that
 	 * have a read, hashed (want_key), each to its number: the only runs
 	 * subtract_old looks up; a collision only keeps an entry no run asks
@@ -2388,7 +2410,7 @@ static inline const struct hlo_instruction *x_instr(const struct xlate *X, const
 
 /* A value of the module as given in the view, or -1 when it has no
  * identity there. */
-static int32_t x_value(const struct xlate *X, int32_t v)
+static inline int32_t x_value(const struct xlate *X, int32_t v)
 {
 	if (v == X->org->copy_value)
 		v = X->org->source_value;
@@ -2479,10 +2501,133 @@ static void origin_results(const struct hz_origin *o, const struct hz_result *re
 	}
 }
 
+/* Which of the repair's edges f[j] -> t[j] x is before (bit j of
+ * bits[0]: x is f[j] or reaches it) and after (bits[1]: x is t[j] or t[j]
+ * reaches it), in the analysis with them; memoized per view. */
+static const uint64_t *edge_bits(struct xlate *X, const struct hlo_instruction *x)
+{
+	struct hz_cache *c = X->scratch;
+	uint64_t *bits = c->ebits + 2 * (size_t)x->gid;
+	if (c->emark[x->gid] == c->egen)
+		return bits;
+	struct analysis *an = X->org->an;
+	bits[0] = bits[1] = 0;
+	for (int32_t j = 0; j < an->n_edges; j++) {
+		const struct hlo_instruction *f = an->edge_from[j], *t = an->edge_to[j];
+		if (f->parent == x->parent && (x == f || ordering_reaches(an->dep, x, f)))
+			bits[0] |= 1ull << j;
+		if (t->parent == x->parent && (x == t || ordering_reaches(an->dep, t, x)))
+			bits[1] |= 1ull << j;
+	}
+	c->emark[x->gid] = c->egen;
+	return bits;
+}
+
+/* Do a base triple's atoms still hold together with the repair's edges?
+ * 1 or 0; -1 when this cannot say (atoms_possible then). For one atom
+ * x < y, or a chain x < y < z (an overwrite's), that the base decided
+ * possible: none of their back pairs (q before p, q later in the chain)
+ * was forced there, and a cycle needs one. With the edges, q is forced
+ * before p (neither the root, in a computation where the order is
+ * reachability, dv_order_is_reach) exactly when some path q -> p runs
+ * through an edge: taking its last one, f[j] -> t[j], q reaches f[j] and
+ * t[j] reaches p (or is it); and such a j gives the path. */
+static int edges_keep(struct xlate *X, const struct hz_trip *t)
+{
+	const struct analysis *an = X->org->an;
+	if (!t->possible || an->n_edges <= 0 || an->n_edges > 64 || !X->scratch->emark)
+		return -1;
+	const struct hlo_instruction *x, *y, *z = NULL;
+	const struct atom *a = t->a;
+	if (t->n == 1) {
+		x = a[0].a;
+		y = a[0].b;
+	} else if (t->n == 3 && a[0].b == a[1].a && a[2].a == a[0].a && a[2].b == a[1].b) {
+		x = a[0].a;
+		y = a[0].b;
+		z = a[1].b;
+	} else {
+		return -1;
+	}
+	const struct hlo_computation *k = x->parent;
+	if (x == y || y->parent != k || (z && (z == x || z == y || z->parent != k)))
+		return -1;
+	if (k != X->reach_k) { /* asked once per computation */
+		X->reach_k = k;
+		X->reach_k_ok = dv_order_is_reach(&X->plain, k);
+	}
+	const struct hlo_instruction *root = k->root;
+	if (!X->reach_k_ok || x == root || (!z && y == root) || (z && (y == root || z == root)))
+		return -1; /* the root's own rules: atoms_possible */
+	/* back pairs (y, x), and for a chain (z, y), (z, x) */
+	const uint64_t *bx = edge_bits(X, x), *by = edge_bits(X, y);
+	if (by[0] & bx[1])
+		return 0;
+	if (z) {
+		const uint64_t *bz = edge_bits(X, z);
+		if ((bz[0] & by[1]) || (bz[0] & bx[1]))
+			return 0;
+	}
+	return 1;
+}
+
 /* The old triples of the two buffers the removal merges, in the view. */
+/* Are the scratch's entries the translation this view would make? The
+ * same removal (copy, operand, values) of the same module as given, its
+ * triples the same decisions, the view's members as many: a view on an
+ * analysis with edges over the one that translated them (X->recheck) has
+ * the same values, buffers and members, and wants a subset of the keys
+ * (edges only rule triples out). */
+static int old_reusable(const struct xlate *X, const struct hz_result *const orig[2])
+{
+	const struct hz_cache *c = X->scratch;
+	const struct hz_origin *o = X->org, *p = &c->old_org;
+	return X->recheck && X->same && c->old_valid && c->old_orig[0] == orig[0] && c->old_orig[1] == orig[1] &&
+	       p->an == o->an->base && p->copy_value == o->copy_value && p->source_value == o->source_value &&
+	       p->source == o->source && p->n_removed == o->n_removed && p->removed[0] == o->removed[0] &&
+	       p->removed[1] == o->removed[1] && p->order_kept == o->order_kept && c->old_n_m == X->V->n_m;
+}
+
+static int edges_keep(struct xlate *X, const struct hz_trip *t);
+
+/* old_collect from the scratch's entries (old_reusable): those the view
+ * wants that the edges leave possible, in their order */
+static void old_filter(struct xlate *X)
+{
+	struct hz_cache *c = X->scratch;
+	X->e = c->old_e;
+	X->n = 0;
+	for (int32_t i = 0; i < c->old_n; i++) {
+		struct old_entry *e = &c->old_e[i];
+		if (e->grp >= 0) {
+			const uint64_t *g = htab_get(&X->want, want_key(e->kind, e->v, entry_read(e)));
+			if (!g)
+				continue;
+			e->grp = (int32_t)*g;
+		}
+		const struct hz_trip *t = e->src;
+		if (!t->unknown) {
+			int keep = edges_keep(X, t);
+			if (keep <= 0)
+				keep = atoms_possible(&X->plain, t->a, t->n, NULL, 0);
+			if (!keep)
+				continue;
+		}
+		if (X->n != i)
+			c->old_e[X->n] = *e;
+		X->n++;
+	}
+	c->old_valid = 0; /* filtered in place */
+}
+
 static void old_collect(struct xlate *X, const struct hz_result *const orig[2])
 {
 	X->e = X->scratch->old_e;
+	if (old_reusable(X, orig)) {
+		old_filter(X);
+		return;
+	}
+	X->scratch->old_valid = 0;
 	for (int k = 0; k < 2; k++) {
 		const struct hz_result *r = orig[k];
 		for (int32_t i = 0; r && i < r->n_trips; i++) {
@@ -2525,8 +2670,16 @@ static void old_collect(struct xlate *X, const struct hz_result *const orig[2])
 			ep->w = t->w >= 0 ? x_value(X, t->w) : -1;
 			if (t->kind == HAZARD_SAME_TIME && ep->w < 0)
 				continue;
-			if (X->recheck && !t->unknown && !atoms_possible(&X->plain, t->a, t->n, NULL, 0))
-				continue; /* record() would not have kept it with the edges */
+			if (X->recheck && !t->unknown) {
+				/* record() would not have kept it with the edges */
+				int keep = edges_keep(X, t);
+				/* its "ruled out" is asked again: none of the corpus
+				 * nor of 4,000 generated modules has one to show it */
+				if (keep <= 0)
+					keep = atoms_possible(&X->plain, t->a, t->n, NULL, 0);
+				if (!keep)
+					continue;
+			}
 			ep->wdef = t->wdef;
 			if (ep->wdef.x) {
 				ep->wdef.x = x_instr(X, t->wdef.x);
@@ -2545,8 +2698,17 @@ static void old_collect(struct xlate *X, const struct hz_result *const orig[2])
 			}
 			if (ep->n_sfx != t->n_sfx)
 				ep->n_sfx = 0;
-			int holds = 1;
-			for (int32_t j = 0; j < t->n && holds; j++) {
+			int holds = 1, j0 = 0;
+			if (X->same && X->org->n_removed == 1 && t->n <= COND_MAX_ATOMS) {
+				/* the view's instructions are the module's: an atom
+				 * stays as it is unless it names the removed copy */
+				const struct hlo_instruction *rm = X->org->removed[0];
+				while (j0 < t->n && t->a[j0].a != rm && t->a[j0].b != rm)
+					j0++;
+				memcpy(ep->a, t->a, (size_t)j0 * sizeof(ep->a[0]));
+				ep->n = (uint8_t)j0;
+			}
+			for (int32_t j = j0; j < t->n && holds; j++) {
 				struct atom a;
 				int got = x_atom(X, &t->a[j], &a);
 				if (got == 0)
@@ -2558,8 +2720,18 @@ static void old_collect(struct xlate *X, const struct hz_result *const orig[2])
 			}
 			if (!holds)
 				continue; /* never in the schedules compared */
+			ep->src = t;
 			X->n++;
 		}
+	}
+	if (!X->recheck && X->same) {
+		struct hz_cache *c = X->scratch;
+		c->old_valid = 1;
+		c->old_n = X->n;
+		c->old_orig[0] = orig[0];
+		c->old_orig[1] = orig[1];
+		c->old_org = *X->org;
+		c->old_n_m = X->V->n_m;
 	}
 }
 
@@ -3237,6 +3409,23 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 	if (!X.scratch)
 		X.scratch = V->an->cache;
 	X.recheck = org->an->base && org->order_kept;
+	if (X.recheck && org->an->n_edges > 0) {
+		/* edge_bits' memo, new for this view */
+		struct hz_cache *c = X.scratch;
+		int32_t ni = V->an->m->n_instrs + 1;
+		if (ni > c->cap_emark) {
+			free(c->emark);
+			free(c->ebits);
+			c->emark = xcalloc((size_t)ni, sizeof(uint32_t));
+			c->ebits = xmalloc(2 * (size_t)ni, sizeof(uint64_t));
+			c->cap_emark = ni;
+			c->egen = 0;
+		}
+		if (++c->egen == 0) {
+			memset(c->emark, 0, (size_t)c->cap_emark * sizeof(uint32_t));
+			c->egen = 1;
+		}
+	}
 	X.plain.dep = org->an->dep;
 	X.plain.scratch = V->dv.scratch;
 	if (X.same) {
@@ -3699,6 +3888,8 @@ void hz_cache_free(struct hz_cache *c)
 	free(c->old_ord);
 	free(c->old_cnt);
 	free(c->vmark);
+	free(c->emark);
+	free(c->ebits);
 	free(c);
 }
 

@@ -182,8 +182,14 @@ static void build_in_place(struct analysis *an, struct repair_entry *e, int32_t 
 	}
 	liveness_init(&aw->lv_dep, aw->df, aw->ip, aw->dep);
 	/* edges only added: the base's decisions serve (analysis.h) */
-	if (!n_strip)
+	if (!n_strip) {
 		aw->base = an;
+		aw->edge_from = arena_array(&e->arena, (size_t)n, sizeof(*aw->edge_from));
+		aw->edge_to = arena_array(&e->arena, (size_t)n, sizeof(*aw->edge_to));
+		memcpy(aw->edge_from, from, (size_t)n * sizeof(*from));
+		memcpy(aw->edge_to, to, (size_t)n * sizeof(*to));
+		aw->n_edges = n;
+	}
 	e->fast = aw;
 }
 
@@ -291,8 +297,12 @@ static int answer(struct analysis *an, struct analysis *aw, const struct questio
 		return 1;
 	}
 	case Q_REMOVABLE: {
-		const struct hlo_computation *k = hlo_find_computation(aw->m, q->copy->parent->name);
-		const struct hlo_instruction *c = k ? hlo_find_instruction(k, q->copy->name) : NULL;
+		/* the same module (edges added in place): the same instruction;
+		 * a name lookup scans the computation (mixtral: 12M instructions) */
+		const struct hlo_computation *k =
+			aw->m == an->m ? q->copy->parent : hlo_find_computation(aw->m, q->copy->parent->name);
+		const struct hlo_instruction *c =
+			aw->m == an->m ? q->copy : k ? hlo_find_instruction(k, q->copy->name) : NULL;
 		struct copy_report r;
 		if (!c || copy_analyse_one(aw, c, &r) < 0)
 			return -1;

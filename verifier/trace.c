@@ -590,6 +590,13 @@ static int view_needs_search(const struct depview *dv, const struct hlo_computat
 		}                                                                              \
 	} while (0)
 
+int dv_order_is_reach(const struct depview *dv, const struct hlo_computation *k)
+{
+	const struct hlo_instruction *root = dv_root(dv, k);
+	return root == k->root && !view_needs_search(dv, k, root) &&
+	       !(dv->removed && dv->removed->parent == k);
+}
+
 int must_precede(struct depview *dv, const struct hlo_instruction *a,
 		 const struct hlo_instruction *b)
 {

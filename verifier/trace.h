@@ -132,6 +132,10 @@ void dv_scratch_free(struct dv_scratch *s);
  * scratch (the same module with control edges added) calls this first, so
  * that an ordering at a freed one's address is not taken for it. */
 void dv_scratch_disown(struct dv_scratch *s);
+/* In computation k, is must_precede(dv, a, b) just "b is k's root, or a is
+ * not and b is reachable from a" (ordering_reaches)? So when nothing
+ * follows k's root and no removed copy changes k. */
+int dv_order_is_reach(const struct depview *dv, const struct hlo_computation *k);
 /* The root of computation k in the view. */
 const struct hlo_instruction *dv_root(const struct depview *dv, const struct hlo_computation *k);
 

@@ -9,6 +9,7 @@
  * once - goes to Z3 over the slice of instructions the atoms mention, unless
  * one control edge is found that rules out every triple by itself. */
 #include "htab.h"
+#include "lines.h"
 #include "hzview.h"
 #include "smt.h"
 #include "xalloc.h"
@@ -288,7 +289,9 @@ void value_name(const struct dataflow *df, const struct hlo_value *v, char *buf,
 {
 	/* names repeat across computations: say which, outside the entry */
 	int where = !v->def->parent->is_entry;
-	size_t k = (size_t)snprintf(buf, cap, "%s", v->def->name);
+	if (cap)
+		buf[0] = 0;
+	size_t k = text_put(buf, cap, 0, v->def->name);
 	if (v->sub != 0 && k < cap) {
 		int32_t idx[SHAPE_MAX_DEPTH + 1];
 		int32_t n = dataflow_value_index(df, v, idx);
@@ -299,7 +302,7 @@ void value_name(const struct dataflow *df, const struct hlo_value *v, char *buf,
 			k += (size_t)snprintf(buf + k, cap - k, "}");
 	}
 	if (where && k < cap)
-		snprintf(buf + k, cap - k, "@%s", v->def->parent->name);
+		text_put(buf, cap, text_put(buf, cap, k, "@"), v->def->parent->name);
 }
 
 static int comp_is_while_body(const struct hlo_computation *k)

@@ -1,6 +1,7 @@
 /* trace.c - events, call-chain paths and the order condition of a hazard
  * (docs/hazards.md sections 2-3). */
 #include "trace.h"
+#include "lines.h"
 #include "values.h"
 #include "xalloc.h"
 #include <limits.h>
@@ -25,30 +26,34 @@ int event_equal(const struct event *a, const struct event *b)
 
 const char *event_format(const struct event *e, char *buf, size_t cap)
 {
+	/* text_put, not snprintf: one per member and read of every view */
+	if (cap)
+		buf[0] = 0;
 	switch (e->phase) {
 	case EV_TIME0:
-		snprintf(buf, cap, "%s (time 0)", e->x ? e->x->name : "?");
+		text_put(buf, cap, text_put(buf, cap, 0, e->x ? e->x->name : "?"), " (time 0)");
 		break;
 	case EV_KSTART:
-		snprintf(buf, cap, "the start of %s", e->k->name);
+		text_put(buf, cap, text_put(buf, cap, 0, "the start of "), e->k->name);
 		break;
 	case EV_KEND:
 		if (e->k->is_entry)
-			snprintf(buf, cap, "the end of the program");
+			text_put(buf, cap, 0, "the end of the program");
 		else
-			snprintf(buf, cap, "the end of %s", e->k->name);
+			text_put(buf, cap, text_put(buf, cap, 0, "the end of "), e->k->name);
 		break;
 	case EV_START:
-		snprintf(buf, cap, "the start of %s", e->x->name);
+		text_put(buf, cap, text_put(buf, cap, 0, "the start of "), e->x->name);
 		break;
 	case EV_END:
-		snprintf(buf, cap, "the end of %s", e->x->name);
+		text_put(buf, cap, text_put(buf, cap, 0, "the end of "), e->x->name);
 		break;
 	default:
 		if (e->x && !e->x->parent->is_entry)
-			snprintf(buf, cap, "%s@%s", e->x->name, e->x->parent->name);
+			text_put(buf, cap, text_put(buf, cap, text_put(buf, cap, 0, e->x->name), "@"),
+				 e->x->parent->name);
 		else
-			snprintf(buf, cap, "%s", e->x ? e->x->name : "?");
+			text_put(buf, cap, 0, e->x ? e->x->name : "?");
 		break;
 	}
 	return buf;
@@ -773,20 +778,6 @@ const char *dependency_path(struct depview *dv, const struct hlo_instruction *a,
 	return buf;
 }
 
-/* s appended at buf[n] as snprintf(buf + n, cap - n, "%s", s) would (cut
- * to fit, NUL-terminated); returns n + strlen(s). Evidence is many such
- * pieces: snprintf cost ~900 instructions each (mixtral: 5% of a check). */
-static size_t put(char *buf, size_t cap, size_t n, const char *s)
-{
-	size_t len = strlen(s);
-	if (n < cap) {
-		size_t k = len < cap - n - 1 ? len : cap - n - 1;
-		memcpy(buf + n, s, k);
-		buf[n + k] = 0;
-	}
-	return n + len;
-}
-
 static const char *dependency_path_uncached(struct depview *dv, const struct hlo_instruction *a,
 					   const struct hlo_instruction *b, char *buf, size_t cap)
 {
@@ -852,13 +843,13 @@ static const char *dependency_path_uncached(struct depview *dv, const struct hlo
 			y = prev;
 		}
 	}
-	size_t n = put(buf, cap, 0, a->name);
+	size_t n = text_put(buf, cap, 0, a->name);
 	for (int32_t i = 0; i < nf; i++)
-		n = put(buf, cap, put(buf, cap, n, fctrl[i] ? " => " : " -> "), fwd[i]->name);
+		n = text_put(buf, cap, text_put(buf, cap, n, fctrl[i] ? " => " : " -> "), fwd[i]->name);
 	if (!joined)
-		n = put(buf, cap, put(buf, cap, n, " ->* "), y->name);
+		n = text_put(buf, cap, text_put(buf, cap, n, " ->* "), y->name);
 	for (int32_t i = nt - 1; i >= 0; i--)
-		n = put(buf, cap, put(buf, cap, n, tctrl[i] ? " => " : " -> "), tail[i]->name);
+		n = text_put(buf, cap, text_put(buf, cap, n, tctrl[i] ? " => " : " -> "), tail[i]->name);
 	return buf;
 }
 

@@ -862,7 +862,7 @@ static int find_repair_edge(struct view *V, struct atom *edge)
  * the dependencies and H. */
 
 #define NONE_MAX_PAIRS (8 * 1024 * 1024) /* must_precede calls per question */
-#define NONE_MAX_TARGETS 512              /* distinct targets of H (closure is cubic) */
+#define NONE_MAX_TARGETS 2048             /* distinct targets of H (closure is cubic) */
 #define NONE_MAX_ROUNDS 32
 
 struct hgraph {
@@ -1558,7 +1558,7 @@ static void decide_none(struct view *V, int32_t n_possible, int32_t first_possib
  * no verdict; it only bounds the triples of a long chain of in-place
  * updates (each writer dominates the later ones) by reads x writers instead
  * of reads x writers^2. */
-#define DOMINANCE_MAX_MEMBERS 1024
+#define DOMINANCE_MAX_MEMBERS 2048
 
 struct dominance {
 	int32_t n;
@@ -1820,10 +1820,38 @@ static void decide_read_each_writer(struct view *V, struct dominance *D, const s
  * loop over every writer. */
 enum { WC_TRACE, WC_SKIP, WC_COUNT };
 
+/* The classes of each member's writers, kept with the member matrices
+ * (struct member_mats) for the views that share them: a class depends on
+ * the shared dominance and before matrices, the members' paths and the
+ * read's level and run, none of which a removed copy changes, so the k
+ * views of one buffer's k copies compute each member's classes once, not
+ * once per view (n_m writers per member per view: k^3 in all). One key per
+ * member is kept, the first one asked; another key is computed as before. */
+struct wc_cache {
+	int32_t n;
+	uint8_t *have;          /* [v]: row v kept */
+	int32_t *level;         /* [v]: the key of row v */
+	uint8_t *same_run;
+	int32_t *n_trace, *n_count;
+	int32_t **trace;        /* [v]: the traced writers, in index order */
+};
+
+static void wc_cache_free(struct wc_cache *C)
+{
+	if (C->trace)
+		for (int32_t v = 0; v < C->n; v++)
+			free(C->trace[v]);
+	free(C->have);  /* and same_run */
+	free(C->level); /* and n_trace, n_count */
+	free(C->trace);
+	memset(C, 0, sizeof(*C));
+}
+
 struct writer_classes {
-	int32_t vi, level, same_run; /* the key of cls/trace; vi = -1: none yet */
-	uint8_t *cls;
+	int32_t vi, level, same_run; /* the key of trace; vi = -1: none yet */
 	int32_t *trace, n_trace, n_count;
+	const int32_t *use_trace; /* trace, or the kept row of cache */
+	struct wc_cache *cache;   /* NULL: this view's own classes only */
 	/* members by defining instruction: head (instruction -> first member)
 	 * and next[] chains, each in index order */
 	struct htab head;
@@ -1842,10 +1870,9 @@ static void writer_classes_init(struct view *V, struct writer_classes *WC)
 	WC->vi = -1;
 	/* one block (a malloc per view is a lock taken under --jobs) */
 	size_t m = (size_t)V->n_m + 1;
-	int32_t *block = xmalloc(2 * m * sizeof(int32_t) + m, 1);
+	int32_t *block = xmalloc(2 * m, sizeof(int32_t));
 	WC->trace = block;
 	WC->next = block + m;
-	WC->cls = (uint8_t *)(block + 2 * m);
 	htab_init(&WC->head, (size_t)V->n_m);
 	/* pushed in reverse so that each chain lists members in index order */
 	for (int32_t i = V->n_m - 1; i >= 0; i--) {
@@ -1889,15 +1916,31 @@ static void decide_read_by_class(struct view *V, struct dominance *D, const stru
 		WC->level = L;
 		WC->same_run = same_run;
 		WC->n_trace = WC->n_count = 0;
-		for (int32_t wi = 0; wi < V->n_m; wi++) {
-			uint8_t c = WC_SKIP;
-			if (wi != vi && !V->m[wi].excluded)
-				c = writer_class(V, D, B, vi, wi, L, same_run);
-			WC->cls[wi] = c;
-			if (c == WC_TRACE)
-				WC->trace[WC->n_trace++] = wi;
-			else if (c == WC_COUNT)
-				WC->n_count++;
+		WC->use_trace = WC->trace;
+		struct wc_cache *C = WC->cache;
+		if (C && C->have[vi] && C->level[vi] == L && C->same_run[vi] == (uint8_t)same_run) {
+			WC->use_trace = C->trace[vi];
+			WC->n_trace = C->n_trace[vi];
+			WC->n_count = C->n_count[vi];
+		} else {
+			for (int32_t wi = 0; wi < V->n_m; wi++) {
+				uint8_t c = WC_SKIP;
+				if (wi != vi && !V->m[wi].excluded)
+					c = writer_class(V, D, B, vi, wi, L, same_run);
+				if (c == WC_TRACE)
+					WC->trace[WC->n_trace++] = wi;
+				else if (c == WC_COUNT)
+					WC->n_count++;
+			}
+			if (C && !C->have[vi]) {
+				C->have[vi] = 1;
+				C->level[vi] = L;
+				C->same_run[vi] = (uint8_t)same_run;
+				C->n_trace[vi] = WC->n_trace;
+				C->n_count[vi] = WC->n_count;
+				C->trace[vi] = xmalloc((size_t)WC->n_trace + 1, sizeof(int32_t));
+				memcpy(C->trace[vi], WC->trace, (size_t)WC->n_trace * sizeof(int32_t));
+			}
 		}
 	}
 	const struct hz_read *r = &V->r[ri];
@@ -1912,17 +1955,19 @@ static void decide_read_by_class(struct view *V, struct dominance *D, const stru
 				return;
 			}
 			at[n_at++] = wi;
-			n_at_counted += WC->cls[wi] == WC_COUNT;
+			/* wi != vi and not excluded: its class as computed above */
+			n_at_counted += writer_class(V, D, B, vi, wi, L, same_run) == WC_COUNT;
 		}
 	}
 	V->n_false += WC->n_count - n_at_counted;
 	int32_t i = 0, j = 0;
+	const int32_t *trace = WC->use_trace;
 	while ((i < WC->n_trace || j < n_at) && !(stop_early && V->forced_found)) {
 		int32_t wi;
-		if (j >= n_at || (i < WC->n_trace && WC->trace[i] < at[j]))
-			wi = WC->trace[i++];
-		else if (i < WC->n_trace && WC->trace[i] == at[j])
-			wi = WC->trace[i++], j++;
+		if (j >= n_at || (i < WC->n_trace && trace[i] < at[j]))
+			wi = trace[i++];
+		else if (i < WC->n_trace && trace[i] == at[j])
+			wi = trace[i++], j++;
 		else
 			wi = at[j++];
 		decide_triple(V, vi, wi, ri);
@@ -1947,6 +1992,12 @@ struct member_mats {
 	int have_D, have_B;
 	struct dominance D;
 	struct before B;
+	/* the writer classes under D and B, for the views that use D of the
+	 * analysis that built them (owner) or of one over the same values (a
+	 * module with edges added, analysis.base): the classes depend on D, B
+	 * and the members' paths only */
+	const struct analysis *owner;
+	struct wc_cache wc;
 };
 
 static void member_mats_free(struct member_mats *mm)
@@ -1956,6 +2007,7 @@ static void member_mats_free(struct member_mats *mm)
 	free(mm->ids);
 	dominance_free(&mm->D);
 	free(mm->B.wb);
+	wc_cache_free(&mm->wc);
 	free(mm);
 }
 
@@ -2036,6 +2088,7 @@ static struct member_mats *view_mats(struct view *V, int prune)
 	for (int32_t i = 0; i < V->n_m; i++)
 		mm->ids[i] = V->m[i].id;
 	mm->hash = h;
+	mm->owner = V->an;
 	mm->used = ++hc->mats_clock;
 	hc->mats[victim] = mm;
 	return mm;
@@ -3715,6 +3768,20 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	}
 	struct writer_classes WC;
 	writer_classes_init(&V, &WC);
+	if (mm && prune && D == &mm->D && D->dom && mm->have_B && mm->owner->df == an->df) {
+		struct wc_cache *C = &mm->wc;
+		if (!C->have) {
+			size_t n = (size_t)V.n_m + 1;
+			C->n = V.n_m;
+			C->have = xcalloc(2 * n, 1);
+			C->same_run = C->have + n;
+			C->level = xcalloc(3 * n, sizeof(int32_t));
+			C->n_trace = C->level + n;
+			C->n_count = C->level + 2 * n;
+			C->trace = xcalloc(n, sizeof(*C->trace));
+		}
+		WC.cache = C;
+	}
 	for (int32_t vi = 0; vi < V.n_m && !(stop_early && V.forced_found) && !V.cut; vi++) {
 		if (V.m[vi].excluded)
 			continue;

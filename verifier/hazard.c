@@ -2571,12 +2571,20 @@ static void origin_results(const struct hz_origin *o, const struct hz_result *re
 /* Which of the repair's edges f[j] -> t[j] x is before (bit j of
  * bits[0]: x is f[j] or reaches it) and after (bits[1]: x is t[j] or t[j]
  * reaches it), in the analysis with them; memoized per view. */
-static const uint64_t *edge_bits(struct xlate *X, const struct hlo_instruction *x)
+static const uint64_t *edge_bits_slow(struct xlate *X, const struct hlo_instruction *x);
+
+static inline const uint64_t *edge_bits(struct xlate *X, const struct hlo_instruction *x)
+{
+	struct hz_cache *c = X->scratch;
+	if (c->emark[x->gid] == c->egen)
+		return c->ebits + 2 * (size_t)x->gid;
+	return edge_bits_slow(X, x);
+}
+
+static const uint64_t *edge_bits_slow(struct xlate *X, const struct hlo_instruction *x)
 {
 	struct hz_cache *c = X->scratch;
 	uint64_t *bits = c->ebits + 2 * (size_t)x->gid;
-	if (c->emark[x->gid] == c->egen)
-		return bits;
 	struct analysis *an = X->org->an;
 	bits[0] = bits[1] = 0;
 	for (int32_t j = 0; j < an->n_edges; j++) {

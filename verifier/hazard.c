@@ -2687,10 +2687,13 @@ struct intro_prep {
 	uint8_t *pure;
 	int32_t n_keep;
 	int rc;
+	int borrowed; /* the arrays are an ent_cache's scratch */
 };
 
 static void intro_prep_free(struct intro_prep *P)
 {
+	if (P->borrowed)
+		return;
 	free(P->ch);
 	free(P->nc);
 	free(P->pure);
@@ -2704,16 +2707,37 @@ struct ent_cache {
 	uint8_t *state; /* 0 not yet, 1 never, 2 open[] */
 	uint8_t *n_open;
 	struct atom (*open)[COND_MAX_ATOMS];
+	/* a prep's arrays lent to one add_introduced at a time */
+	struct choice (*sch)[COND_MAX_ATOMS + 1];
+	int32_t *snc;
+	uint8_t *spure;
+	size_t scap;
 };
 
 static void intro_prep(struct view *V, const struct neg *negs, int32_t n_neg, struct intro_prep *P,
-		       struct ent_cache *EC)
+		       struct ent_cache *EC, int borrow)
 {
 	enum { CH = COND_MAX_ATOMS + 1 };
 	int32_t n_keep = 0;
-	struct choice (*ch)[CH] = xmalloc((size_t)n_neg + 1, sizeof(*ch));
-	int32_t *nc = xmalloc((size_t)n_neg + 1, sizeof(int32_t));
-	uint8_t *pure = xmalloc((size_t)n_neg + 1, 1);
+	struct choice (*ch)[CH];
+	int32_t *nc;
+	uint8_t *pure;
+	P->borrowed = borrow && EC;
+	if (P->borrowed) {
+		if ((size_t)n_neg + 1 > EC->scap) {
+			EC->scap = grown_cap(EC->scap, (size_t)n_neg + 1, 64);
+			EC->sch = xrealloc(EC->sch, EC->scap, sizeof(*EC->sch));
+			EC->snc = xrealloc(EC->snc, EC->scap, sizeof(int32_t));
+			EC->spure = xrealloc(EC->spure, EC->scap, 1);
+		}
+		ch = EC->sch;
+		nc = EC->snc;
+		pure = EC->spure;
+	} else {
+		ch = xmalloc((size_t)n_neg + 1, sizeof(*ch));
+		nc = xmalloc((size_t)n_neg + 1, sizeof(int32_t));
+		pure = xmalloc((size_t)n_neg + 1, 1);
+	}
 	int rc = 1;
 	for (int32_t i = 0; i < n_neg && rc; i++) {
 		const struct old_entry *e = negs[i].e;
@@ -2871,7 +2895,7 @@ static int add_introduced(struct view *V, struct tset *S, const struct hz_triple
 			  const struct neg *negs, int32_t n_neg, struct ent_cache *EC)
 {
 	struct intro_prep P;
-	intro_prep(V, negs, n_neg, &P, EC);
+	intro_prep(V, negs, n_neg, &P, EC, 1);
 	int rc = intro_rows(V, S, t, &P);
 	intro_prep_free(&P);
 	return rc;
@@ -3116,6 +3140,42 @@ static int classify(const struct old_entry *e, const struct path *dp, const stru
 	return CL_LO;
 }
 
+/* classify's answer when no writer changes it (PC_UNIV, PC_LO), or
+ * PC_ASK: it depends on T's write. The same steps as classify, up to
+ * where it first looks at wp. */
+enum { PC_UNKNOWN, PC_UNIV, PC_LO, PC_ASK };
+
+static int classify_pre(const struct old_entry *e, const struct path *dp, const struct path *up,
+			const int32_t R[3])
+{
+	if (e->universal)
+		return PC_UNIV;
+	int32_t L = e->esc_level, n = e->n_sfx;
+	if (n < 2 || up->n <= L)
+		return PC_LO;
+	const struct hlo_instruction *z = e->sfx[0].x;
+	if (!z || e->sfx[0].phase != EV_INSIDE || path_inside(dp, R[0], L, z))
+		return PC_LO;
+	if (path_inside(up, R[2], L, z)) {
+		const struct path_level *wl = &e->sfx[1], *ul = &up->l[L + 1];
+		if (z->opcode != OP_WHILE || n != 2 || wl->phase == EV_INSIDE || up->n != L + 2 ||
+		    ul->k != wl->k || ul->phase == EV_INSIDE)
+			return PC_LO;
+		if (wl->phase == EV_KSTART || ul->phase == EV_KEND)
+			return PC_UNIV;
+	}
+	return PC_ASK;
+}
+
+/* A key of (group, event) for event_equal's classes. */
+static uint64_t own_key(int32_t g, const struct event *ev)
+{
+	uint64_t k = ev->phase == EV_TIME0 ? 0
+		     : ev->phase == EV_KSTART || ev->phase == EV_KEND ? (uint64_t)(uintptr_t)ev->k
+								       : (uint64_t)(uintptr_t)ev->x;
+	return htab_mix(htab_mix(k) ^ ((uint64_t)(uint32_t)g << 8 | ev->phase));
+}
+
 #define GROUP_COMBOS_MAX 64
 
 /* T AND NOT (every old triple that holds in the runs T does) over the
@@ -3204,6 +3264,12 @@ struct read_group {
 	int32_t kind, v, r;
 	int32_t f0, n, n_unknown;
 	int32_t Rd, Ru;
+	/* pos[c0 .. c0 + nc): the entries classify may put in univ (PC_UNIV,
+	 * PC_ASK); pos[r0 .. r0 + nr): the PC_LO ones no PC_UNIV one implies
+	 * (those it implies are implied for every writer); each in list order.
+	 * indexed: own writes found by own_key (else every entry is scanned) */
+	int32_t c0, nc, r0, nr;
+	int indexed;
 	int have_lo;
 	struct intro_prep lo;
 };
@@ -3224,7 +3290,12 @@ static int subtract_old(struct view *V, struct xlate *X, struct tset *hi, struct
 	int32_t n_fl = 0, cap_fl = 0;
 	struct htab gix; /* (kind, v, r) -> group */
 	htab_init(&gix, 16);
-	struct ent_cache EC = {X->e, xcalloc(cap, 1), xmalloc(cap, 1), xmalloc(cap, sizeof(*EC.open))};
+	uint8_t *pcls = NULL;  /* per fl entry: classify_pre's answer */
+	int32_t *onext = NULL; /* per fl entry: the next of its group with the same write */
+	int32_t *pos = NULL, n_pos = 0, cap_pos = 0; /* the groups' lists */
+	struct htab owh; /* own_key -> the first entry of the group with that write */
+	htab_init(&owh, 16);
+	struct ent_cache EC = {X->e, xcalloc(cap, 1), xmalloc(cap, 1), xmalloc(cap, sizeof(*EC.open)), NULL, NULL, NULL, 0};
 	*n_old = 0;
 	*old_example = -1;
 	for (int32_t i = 0; i < V->n_t; i++) {
@@ -3307,11 +3378,97 @@ static int subtract_old(struct view *V, struct xlate *X, struct tset *hi, struct
 			}
 			g->Rd = same_run_depth(up, mv->path);
 			g->Ru = same_run_depth(up, up);
+			if (g != &own) {
+				/* what no writer changes, once per group */
+				int32_t gi = (int32_t)(g - groups);
+				const int32_t R0[3] = {g->Rd, -1, g->Ru};
+				pcls = xrealloc(pcls, (size_t)cap_fl, 1);
+				onext = xrealloc(onext, (size_t)cap_fl, sizeof(int32_t));
+				if (n_pos + g->n > cap_pos) {
+					cap_pos = (int32_t)grown_cap((size_t)cap_pos, (size_t)n_pos + (size_t)g->n, 64);
+					pos = xrealloc(pos, (size_t)cap_pos, sizeof(int32_t));
+				}
+				for (int32_t p = g->f0; p < g->f0 + g->n; p++)
+					pcls[p] = fl[p]->unknown ? PC_UNKNOWN : (uint8_t)classify_pre(fl[p], mv->path, up, R0);
+				g->c0 = n_pos;
+				for (int32_t p = g->f0; p < g->f0 + g->n; p++)
+					if (pcls[p] == PC_UNIV || pcls[p] == PC_ASK)
+						pos[n_pos++] = p;
+				g->nc = n_pos - g->c0;
+				g->r0 = n_pos;
+				for (int32_t p = g->f0; p < g->f0 + g->n; p++) {
+					if (pcls[p] != PC_LO)
+						continue;
+					int implied = 0;
+					for (int32_t q = g->f0; q < g->f0 + g->n && !implied; q++)
+						implied = pcls[q] == PC_UNIV && atoms_within(fl[q], fl[p]);
+					if (!implied)
+						pos[n_pos++] = p;
+				}
+				g->nr = n_pos - g->r0;
+				for (int32_t p = g->f0 + g->n - 1; p >= g->f0; p--) {
+					if (pcls[p] == PC_UNKNOWN)
+						continue;
+					int a2;
+					uint64_t *h = htab_put(&owh, own_key(gi, &fl[p]->wdef), &a2);
+					onext[p] = a2 ? -1 : (int32_t)*h;
+					*h = (uint64_t)p;
+				}
+				g->indexed = 1;
+			}
 		}
 		const int32_t R[3] = {g->Rd, same_run_depth(up, mw->path), g->Ru};
 		na = g->n;
 		n_lo = g->n_unknown;
-		for (int32_t k = 0; k < g->n; k++) {
+		/* T's own writes (the group's entries with T's write, in order) */
+		int32_t own_p = -1;
+		int fast = g->indexed;
+		if (fast) {
+			const uint64_t *h = htab_get(&owh, own_key((int32_t)(g - groups), &mw->def));
+			own_p = h ? (int32_t)*h : -1;
+			for (int32_t p = own_p; p >= 0 && fast; p = onext[p])
+				fast = p >= g->f0 && p < g->f0 + g->n && event_equal(&fl[p]->wdef, &mw->def);
+		}
+		/* fast: only the entries that may go into univ, T's own writes
+		 * merged in by position; the PC_LO ones are asked below */
+		for (int32_t ci = 0, p2 = own_p; fast && (ci < g->nc || p2 >= 0);) {
+			int32_t pc = ci < g->nc ? pos[g->c0 + ci] : INT32_MAX;
+			if (p2 >= 0 && p2 <= pc) {
+				univ[nu++] = (struct neg){fl[p2], 0, {{0, 0}, {0, 0}}}; /* T's own write */
+				ci += p2 == pc;
+				p2 = onext[p2];
+				continue;
+			}
+			ci++;
+			const struct old_entry *e = fl[pc];
+			struct neg plain = {e, 0, {{0, 0}, {0, 0}}};
+			if (pcls[pc] == PC_UNIV) {
+				univ[nu++] = plain;
+				continue;
+			}
+			const struct hlo_instruction *z = NULL;
+			int32_t b = -1;
+			struct neg ngv = plain;
+			switch (classify(e, mv->path, mw->path, up, R, &z, &b, &ngv)) {
+			case CL_UNIV:
+				univ[nu++] = plain;
+				break;
+			case CL_ALT:
+				univ[nu++] = ngv;
+				break;
+			case CL_SKIP:
+				break;
+			case CL_GROUP:
+				grp_e[ng] = e;
+				grp_z[ng] = z;
+				grp_b[ng++] = b;
+				break;
+			default:
+				if (!n_lo)
+					lo_e[nl++] = e;
+			}
+		}
+		for (int32_t k = 0; !fast && k < g->n; k++) {
 			const struct old_entry *e = fl[g->f0 + k];
 			struct neg plain = {e, 0, {{0, 0}, {0, 0}}};
 			if (e->unknown)
@@ -3371,6 +3528,17 @@ static int subtract_old(struct view *V, struct xlate *X, struct tset *hi, struct
 				implied = !univ[h].n_alt && atoms_within(univ[h].e, lo_e[k]);
 			n_lo += !implied;
 		}
+		/* fast: the PC_LO entries no PC_UNIV one implies, T's own writes
+		 * aside (in univ) */
+		for (int32_t k = 0; fast && k < g->nr && !n_lo; k++) {
+			const struct old_entry *e = fl[pos[g->r0 + k]];
+			if (event_equal(&e->wdef, &mw->def))
+				continue;
+			int implied = 0;
+			for (int32_t h = 0; h < nu && !implied; h++)
+				implied = !univ[h].n_alt && atoms_within(univ[h].e, e);
+			n_lo += !implied;
+		}
 		if (!n_lo) {
 			/* exact: lo is hi here */
 			for (int32_t k = h0; k < hi->n; k++)
@@ -3382,7 +3550,7 @@ static int subtract_old(struct view *V, struct xlate *X, struct tset *hi, struct
 		if (!g->have_lo) {
 			for (int32_t k = 0; k < g->n; k++)
 				all[k] = (struct neg){fl[g->f0 + k], 0, {{0, 0}, {0, 0}}};
-			intro_prep(V, all, g->n, &g->lo, &EC);
+			intro_prep(V, all, g->n, &g->lo, &EC, 0);
 			g->have_lo = 1;
 		}
 		intro_rows(V, lo, t, &g->lo);
@@ -3394,10 +3562,17 @@ static int subtract_old(struct view *V, struct xlate *X, struct tset *hi, struct
 			intro_prep_free(&groups[k].lo);
 	free(groups);
 	free(fl);
+	free(pcls);
+	free(onext);
+	free(pos);
+	htab_free(&owh);
 	htab_free(&gix);
 	free(EC.state);
 	free(EC.n_open);
 	free(EC.open);
+	free(EC.sch);
+	free(EC.snc);
+	free(EC.spure);
 	free(univ);
 	free(all);
 	free(grp_e);

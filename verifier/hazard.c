@@ -3043,7 +3043,11 @@ enum { CL_UNIV, CL_SKIP, CL_GROUP, CL_ALT, CL_LO };
 
 /* The largest L with path_same_run_to(a, b, L) (it holds for every L from
  * 0 to that one and for no other), -1 for none: the levels two paths share
- * walked once, not once per question. */
+ * walked once, not once per question. path_same_run_to compares level 0's
+ * computations for L = 0 only, this for every L: the same on traced paths,
+ * where an EV_INSIDE level's computation is its instruction's (two paths
+ * that differ there differ in level 0's instruction too), and level 0's is
+ * the entry. */
 static int32_t same_run_depth(const struct path *a, const struct path *b)
 {
 	int32_t m = a->n < b->n ? a->n : b->n;

@@ -403,6 +403,10 @@ struct view {
 	int forced_found; /* a triple every schedule has: the verdict is settled */
 	struct buffer_verdict *bv; /* the verdict being decided */
 	int sent_smt;              /* a query went to Z3 for it */
+	/* cond_shared_levels + 1 (0: not yet) of members' paths (v, w) and of
+	 * a member's with a read's (v, r), or NULL (too many to keep) */
+	int32_t *skip_mm, *skip_mr;
+	int skip_none; /* too large to make */
 	/* last: hz_decide clears the view up to here (9 KB a view of
 	 * mixtral's 3,099, 5% of its check, went to clearing samples) */
 	struct hz_false samples[FALSE_SAMPLES];
@@ -717,6 +721,9 @@ static int member_read_only(struct view *V, int32_t mi)
 
 /* ---- deciding ---- */
 
+/* overwrite_skip's tables: at most this many entries (4 MiB) */
+#define SKIP_TABLE_MAX (1 << 20)
+
 /* Triple (v, w, read) of kind with condition c, flags cleared. */
 static struct hz_triple *add_cond_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri,
 					 enum hazard_kind kind, const struct cond *c)
@@ -772,6 +779,36 @@ static void record(struct view *V, int32_t vi, int32_t wi, int32_t ri, enum haza
 	V->forced_found |= t->forced;
 }
 
+/* The levels cond_overwrite may skip for (v, w, read), from the view's
+ * pair tables; -1: let it walk them. */
+static int32_t overwrite_skip(struct view *V, int32_t vi, int32_t wi, int32_t ri)
+{
+	if (!V->skip_mm) {
+		/* made on first use: most views (mixtral: 2,086 of 2,149) trace
+		 * no overwrite and would only clear them */
+		if (V->skip_none || (int64_t)V->n_m * ((int64_t)V->n_m + V->n_r) > SKIP_TABLE_MAX) {
+			V->skip_none = 1;
+			return -1;
+		}
+		V->skip_mm = xcalloc((size_t)V->n_m * (size_t)(V->n_m + V->n_r) + 1, sizeof(int32_t));
+		V->skip_mr = V->skip_mm + (size_t)V->n_m * (size_t)V->n_m;
+	}
+	const struct path *D = V->m[vi].path, *W = V->m[wi].path, *U = rpath(V, &V->r[ri]);
+	if (!D->ok || !W->ok || !U->ok || D->never || W->never || U->never || !D->n || !W->n || !U->n)
+		return -1;
+	/* the levels shared are a common prefix (of each path cut at its
+	 * first level that does not count), so of the three pairs' counts the
+	 * two least are equal: min(DW, WU) = min(DW, DU), and DU is the
+	 * read's, whatever the writer */
+	int32_t *a = &V->skip_mm[(size_t)vi * (size_t)V->n_m + (size_t)wi];
+	int32_t *b = &V->skip_mr[(size_t)vi * (size_t)V->n_r + (size_t)ri];
+	if (!*b)
+		*b = cond_shared_levels(D, U) + 1;
+	if (!*a)
+		*a = cond_shared_levels(D, W) + 1;
+	return (*a < *b ? *a : *b) - 1;
+}
+
 static void decide_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri)
 {
 	struct analysis *an = V->an;
@@ -786,7 +823,7 @@ static void decide_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri)
 	struct cond c;
 	int same_dw = event_equal(&v->def, &w->def);
 	int same_wu = r->instr && event_equal(&w->def, &r->ev);
-	cond_overwrite(v->path, w->path, rpath(V, r), &c);
+	cond_overwrite_from(v->path, w->path, rpath(V, r), overwrite_skip(V, vi, wi, ri), &c);
 	if (c.kind == COND_FALSE && (same_dw || same_wu))
 		V->n_false++; /* the same-event hazard below explains this triple */
 	else
@@ -2884,18 +2921,68 @@ static int same_choice(const struct choice *x, const struct choice *y)
 	return 1;
 }
 
-/* T AND NOT O for each O of negs[0..n_neg) into S, as triples. Returns 0
- * when T never holds with none of them (an O holds whenever T does), 1
- * when rows were added (possibly none: every schedule with T has an O),
- * -1 when the rows are too many or too long (S untouched). */
-static int add_introduced(struct view *V, struct tset *S, const struct hz_triple *t,
-			  const struct neg *negs, int32_t n_neg)
+/* The part of T AND NOT O (add_introduced) that T has no say in: each
+ * kept O's ways to fail (ch, nc: -1 when another O's are among them),
+ * and rc (0: no row possible whatever T, -1: the rows are too many, 1:
+ * make them). One O list asked for many T (subtract_old's lower bound,
+ * the same for every writer on a read) is made once. */
+struct intro_prep {
+	struct choice (*ch)[COND_MAX_ATOMS + 1];
+	int32_t *nc;
+	uint8_t *pure;
+	int32_t n_keep;
+	int rc;
+	int borrowed; /* the arrays are an ent_cache's scratch */
+};
+
+static void intro_prep_free(struct intro_prep *P)
+{
+	if (P->borrowed)
+		return;
+	free(P->ch);
+	free(P->nc);
+	free(P->pure);
+}
+
+/* An old entry's atoms in the view's order, which no T changes: never
+ * (one of them cannot hold) or the ones left open, reversed (NOT O's ways
+ * by them). Per entry of X->e, filled when first asked. */
+struct ent_cache {
+	const struct old_entry *base;
+	uint8_t *state; /* 0 not yet, 1 never, 2 open[] */
+	uint8_t *n_open;
+	struct atom (*open)[COND_MAX_ATOMS];
+	/* a prep's arrays lent to one add_introduced at a time */
+	struct choice (*sch)[COND_MAX_ATOMS + 1];
+	int32_t *snc;
+	uint8_t *spure;
+	size_t scap;
+};
+
+static void intro_prep(struct view *V, const struct neg *negs, int32_t n_neg, struct intro_prep *P,
+		       struct ent_cache *EC, int borrow)
 {
 	enum { CH = COND_MAX_ATOMS + 1 };
 	int32_t n_keep = 0;
-	struct choice (*ch)[CH] = xmalloc((size_t)n_neg + 1, sizeof(*ch));
-	int32_t *nc = xmalloc((size_t)n_neg + 1, sizeof(int32_t));
-	uint8_t *pure = xmalloc((size_t)n_neg + 1, 1);
+	struct choice (*ch)[CH];
+	int32_t *nc;
+	uint8_t *pure;
+	P->borrowed = borrow && EC;
+	if (P->borrowed) {
+		if ((size_t)n_neg + 1 > EC->scap) {
+			EC->scap = grown_cap(EC->scap, (size_t)n_neg + 1, 64);
+			EC->sch = xrealloc(EC->sch, EC->scap, sizeof(*EC->sch));
+			EC->snc = xrealloc(EC->snc, EC->scap, sizeof(int32_t));
+			EC->spure = xrealloc(EC->spure, EC->scap, 1);
+		}
+		ch = EC->sch;
+		nc = EC->snc;
+		pure = EC->spure;
+	} else {
+		ch = xmalloc((size_t)n_neg + 1, sizeof(*ch));
+		nc = xmalloc((size_t)n_neg + 1, sizeof(int32_t));
+		pure = xmalloc((size_t)n_neg + 1, 1);
+	}
 	int rc = 1;
 	for (int32_t i = 0; i < n_neg && rc; i++) {
 		const struct old_entry *e = negs[i].e;
@@ -2905,12 +2992,31 @@ static int add_introduced(struct view *V, struct tset *S, const struct hz_triple
 		}
 		int never = 0;
 		int32_t k = 0;
-		for (int32_t j = 0; j < e->n && !never; j++) {
-			const struct atom *a = &e->a[j];
-			if (a->a == a->b || must_precede(&V->dv, a->b, a->a))
-				never = 1;
-			else if (!must_precede(&V->dv, a->a, a->b))
-				ch[n_keep][k++] = (struct choice){1, {{a->b, a->a}}};
+		if (EC) {
+			size_t x = (size_t)(e - EC->base);
+			if (!EC->state[x]) {
+				int32_t m = 0;
+				for (int32_t j = 0; j < e->n && !never; j++) {
+					const struct atom *a = &e->a[j];
+					if (a->a == a->b || must_precede(&V->dv, a->b, a->a))
+						never = 1;
+					else if (!must_precede(&V->dv, a->a, a->b))
+						EC->open[x][m++] = (struct atom){a->b, a->a};
+				}
+				EC->state[x] = never ? 1 : 2;
+				EC->n_open[x] = (uint8_t)m;
+			}
+			never = EC->state[x] == 1;
+			for (int32_t j = 0; !never && j < EC->n_open[x]; j++)
+				ch[n_keep][k++] = (struct choice){1, {EC->open[x][j]}};
+		} else {
+			for (int32_t j = 0; j < e->n && !never; j++) {
+				const struct atom *a = &e->a[j];
+				if (a->a == a->b || must_precede(&V->dv, a->b, a->a))
+					never = 1;
+				else if (!must_precede(&V->dv, a->a, a->b))
+					ch[n_keep][k++] = (struct choice){1, {{a->b, a->a}}};
+			}
 		}
 		if (never)
 			continue;
@@ -2948,6 +3054,20 @@ static int add_introduced(struct view *V, struct tset *S, const struct hz_triple
 	for (int32_t i = 0; rc && i < n_keep; i++)
 		if (nc[i] > 0 && (rows *= nc[i]) > OLD_ROWS_MAX)
 			rc = -1;
+	P->ch = ch;
+	P->nc = nc;
+	P->pure = pure;
+	P->n_keep = n_keep;
+	P->rc = rc;
+}
+
+/* add_introduced's rows for T from P. */
+static int intro_rows(struct view *V, struct tset *S, const struct hz_triple *t, const struct intro_prep *P)
+{
+	int rc = P->rc;
+	int32_t n_keep = P->n_keep;
+	const int32_t *nc = P->nc;
+	struct choice (*ch)[COND_MAX_ATOMS + 1] = P->ch;
 	const struct atom *ta = tatoms(V, t);
 	/* a kept O whose every choice reverses one of T's atoms (T's own old
 	 * triple, say) leaves no row possible: the rows are still made (one
@@ -3009,9 +3129,20 @@ static int add_introduced(struct view *V, struct tset *S, const struct hz_triple
 		}
 		free(pick);
 	}
-	free(ch);
-	free(nc);
-	free(pure);
+	return rc;
+}
+
+/* T AND NOT O for each O of negs[0..n_neg) into S, as triples. Returns 0
+ * when T never holds with none of them (an O holds whenever T does), 1
+ * when rows were added (possibly none: every schedule with T has an O),
+ * -1 when the rows are too many or too long (S untouched). */
+static int add_introduced(struct view *V, struct tset *S, const struct hz_triple *t,
+			  const struct neg *negs, int32_t n_neg, struct ent_cache *EC)
+{
+	struct intro_prep P;
+	intro_prep(V, negs, n_neg, &P, EC, 1);
+	int rc = intro_rows(V, S, t, &P);
+	intro_prep_free(&P);
 	return rc;
 }
 
@@ -3155,25 +3286,46 @@ static int same_read(const struct old_entry *e, const struct hz_read *r)
  * - CL_LO: none of these is shown: e bounds the introduced ones from below. */
 enum { CL_UNIV, CL_SKIP, CL_GROUP, CL_ALT, CL_LO };
 
-static int path_inside(const struct path *p, const struct path *ref, int32_t L, const struct hlo_instruction *z)
+/* The largest L with path_same_run_to(a, b, L) (it holds for every L from
+ * 0 to that one and for no other), -1 for none: the levels two paths share
+ * walked once, not once per question. path_same_run_to compares level 0's
+ * computations for L = 0 only, this for every L: the same on traced paths,
+ * where an EV_INSIDE level's computation is its instruction's (two paths
+ * that differ there differ in level 0's instruction too), and level 0's is
+ * the entry. */
+static int32_t same_run_depth(const struct path *a, const struct path *b)
 {
-	return p->ok && !p->never && p->n > L + 1 && p->l[L].x == z && p->l[L].phase == EV_INSIDE &&
-	       path_same_run_to(ref, p, L);
+	int32_t m = a->n < b->n ? a->n : b->n;
+	if (m <= 0 || a->l[0].k != b->l[0].k)
+		return -1;
+	int32_t i = 0;
+	while (i < m - 1 && a->l[i].x == b->l[i].x && a->l[i].phase == EV_INSIDE && b->l[i].phase == EV_INSIDE &&
+	       a->l[i + 1].k == b->l[i + 1].k)
+		i++;
+	return i;
+}
+
+/* p runs inside z at level L, in the run of ref's up to it; R is
+ * same_run_depth(ref, p) */
+static int path_inside(const struct path *p, int32_t R, int32_t L, const struct hlo_instruction *z)
+{
+	return p->ok && !p->never && p->n > L + 1 && p->l[L].x == z && p->l[L].phase == EV_INSIDE && L <= R;
 }
 
 static int classify(const struct old_entry *e, const struct path *dp, const struct path *wp,
-		    const struct path *up, const struct hlo_instruction **grp, int32_t *branch,
-		    struct neg *ng)
+		    const struct path *up, const int32_t R[3], const struct hlo_instruction **grp,
+		    int32_t *branch, struct neg *ng)
 {
+	/* R: same_run_depth of up with dp, wp and up */
 	if (e->universal)
 		return CL_UNIV;
 	int32_t L = e->esc_level, n = e->n_sfx;
 	if (n < 2 || up->n <= L)
 		return CL_LO;
 	const struct hlo_instruction *z = e->sfx[0].x;
-	if (!z || e->sfx[0].phase != EV_INSIDE || path_inside(dp, up, L, z))
+	if (!z || e->sfx[0].phase != EV_INSIDE || path_inside(dp, R[0], L, z))
 		return CL_LO;
-	if (path_inside(up, up, L, z)) {
+	if (path_inside(up, R[2], L, z)) {
 		/* the read inside loop z, e's write directly in the body run
 		 * that holds it */
 		const struct path_level *wl = &e->sfx[1], *ul = &up->l[L + 1];
@@ -3184,7 +3336,7 @@ static int classify(const struct old_entry *e, const struct path *dp, const stru
 			return CL_UNIV; /* e's write starts the run, or the read ends it */
 		ng->n_alt = 0;
 		ng->alt[ng->n_alt++] = (struct atom){ul->x, wl->x};
-		if (path_inside(wp, up, L, z)) {
+		if (path_inside(wp, R[1], L, z)) {
 			const struct path_level *tl = &wp->l[L + 1];
 			if (wp->n != L + 2 || tl->k != ul->k || tl->phase == EV_INSIDE)
 				return CL_LO;
@@ -3196,7 +3348,7 @@ static int classify(const struct old_entry *e, const struct path *dp, const stru
 		}
 		return CL_ALT;
 	}
-	if (!path_inside(wp, up, L, z)) {
+	if (!path_inside(wp, R[1], L, z)) {
 		/* T's write is outside z: T holds whatever z does */
 		for (int32_t i = 0; i < n - 1; i++)
 			if (e->sfx[i].x && e->sfx[i].x->opcode == OP_WHILE)
@@ -3237,6 +3389,42 @@ static int classify(const struct old_entry *e, const struct path *dp, const stru
 	return CL_LO;
 }
 
+/* classify's answer when no writer changes it (PC_UNIV, PC_LO), or
+ * PC_ASK: it depends on T's write. The same steps as classify, up to
+ * where it first looks at wp. */
+enum { PC_UNKNOWN, PC_UNIV, PC_LO, PC_ASK };
+
+static int classify_pre(const struct old_entry *e, const struct path *dp, const struct path *up,
+			const int32_t R[3])
+{
+	if (e->universal)
+		return PC_UNIV;
+	int32_t L = e->esc_level, n = e->n_sfx;
+	if (n < 2 || up->n <= L)
+		return PC_LO;
+	const struct hlo_instruction *z = e->sfx[0].x;
+	if (!z || e->sfx[0].phase != EV_INSIDE || path_inside(dp, R[0], L, z))
+		return PC_LO;
+	if (path_inside(up, R[2], L, z)) {
+		const struct path_level *wl = &e->sfx[1], *ul = &up->l[L + 1];
+		if (z->opcode != OP_WHILE || n != 2 || wl->phase == EV_INSIDE || up->n != L + 2 ||
+		    ul->k != wl->k || ul->phase == EV_INSIDE)
+			return PC_LO;
+		if (wl->phase == EV_KSTART || ul->phase == EV_KEND)
+			return PC_UNIV;
+	}
+	return PC_ASK;
+}
+
+/* A key of (group, event) for event_equal's classes. */
+static uint64_t own_key(int32_t g, const struct event *ev)
+{
+	uint64_t k = ev->phase == EV_TIME0 ? 0
+		     : ev->phase == EV_KSTART || ev->phase == EV_KEND ? (uint64_t)(uintptr_t)ev->k
+								       : (uint64_t)(uintptr_t)ev->x;
+	return htab_mix(htab_mix(k) ^ ((uint64_t)(uint32_t)g << 8 | ev->phase));
+}
+
 #define GROUP_COMBOS_MAX 64
 
 /* T AND NOT (every old triple that holds in the runs T does) over the
@@ -3247,7 +3435,8 @@ static int classify(const struct old_entry *e, const struct path *dp, const stru
  * add_introduced. */
 static int add_by_runs(struct view *V, struct tset *S, const struct hz_triple *t,
 		       const struct neg *univ, int32_t n_univ, const struct old_entry *const *grp_e,
-		       const struct hlo_instruction *const *grp_z, const int32_t *grp_b, int32_t n_grp)
+		       const struct hlo_instruction *const *grp_z, const int32_t *grp_b, int32_t n_grp,
+		       struct ent_cache *EC)
 {
 	/* the conditionals with an old write in every branch */
 	const struct hlo_instruction *full[8];
@@ -3273,7 +3462,7 @@ static int add_by_runs(struct view *V, struct tset *S, const struct hz_triple *t
 		full[n_full++] = z;
 	}
 	if (!n_full)
-		return add_introduced(V, S, t, univ, n_univ);
+		return add_introduced(V, S, t, univ, n_univ, EC);
 	int64_t combos = 1;
 	for (int32_t k = 0; k < n_full; k++)
 		if ((combos *= full[k]->ext->n_branches) > GROUP_COMBOS_MAX)
@@ -3290,7 +3479,7 @@ static int add_by_runs(struct view *V, struct tset *S, const struct hz_triple *t
 			for (int32_t k = 0; k < n_full; k++)
 				if (grp_z[i] == full[k] && grp_b[i] == pick[k])
 					negs[nn++] = (struct neg){grp_e[i], 0, {{0, 0}, {0, 0}}};
-		int r = add_introduced(V, S, t, negs, nn);
+		int r = add_introduced(V, S, t, negs, nn, EC);
 		if (r < 0) {
 			S->n = from;
 			rc = -1;
@@ -3315,6 +3504,26 @@ static int add_by_runs(struct view *V, struct tset *S, const struct hz_triple *t
  * (only introduced ones, maybe not all: every old triple subtracted).
  * Returns 1 when lo may differ from hi; *n_old counts the triples found
  * already in the module as given, *old_example is one of them. */
+/* The old entries on one read key of the view (kind, member, read),
+ * shared by the view's triples on it, one per writer: the entries that
+ * name that read (f[0..n) of subtract_old's list), how many are unknown,
+ * the paths' shared depths that depend on no writer, and the lower bound's
+ * T-free part (intro_prep of every entry), made when first asked. */
+struct read_group {
+	int32_t kind, v, r;
+	int32_t f0, n, n_unknown;
+	int32_t Rd, Ru;
+	/* pos[c0 .. c0 + nc): the entries classify may put in univ (PC_UNIV,
+	 * PC_ASK); pos[r0 .. r0 + nr): the PC_LO ones no PC_UNIV one implies
+	 * (those it implies are implied for every writer); each in list order.
+	 * indexed: own writes found by own_key (else every entry is scanned) */
+	int32_t c0, nc, r0, nr;
+	int indexed;
+	int32_t uses; /* triples that asked for it: indexed on the second */
+	int have_lo;
+	struct intro_prep lo;
+};
+
 static int subtract_old(struct view *V, struct xlate *X, struct tset *hi, struct tset *lo,
 			int32_t *n_old, int32_t *old_example)
 {
@@ -3325,6 +3534,19 @@ static int subtract_old(struct view *V, struct xlate *X, struct tset *hi, struct
 	const struct old_entry **lo_e = xmalloc(cap, sizeof(*lo_e));
 	const struct hlo_instruction **grp_z = xmalloc(cap, sizeof(*grp_z));
 	int32_t *grp_b = xmalloc(cap, sizeof(int32_t));
+	struct read_group *groups = NULL;
+	int32_t n_groups = 0, cap_groups = 0;
+	const struct old_entry **fl = NULL; /* the groups' entries */
+	int32_t n_fl = 0, cap_fl = 0;
+	struct htab gix; /* (kind, v, r) -> group */
+	htab_init(&gix, 16);
+	uint8_t *pcls = NULL;  /* per fl entry: classify_pre's answer */
+	int32_t cap_pc = 0;    /* pcls' and onext's */
+	int32_t *onext = NULL; /* per fl entry: the next of its group with the same write */
+	int32_t *pos = NULL, n_pos = 0, cap_pos = 0; /* the groups' lists */
+	struct htab owh; /* own_key -> the first entry of the group with that write */
+	htab_init(&owh, 16);
+	struct ent_cache EC = {X->e, xcalloc(cap, 1), xmalloc(cap, 1), xmalloc(cap, sizeof(*EC.open)), NULL, NULL, NULL, 0};
 	*n_old = 0;
 	*old_example = -1;
 	for (int32_t i = 0; i < V->n_t; i++) {
@@ -3340,35 +3562,155 @@ static int subtract_old(struct view *V, struct xlate *X, struct tset *hi, struct
 		const struct hz_member *mv = &V->m[t->v], *mw = &V->m[t->w];
 		const struct path *up = rpath(V, r);
 		int32_t nu = 0, na = 0, ng = 0, n_lo = 0, nl = 0;
-		int32_t k0, k1 = old_run(X, t->kind, mv->id, view_read(t->kind, r), &k0);
-		for (int32_t k = k0; k < k1; k++) {
-			const struct old_entry *e = &X->e[X->ord[k]];
-			if (!old_entry_is(e, t->kind, mv->id, view_read(t->kind, r)))
-				continue; /* another key of the same hash */
-			struct neg plain = {e, 0, {{0, 0}, {0, 0}}};
-			if (t->kind == HAZARD_SAME_TIME) {
+		if (t->kind == HAZARD_SAME_TIME) {
+			int32_t k0, k1 = old_run(X, t->kind, mv->id, view_read(t->kind, r), &k0);
+			for (int32_t k = k0; k < k1; k++) {
+				const struct old_entry *e = &X->e[X->ord[k]];
+				if (!old_entry_is(e, t->kind, mv->id, view_read(t->kind, r)))
+					continue; /* another key of the same hash */
+				struct neg plain = {e, 0, {{0, 0}, {0, 0}}};
 				if (e->w != mw->id)
 					continue;
 				if (!e->unknown && (e->universal || same_read(e, r)))
 					univ[nu++] = plain;
 				all[na++] = plain;
+			}
+			if (!na) {
+				tset_add(V, hi, t, ta, t->n);
+				tset_add(V, lo, t, ta, t->n);
 				continue;
 			}
-			if (!same_read(e, r))
-				continue;
-			all[na++] = plain;
-			if (e->unknown) {
-				n_lo++;
+			/* no atoms: an old pair read so surely covers in every run */
+			if (!nu)
+				tset_add(V, hi, t, ta, t->n);
+			differs |= !nu;
+			if (nu && (*n_old)++ == 0)
+				*old_example = i;
+			continue;
+		}
+		/* the read key's group: its entries are every writer's */
+		uint64_t gk = (uint64_t)(uint32_t)t->r << 32 | (uint32_t)t->v;
+		gk = htab_mix(gk) ^ t->kind;
+		int added;
+		uint64_t *gslot = htab_put(&gix, gk, &added);
+		struct read_group *g = NULL;
+		if (!added) {
+			g = &groups[*gslot];
+			if (g->kind != t->kind || g->v != t->v || g->r != t->r)
+				g = NULL; /* another key on the same hash: not cached */
+		}
+		struct read_group own;
+		if (!g) {
+			if (added) {
+				if (n_groups == cap_groups) {
+					cap_groups = (int32_t)grown_cap((size_t)cap_groups, (size_t)n_groups + 1, 16);
+					groups = xrealloc(groups, (size_t)cap_groups, sizeof(*groups));
+				}
+				*gslot = (uint64_t)n_groups;
+				g = &groups[n_groups++];
+			} else {
+				g = &own;
+			}
+			memset(g, 0, sizeof(*g));
+			g->kind = t->kind;
+			g->v = t->v;
+			g->r = t->r;
+			g->f0 = n_fl;
+			int32_t k0, k1 = old_run(X, t->kind, mv->id, view_read(t->kind, r), &k0);
+			for (int32_t k = k0; k < k1; k++) {
+				const struct old_entry *e = &X->e[X->ord[k]];
+				if (!old_entry_is(e, t->kind, mv->id, view_read(t->kind, r)) || !same_read(e, r))
+					continue; /* another key of the same hash, or another read */
+				if (n_fl == cap_fl) {
+					cap_fl = (int32_t)grown_cap((size_t)cap_fl, (size_t)n_fl + 1, 64);
+					fl = xrealloc(fl, (size_t)cap_fl, sizeof(*fl));
+				}
+				fl[n_fl++] = e;
+				g->n++;
+				g->n_unknown += e->unknown;
+			}
+			g->Rd = same_run_depth(up, mv->path);
+			g->Ru = same_run_depth(up, up);
+			if (g != &own) {
+				/* what no writer changes, once per group */
+				const int32_t R0[3] = {g->Rd, -1, g->Ru};
+				if (cap_pc < cap_fl) { /* as fl grew */
+					cap_pc = cap_fl;
+					pcls = xrealloc(pcls, (size_t)cap_pc, 1);
+					onext = xrealloc(onext, (size_t)cap_pc, sizeof(int32_t));
+				}
+				if (n_pos + g->n > cap_pos) {
+					cap_pos = (int32_t)grown_cap((size_t)cap_pos, (size_t)n_pos + (size_t)g->n, 64);
+					pos = xrealloc(pos, (size_t)cap_pos, sizeof(int32_t));
+				}
+				for (int32_t p = g->f0; p < g->f0 + g->n; p++)
+					pcls[p] = fl[p]->unknown ? PC_UNKNOWN : (uint8_t)classify_pre(fl[p], mv->path, up, R0);
+				g->c0 = n_pos;
+				for (int32_t p = g->f0; p < g->f0 + g->n; p++)
+					if (pcls[p] == PC_UNIV || pcls[p] == PC_ASK)
+						pos[n_pos++] = p;
+				g->nc = n_pos - g->c0;
+				g->r0 = n_pos;
+				for (int32_t p = g->f0; p < g->f0 + g->n; p++) {
+					if (pcls[p] != PC_LO)
+						continue;
+					int implied = 0;
+					for (int32_t q = g->f0; q < g->f0 + g->n && !implied; q++)
+						implied = pcls[q] == PC_UNIV && atoms_within(fl[q], fl[p]);
+					if (!implied)
+						pos[n_pos++] = p;
+				}
+				g->nr = n_pos - g->r0;
+			}
+		}
+		if (g != &own && ++g->uses == 2) {
+			/* asked again (another writer of the same read): its own
+			 * writes indexed; a key asked once (mixtral: most of 4,600
+			 * per view) is scanned instead */
+			int32_t gi = (int32_t)(g - groups);
+			for (int32_t p = g->f0 + g->n - 1; p >= g->f0; p--) {
+				if (pcls[p] == PC_UNKNOWN)
+					continue;
+				int a2;
+				uint64_t *h = htab_put(&owh, own_key(gi, &fl[p]->wdef), &a2);
+				onext[p] = a2 ? -1 : (int32_t)*h;
+				*h = (uint64_t)p;
+			}
+			g->indexed = 1;
+		}
+		const int32_t R[3] = {g->Rd, same_run_depth(up, mw->path), g->Ru};
+		na = g->n;
+		n_lo = g->n_unknown;
+		/* T's own writes (the group's entries with T's write, in order) */
+		int32_t own_p = -1;
+		int fast = g->indexed;
+		if (fast) {
+			const uint64_t *h = htab_get(&owh, own_key((int32_t)(g - groups), &mw->def));
+			own_p = h ? (int32_t)*h : -1;
+			for (int32_t p = own_p; p >= 0 && fast; p = onext[p])
+				fast = p >= g->f0 && p < g->f0 + g->n && event_equal(&fl[p]->wdef, &mw->def);
+		}
+		/* fast: only the entries that may go into univ, T's own writes
+		 * merged in by position; the PC_LO ones are asked below */
+		for (int32_t ci = 0, p2 = own_p; fast && (ci < g->nc || p2 >= 0);) {
+			int32_t pc = ci < g->nc ? pos[g->c0 + ci] : INT32_MAX;
+			if (p2 >= 0 && p2 <= pc) {
+				univ[nu++] = (struct neg){fl[p2], 0, {{0, 0}, {0, 0}}}; /* T's own write */
+				ci += p2 == pc;
+				p2 = onext[p2];
 				continue;
 			}
-			if (event_equal(&e->wdef, &mw->def)) {
-				univ[nu++] = plain; /* T's own write */
+			ci++;
+			const struct old_entry *e = fl[pc];
+			struct neg plain = {e, 0, {{0, 0}, {0, 0}}};
+			if (pcls[pc] == PC_UNIV) {
+				univ[nu++] = plain;
 				continue;
 			}
 			const struct hlo_instruction *z = NULL;
 			int32_t b = -1;
 			struct neg ngv = plain;
-			switch (classify(e, mv->path, mw->path, up, &z, &b, &ngv)) {
+			switch (classify(e, mv->path, mw->path, up, R, &z, &b, &ngv)) {
 			case CL_UNIV:
 				univ[nu++] = plain;
 				break;
@@ -3383,45 +3725,80 @@ static int subtract_old(struct view *V, struct xlate *X, struct tset *hi, struct
 				grp_b[ng++] = b;
 				break;
 			default:
-				lo_e[nl++] = e;
+				if (!n_lo)
+					lo_e[nl++] = e;
 			}
 		}
-		/* an old triple that holds only where a universal one does (its
-		 * atoms include that one's) subtracts nothing more: a write
-		 * inside a loop, say, where the loop's result is written at its end */
-		for (int32_t k = 0; k < nl; k++) {
-			int implied = 0;
-			for (int32_t h = 0; h < nu && !implied; h++)
-				implied = !univ[h].n_alt && atoms_within(univ[h].e, lo_e[k]);
-			n_lo += !implied;
+		for (int32_t k = 0; !fast && k < g->n; k++) {
+			const struct old_entry *e = fl[g->f0 + k];
+			struct neg plain = {e, 0, {{0, 0}, {0, 0}}};
+			if (e->unknown)
+				continue;
+			if (event_equal(&e->wdef, &mw->def)) {
+				univ[nu++] = plain; /* T's own write */
+				continue;
+			}
+			const struct hlo_instruction *z = NULL;
+			int32_t b = -1;
+			struct neg ngv = plain;
+			switch (classify(e, mv->path, mw->path, up, R, &z, &b, &ngv)) {
+			case CL_UNIV:
+				univ[nu++] = plain;
+				break;
+			case CL_ALT:
+				univ[nu++] = ngv;
+				break;
+			case CL_SKIP:
+				break;
+			case CL_GROUP:
+				grp_e[ng] = e;
+				grp_z[ng] = z;
+				grp_b[ng++] = b;
+				break;
+			default:
+				if (!n_lo)
+					lo_e[nl++] = e;
+			}
 		}
 		if (!na) {
 			tset_add(V, hi, t, ta, t->n);
 			tset_add(V, lo, t, ta, t->n);
 			continue;
 		}
-		if (t->kind == HAZARD_SAME_TIME) {
-			/* no atoms: an old pair read so surely covers in every run */
-			if (!nu)
-				tset_add(V, hi, t, ta, t->n);
-			differs |= !nu;
-			if (nu && (*n_old)++ == 0)
-				*old_example = i;
-			continue;
-		}
 		int32_t h0 = hi->n;
-		int rh = add_by_runs(V, hi, t, univ, nu, grp_e, grp_z, grp_b, ng);
+		int rh = add_by_runs(V, hi, t, univ, nu, grp_e, grp_z, grp_b, ng, &EC);
 		if (rh < 0) {
 			/* too many orderings or branches: the universal ones alone
 			 * bound from above */
 			n_lo++;
-			if (add_introduced(V, hi, t, univ, nu) < 0)
+			if (add_introduced(V, hi, t, univ, nu, &EC) < 0)
 				tset_add(V, hi, t, ta, t->n);
 		}
 		if (rh == 0 || (rh == 1 && hi->n == h0)) {
 			if ((*n_old)++ == 0)
 				*old_example = i;
 			continue; /* never introduced: nor in lo, below hi */
+		}
+		/* an old triple that holds only where a universal one does (its
+		 * atoms include that one's) subtracts nothing more: a write
+		 * inside a loop, say, where the loop's result is written at its end
+		 * (only whether one is left counts, and only here) */
+		for (int32_t k = 0; k < nl && !n_lo; k++) {
+			int implied = 0;
+			for (int32_t h = 0; h < nu && !implied; h++)
+				implied = !univ[h].n_alt && atoms_within(univ[h].e, lo_e[k]);
+			n_lo += !implied;
+		}
+		/* fast: the PC_LO entries no PC_UNIV one implies, T's own writes
+		 * aside (in univ) */
+		for (int32_t k = 0; fast && k < g->nr && !n_lo; k++) {
+			const struct old_entry *e = fl[pos[g->r0 + k]];
+			if (event_equal(&e->wdef, &mw->def))
+				continue;
+			int implied = 0;
+			for (int32_t h = 0; h < nu && !implied; h++)
+				implied = !univ[h].n_alt && atoms_within(univ[h].e, e);
+			n_lo += !implied;
 		}
 		if (!n_lo) {
 			/* exact: lo is hi here */
@@ -3430,8 +3807,33 @@ static int subtract_old(struct view *V, struct xlate *X, struct tset *hi, struct
 			continue;
 		}
 		differs = 1;
-		add_introduced(V, lo, t, all, na); /* too many: T dropped, lo stays below */
+		/* too many: T dropped, lo stays below */
+		if (!g->have_lo) {
+			for (int32_t k = 0; k < g->n; k++)
+				all[k] = (struct neg){fl[g->f0 + k], 0, {{0, 0}, {0, 0}}};
+			intro_prep(V, all, g->n, &g->lo, &EC, 0);
+			g->have_lo = 1;
+		}
+		intro_rows(V, lo, t, &g->lo);
+		if (g == &own)
+			intro_prep_free(&own.lo);
 	}
+	for (int32_t k = 0; k < n_groups; k++)
+		if (groups[k].have_lo)
+			intro_prep_free(&groups[k].lo);
+	free(groups);
+	free(fl);
+	free(pcls);
+	free(onext);
+	free(pos);
+	htab_free(&owh);
+	htab_free(&gix);
+	free(EC.state);
+	free(EC.n_open);
+	free(EC.open);
+	free(EC.sch);
+	free(EC.snc);
+	free(EC.spure);
 	free(univ);
 	free(all);
 	free(grp_e);
@@ -3790,6 +4192,9 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		}
 		WC.cache = C;
 	}
+	/* the pair tables of overwrite_skip, when they are small enough */
+	V.skip_mm = V.skip_mr = NULL; /* overwrite_skip makes them */
+	V.skip_none = 0;
 	for (int32_t vi = 0; vi < V.n_m && !(stop_early && V.forced_found) && !V.cut; vi++) {
 		if (V.m[vi].excluded)
 			continue;
@@ -3811,6 +4216,8 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		}
 	}
 	writer_classes_free(&WC);
+	free(V.skip_mm);
+	V.skip_mm = V.skip_mr = NULL;
 	dominance_free(&own);
 	if (!mm)
 		free(B.wb);

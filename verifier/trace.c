@@ -325,8 +325,27 @@ static void before_inside(const struct path *D, const struct path *W, int32_t i,
 	}
 }
 
+int32_t cond_shared_levels(const struct path *A, const struct path *B)
+{
+	int32_t i = 0, n = A->n < B->n ? A->n : B->n;
+	while (i + 1 < n) {
+		const struct hlo_instruction *x = A->l[i].x;
+		if (!x || B->l[i].x != x || A->l[i].phase != EV_INSIDE || B->l[i].phase != EV_INSIDE ||
+		    A->l[i + 1].k != B->l[i + 1].k || !is_control_flow(x))
+			break;
+		i++;
+	}
+	return i;
+}
+
 void cond_overwrite(const struct path *D, const struct path *W, const struct path *U,
 		    struct cond *c)
+{
+	cond_overwrite_from(D, W, U, -1, c);
+}
+
+void cond_overwrite_from(const struct path *D, const struct path *W, const struct path *U,
+			 int32_t skip, struct cond *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->kind = COND_ATOMS;
@@ -359,6 +378,8 @@ void cond_overwrite(const struct path *D, const struct path *W, const struct pat
 	int32_t n3 = D->n < W->n ? D->n : W->n;
 	if (U->n < n3)
 		n3 = U->n;
+	if (skip >= 0)
+		i = skip, n3 = 0; /* the caller's: the levels walked once per pair */
 	while (i + 1 < n3) {
 		const struct path_level *d = &D->l[i];
 		const struct hlo_instruction *x = d->x;

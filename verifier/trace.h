@@ -110,6 +110,14 @@ struct cond {
  * the instance of v defined at D. */
 void cond_overwrite(const struct path *D, const struct path *W, const struct path *U,
 		    struct cond *out);
+/* cond_overwrite with its first levels skipped: skip =
+ * min(cond_shared_levels(D, W), cond_shared_levels(W, U)), the levels all
+ * three run inside of with the next level in one computation (settling
+ * nothing), which a pair of paths shares however many triples ask;
+ * skip < 0: walked here. */
+int32_t cond_shared_levels(const struct path *A, const struct path *B);
+void cond_overwrite_from(const struct path *D, const struct path *W, const struct path *U,
+			 int32_t skip, struct cond *c);
 
 /* ---- the dependency relation with the root last ---- */
 

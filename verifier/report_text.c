@@ -117,7 +117,8 @@ static const char *per_step_text(uint64_t bytes, uint64_t per_step, int floor, c
 		buf[0] = 0;
 		return buf;
 	}
-	snprintf(buf, cap, ", %s%s per step", floor ? "at least " : "", bytes_text(per_step, b, sizeof(b)));
+	snprintf(buf, cap, ", %s%s per step", floor && per_step < (uint64_t)INT64_MAX ? "at least " : "",
+		 bytes_text(per_step, b, sizeof(b)));
 	return buf;
 }
 

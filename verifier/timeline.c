@@ -697,7 +697,11 @@ void timeline_free(struct timeline *t)
 
 void tl_format_bytes(uint64_t v, char *buf, size_t cap)
 {
-	if (v < 1024)
+	/* a cost that saturated (satmath.h: loops nested deep multiply their
+	 * trip counts) is a bound, not a figure */
+	if (v >= (uint64_t)INT64_MAX)
+		snprintf(buf, cap, "more than 8 EiB");
+	else if (v < 1024)
 		snprintf(buf, cap, "%llu B", (unsigned long long)v);
 	else if (v < (1ull << 20))
 		snprintf(buf, cap, "%.1f KiB", (double)v / 1024.0);

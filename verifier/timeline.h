@@ -126,7 +126,8 @@ void timeline_free(struct timeline *t);
 
 /* ---- what the writers share (timeline.c) ---- */
 
-/* "512 B", "4.0 KiB", "1.50 MiB", "2.00 GiB" */
+/* "512 B", "4.0 KiB", "1.50 MiB", "2.00 GiB"; "more than 8 EiB" for a cost that
+ * saturated (satmath.h) */
 void tl_format_bytes(uint64_t b, char *buf, size_t cap);
 /* s as XML/HTML text or attribute value: & < > " ' escaped, invalid UTF-8
  * and control characters (but \n, \t) as U+FFFD. NULL prints nothing. */

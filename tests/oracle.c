@@ -2360,12 +2360,7 @@ static void static_keys(const struct oracle *o, struct okeys *out)
 			const struct shape *s0s = dataflow_subshape(df, root, s0);
 			if (!s0s || !shape_is_array(s0s))
 				continue;
-			const struct value_set *v0 = dataflow_set(df, root, s0);
-			int shared = 0;
-			for (int32_t i = 0; i < vs->n && !shared; i++)
-				for (int32_t j = 0; j < v0->n && !shared; j++)
-					shared = bf->buffer_of[value_set_ids(vs)[i]] == bf->buffer_of[value_set_ids(v0)[j]];
-			if (shared)
+			if (oracle_sets_share_buffer(bf, vs, dataflow_set(df, root, s0)))
 				okeys_add(out, OK_OUTPUTS_NOT_DISTINCT, s0, s);
 		}
 	}
@@ -3124,6 +3119,15 @@ char *oracle_donor_text(const struct hlo_module *m, int32_t param, const struct 
 	free(h.s);
 	free(txt);
 	return o2.s;
+}
+
+int oracle_sets_share_buffer(const struct buffers *bf, const struct value_set *a, const struct value_set *b)
+{
+	for (int32_t i = 0; i < a->n; i++)
+		for (int32_t j = 0; j < b->n; j++)
+			if (bf->buffer_of[value_set_ids(a)[i]] == bf->buffer_of[value_set_ids(b)[j]])
+				return 1;
+	return 0;
 }
 
 int oracle_donor(struct hlo_module *m, int32_t param, const struct shape_index *idx,

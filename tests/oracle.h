@@ -235,4 +235,10 @@ int oracle_donor(struct hlo_module *m, int32_t param, const struct shape_index *
 		 const struct shape_index *out, const struct oracle_limits *lim, int n_edges,
 		 const char *const *from, const char *const *to, struct oracle_copy_result *res);
 
+struct buffers;
+struct value_set;
+/* Do two value sets have a value each in one buffer? (two entry outputs
+ * that share a buffer: outputs not distinct) */
+int oracle_sets_share_buffer(const struct buffers *bf, const struct value_set *a, const struct value_set *b);
+
 #endif

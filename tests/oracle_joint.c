@@ -152,12 +152,7 @@ static void static_keys(const struct oj_question *q, uint32_t set, const struct 
 			const struct shape *s0s = dataflow_subshape(df, root, s0);
 			if (t->nk[s0] >= 0 || !s0s || !shape_is_array(s0s))
 				continue;
-			const struct value_set *v0 = dataflow_set(df, root, s0);
-			int shared = 0;
-			for (int32_t i = 0; i < vs->n && !shared; i++)
-				for (int32_t j = 0; j < v0->n && !shared; j++)
-					shared = bf->buffer_of[value_set_ids(vs)[i]] == bf->buffer_of[value_set_ids(v0)[j]];
-			if (shared) {
+			if (oracle_sets_share_buffer(bf, vs, dataflow_set(df, root, s0))) {
 				snprintf(key, sizeof(key), "%d|%d|%d", (int)OK_OUTPUTS_NOT_DISTINCT, (int)s0, (int)s);
 				keys_add(out, key);
 			}

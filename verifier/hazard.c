@@ -2817,7 +2817,8 @@ static void old_collect(struct xlate *X, const struct hz_result *const orig[2])
 				const struct hlo_instruction *rm = X->org->removed[0];
 				while (j0 < t->n && t->a[j0].a != rm && t->a[j0].b != rm)
 					j0++;
-				memcpy(ep->a, t->a, (size_t)j0 * sizeof(ep->a[0]));
+				if (j0) /* t->a is NULL when t has no atoms */
+					memcpy(ep->a, t->a, (size_t)j0 * sizeof(ep->a[0]));
 				ep->n = (uint8_t)j0;
 			}
 			for (int32_t j = j0; j < t->n && holds; j++) {

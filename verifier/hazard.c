@@ -23,6 +23,33 @@
 #define MATS_KEPT 4
 struct member_mats;
 
+/* Marks by id, cleared for a new use in O(1): id is marked while
+ * at[id] == gen (marks_next). */
+struct marks {
+	uint32_t *at;
+	int32_t cap;
+	uint32_t gen;
+};
+
+/* A new generation over ids 0 .. n - 1 (none marked); 1 when the array was
+ * made anew (its size changed). */
+static int marks_next(struct marks *k, int32_t n)
+{
+	int grown = 0;
+	if (n > k->cap) {
+		free(k->at);
+		k->at = xcalloc((size_t)n, sizeof(uint32_t));
+		k->cap = n;
+		k->gen = 0;
+		grown = 1;
+	}
+	if (++k->gen == 0) {
+		memset(k->at, 0, (size_t)k->cap * sizeof(uint32_t));
+		k->gen = 1;
+	}
+	return grown;
+}
+
 struct hz_cache {
 	struct dv_scratch *dv;
 	int dv_borrowed; /* dv is the base analysis's (hz_cache_new) */
@@ -67,19 +94,15 @@ struct hz_cache {
 	struct hz_origin old_org;
 	int32_t old_n_m;
 	/* per instruction (gid), for the recheck of old triples under a
-	 * repair's edges (edge_bits): emark[gid] == egen when ebits[2 gid]
-	 * says which edges' sources it reaches and ebits[2 gid + 1] which
-	 * edges' targets reach it */
-	uint32_t *emark;
-	uint64_t *ebits;
-	int32_t cap_emark;
-	uint32_t egen;
+	 * repair's edges (edge_bits): emark.at[gid] == emark.gen when
+	 * ebits[2 gid] says which edges' sources it reaches and ebits[2 gid
+	 * + 1] which edges' targets reach it */
+	struct marks emark;
+	uint64_t *ebits; /* 2 x emark.cap */
 	/* what a buffer with nothing to decide has: no triple (origin_results) */
 	struct hz_result no_triples;
-	/* the view's members by value id: vmark[id] == vgen (x_value) */
-	uint32_t *vmark;
-	int32_t cap_vmark;
-	uint32_t vgen;
+	/* the view's members by value id: vmark.at[id] == vmark.gen (x_value) */
+	struct marks vmark;
 };
 
 /* The capacity of a grown array: cap (first when 0) doubled until need
@@ -2510,7 +2533,7 @@ static inline int32_t x_value(const struct xlate *X, int32_t v)
 	if (v == X->org->copy_value)
 		v = X->org->source_value;
 	if (X->same) /* a member, and not a phi that collapses (removal_view_verdict) */
-		return v >= 0 && v < X->scratch->cap_vmark && X->scratch->vmark[v] == X->scratch->vgen ? v : -1;
+		return v >= 0 && v < X->scratch->vmark.cap && X->scratch->vmark.at[v] == X->scratch->vmark.gen ? v : -1;
 	const struct hlo_value *hv = &X->org->an->df->values[v];
 	const struct hlo_instruction *d = x_instr(X, hv->def);
 	if (!d)
@@ -2613,7 +2636,7 @@ static const uint64_t *edge_bits_slow(struct xlate *X, const struct hlo_instruct
 static inline const uint64_t *edge_bits(struct xlate *X, const struct hlo_instruction *x)
 {
 	struct hz_cache *c = X->scratch;
-	if (c->emark[x->gid] == c->egen)
+	if (c->emark.at[x->gid] == c->emark.gen)
 		return c->ebits + 2 * (size_t)x->gid;
 	return edge_bits_slow(X, x);
 }
@@ -2631,7 +2654,7 @@ static const uint64_t *edge_bits_slow(struct xlate *X, const struct hlo_instruct
 		if (t->parent == x->parent && (x == t || ordering_reaches(an->dep, t, x)))
 			bits[1] |= 1ull << j;
 	}
-	c->emark[x->gid] = c->egen;
+	c->emark.at[x->gid] = c->emark.gen;
 	return bits;
 }
 
@@ -2647,7 +2670,7 @@ static const uint64_t *edge_bits_slow(struct xlate *X, const struct hlo_instruct
 static int edges_keep(struct xlate *X, const struct hz_trip *t)
 {
 	const struct analysis *an = X->org->an;
-	if (!t->possible || an->n_edges <= 0 || an->n_edges > 64 || !X->scratch->emark)
+	if (!t->possible || an->n_edges <= 0 || an->n_edges > 64 || !X->scratch->emark.at)
 		return -1;
 	const struct hlo_instruction *x, *y, *z = NULL;
 	const struct atom *a = t->a;
@@ -3525,6 +3548,39 @@ struct read_group {
 	struct intro_prep lo;
 };
 
+/* Old entry e filed for triple T (definition path dp, write path wp, read
+ * path up) by what classify says: universal (as it is, or its alternative),
+ * skipped, one of a group, or a lower-bound one (kept only while keep_lo:
+ * once an unknown one is counted, only whether one is left matters). */
+static void file_entry(const struct old_entry *e, const struct path *dp, const struct path *wp,
+		       const struct path *up, const int32_t R[3], int keep_lo, struct neg *univ, int32_t *nu,
+		       const struct old_entry **grp_e, const struct hlo_instruction **grp_z, int32_t *grp_b,
+		       int32_t *ng, const struct old_entry **lo_e, int32_t *nl)
+{
+	struct neg plain = {e, 0, {{0, 0}, {0, 0}}};
+	const struct hlo_instruction *z = NULL;
+	int32_t b = -1;
+	struct neg ngv = plain;
+	switch (classify(e, dp, wp, up, R, &z, &b, &ngv)) {
+	case CL_UNIV:
+		univ[(*nu)++] = plain;
+		break;
+	case CL_ALT:
+		univ[(*nu)++] = ngv;
+		break;
+	case CL_SKIP:
+		break;
+	case CL_GROUP:
+		grp_e[*ng] = e;
+		grp_z[*ng] = z;
+		grp_b[(*ng)++] = b;
+		break;
+	default:
+		if (keep_lo)
+			lo_e[(*nl)++] = e;
+	}
+}
+
 static int subtract_old(struct view *V, struct xlate *X, struct tset *hi, struct tset *lo,
 			int32_t *n_old, int32_t *old_example)
 {
@@ -3708,27 +3764,7 @@ static int subtract_old(struct view *V, struct xlate *X, struct tset *hi, struct
 				univ[nu++] = plain;
 				continue;
 			}
-			const struct hlo_instruction *z = NULL;
-			int32_t b = -1;
-			struct neg ngv = plain;
-			switch (classify(e, mv->path, mw->path, up, R, &z, &b, &ngv)) {
-			case CL_UNIV:
-				univ[nu++] = plain;
-				break;
-			case CL_ALT:
-				univ[nu++] = ngv;
-				break;
-			case CL_SKIP:
-				break;
-			case CL_GROUP:
-				grp_e[ng] = e;
-				grp_z[ng] = z;
-				grp_b[ng++] = b;
-				break;
-			default:
-				if (!n_lo)
-					lo_e[nl++] = e;
-			}
+			file_entry(e, mv->path, mw->path, up, R, !n_lo, univ, &nu, grp_e, grp_z, grp_b, &ng, lo_e, &nl);
 		}
 		for (int32_t k = 0; !fast && k < g->n; k++) {
 			const struct old_entry *e = fl[g->f0 + k];
@@ -3739,27 +3775,7 @@ static int subtract_old(struct view *V, struct xlate *X, struct tset *hi, struct
 				univ[nu++] = plain; /* T's own write */
 				continue;
 			}
-			const struct hlo_instruction *z = NULL;
-			int32_t b = -1;
-			struct neg ngv = plain;
-			switch (classify(e, mv->path, mw->path, up, R, &z, &b, &ngv)) {
-			case CL_UNIV:
-				univ[nu++] = plain;
-				break;
-			case CL_ALT:
-				univ[nu++] = ngv;
-				break;
-			case CL_SKIP:
-				break;
-			case CL_GROUP:
-				grp_e[ng] = e;
-				grp_z[ng] = z;
-				grp_b[ng++] = b;
-				break;
-			default:
-				if (!n_lo)
-					lo_e[nl++] = e;
-			}
+			file_entry(e, mv->path, mw->path, up, R, !n_lo, univ, &nu, grp_e, grp_z, grp_b, &ng, lo_e, &nl);
 		}
 		if (!na) {
 			tset_add(V, hi, t, ta, t->n);
@@ -3890,18 +3906,9 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 	if (X.recheck && org->an->n_edges > 0) {
 		/* edge_bits' memo, new for this view */
 		struct hz_cache *c = X.scratch;
-		int32_t ni = V->an->m->n_instrs + 1;
-		if (ni > c->cap_emark) {
-			free(c->emark);
+		if (marks_next(&c->emark, V->an->m->n_instrs + 1)) {
 			free(c->ebits);
-			c->emark = xcalloc((size_t)ni, sizeof(uint32_t));
-			c->ebits = xmalloc(2 * (size_t)ni, sizeof(uint64_t));
-			c->cap_emark = ni;
-			c->egen = 0;
-		}
-		if (++c->egen == 0) {
-			memset(c->emark, 0, (size_t)c->cap_emark * sizeof(uint32_t));
-			c->egen = 1;
+			c->ebits = xmalloc(2 * (size_t)c->emark.cap, sizeof(uint64_t));
 		}
 	}
 	X.plain.dep = org->an->dep;
@@ -3909,22 +3916,12 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 	if (X.same) {
 		/* the members by id for x_value, the phis that collapse unmarked */
 		struct hz_cache *c = X.scratch;
-		int32_t nv = V->an->df->n_values;
-		if (nv > c->cap_vmark) {
-			free(c->vmark);
-			c->vmark = xcalloc((size_t)nv, sizeof(uint32_t));
-			c->cap_vmark = nv;
-			c->vgen = 0;
-		}
-		if (++c->vgen == 0) {
-			memset(c->vmark, 0, (size_t)c->cap_vmark * sizeof(uint32_t));
-			c->vgen = 1;
-		}
+		marks_next(&c->vmark, V->an->df->n_values);
 		for (int32_t i = 0; i < V->n_m; i++)
-			c->vmark[V->m[i].id] = c->vgen;
+			c->vmark.at[V->m[i].id] = c->vmark.gen;
 		for (int32_t i = 0; i < V->in->n_abs; i++)
-			if (V->in->abs_from[i] >= 0 && V->in->abs_from[i] < c->cap_vmark)
-				c->vmark[V->in->abs_from[i]] = 0;
+			if (V->in->abs_from[i] >= 0 && V->in->abs_from[i] < c->vmark.cap)
+				c->vmark.at[V->in->abs_from[i]] = 0;
 	}
 	X.source = X.same ? org->source : x_instr(&X, org->source);
 	X.source_scheduled = org->source && org->source->opcode != OP_PARAMETER &&
@@ -4384,8 +4381,8 @@ void hz_cache_free(struct hz_cache *c)
 	free(c->old_e);
 	free(c->old_ord);
 	free(c->old_cnt);
-	free(c->vmark);
-	free(c->emark);
+	free(c->vmark.at);
+	free(c->emark.at);
 	free(c->ebits);
 	free(c);
 }

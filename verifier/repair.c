@@ -299,10 +299,11 @@ static int answer(struct analysis *an, struct analysis *aw, const struct questio
 	case Q_REMOVABLE: {
 		/* the same module (edges added in place): the same instruction;
 		 * a name lookup scans the computation (mixtral: 12M instructions) */
-		const struct hlo_computation *k =
-			aw->m == an->m ? q->copy->parent : hlo_find_computation(aw->m, q->copy->parent->name);
-		const struct hlo_instruction *c =
-			aw->m == an->m ? q->copy : k ? hlo_find_instruction(k, q->copy->name) : NULL;
+		const struct hlo_instruction *c = q->copy;
+		if (aw->m != an->m) {
+			const struct hlo_computation *k = hlo_find_computation(aw->m, q->copy->parent->name);
+			c = k ? hlo_find_instruction(k, q->copy->name) : NULL;
+		}
 		struct copy_report r;
 		if (!c || copy_analyse_one(aw, c, &r) < 0)
 			return -1;

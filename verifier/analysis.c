@@ -113,5 +113,6 @@ void analysis_free(struct analysis *an)
 		an->cache_free(an->cache);
 	an->cache = NULL;
 	repair_cache_free(an->repairs);
+	free(an->buffer_phis);
 	an->repairs = NULL;
 }

@@ -44,6 +44,9 @@ struct analysis_options {
 	/* set in the analyses of modules rewritten to check a repair claim
 	 * (repair.h): they decide, but claim and check no repairs themselves */
 	int no_repair_check;
+	/* the copies' and views' proofs are read by nobody: an analysis that
+	 * answers a repair question (repair.c) skips their text */
+	int no_evidence;
 	/* tests only: judge a copy removal by every hazard of the merged
 	 * buffer, as before docs/hazards.md 4 compared it with the module as
 	 * given (the agreement test shows the oracle catches that rule) */
@@ -96,6 +99,9 @@ struct analysis {
 	uint64_t n_verdicts;      /* views decided (buffers, copy removals, values) */
 	uint64_t n_verdicts_smt;  /* ... of which sent a query to Z3 (not counting --cross-check) */
 	int cross_check_failed;   /* set when the two deciders disagreed */
+	/* per buffer, made on first use (copies.c): 0 not yet known, 1 no
+	 * loop or branch phi among its values, 2 some */
+	uint8_t *buffer_phis;
 };
 
 /* Run dataflow, in-place pairs, buffers and orderings. Allocates in m->arena.

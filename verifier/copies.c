@@ -546,6 +546,14 @@ static int cmp_i32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int is_sorted(const int32_t *a, int32_t n)
+{
+	for (int32_t i = 1; i < n; i++)
+		if (a[i - 1] >= a[i])
+			return 0;
+	return 1;
+}
+
 static int32_t find_u(const struct merged *M, int32_t v)
 {
 	int32_t lo = 0, hi = M->n_u - 1;
@@ -689,6 +697,23 @@ out:
 	return rc;
 }
 
+/* Does buffer b hold a loop or branch phi? Asked per copy, kept per buffer
+ * (1,024 copies of one buffer each scanned its values). */
+static int buffer_has_phi(struct analysis *an, int32_t b)
+{
+	if (!an->buffer_phis)
+		an->buffer_phis = xcalloc((size_t)an->bufs->n_buffers + 1, 1);
+	uint8_t *k = &an->buffer_phis[b];
+	if (!*k) {
+		const struct hlo_buffer *B = &an->bufs->buffers[b];
+		*k = 1;
+		for (uint32_t i = 0; i < B->n_values && *k == 1; i++)
+			if (an->df->values[B->values[i]].is_phi)
+				*k = 2;
+	}
+	return *k == 2;
+}
+
 /* The union, sigma and the members of the rewritten buffer. */
 static int merge(struct analysis *an, const struct copy_site *st, struct merged *M,
 		 int32_t **members, int32_t *n_members, int32_t **abs_from, int32_t **abs_to,
@@ -710,22 +735,34 @@ static int merge(struct analysis *an, const struct copy_site *st, struct merged 
 	 * --jobs */
 	M->u = xmalloc(2 * ((size_t)n + 1), sizeof(int32_t));
 	M->sigma = M->u + n + 1;
-	memcpy(M->u, bs->values, (size_t)bs->n_values * sizeof(int32_t));
-	if (bs != bc)
-		memcpy(M->u + bs->n_values, bc->values, (size_t)bc->n_values * sizeof(int32_t));
 	M->n_u = n;
-	qsort(M->u, (size_t)n, sizeof(int32_t), cmp_i32);
+	if (bs == bc ? is_sorted(bs->values, n) : is_sorted(bs->values, bs->n_values) &&
+						       is_sorted(bc->values, bc->n_values)) {
+		/* a buffer's values are in id order (buffers.c): merged in one
+		 * pass, not sorted again per copy (1,024 copies of one buffer) */
+		int32_t i = 0, j = 0, k = 0, nb = bs == bc ? 0 : bc->n_values;
+		while (i < bs->n_values || j < nb)
+			M->u[k++] = j >= nb || (i < bs->n_values && bs->values[i] < bc->values[j]) ? bs->values[i++]
+												 : bc->values[j++];
+	} else {
+		memcpy(M->u, bs->values, (size_t)bs->n_values * sizeof(int32_t));
+		if (bs != bc)
+			memcpy(M->u + bs->n_values, bc->values, (size_t)bc->n_values * sizeof(int32_t));
+		qsort(M->u, (size_t)n, sizeof(int32_t), cmp_i32);
+	}
 	for (int32_t i = 0; i < n; i++)
 		M->sigma[i] = M->u[i];
 	M->sigma[find_u(M, c)] = s;
-	if (collapse_phis(df, M) < 0)
+	/* without phis nothing collapses: sigma is c -> s alone */
+	int phis = buffer_has_phi(an, B->buffer_of[s]) || buffer_has_phi(an, B->buffer_of[c]);
+	if (phis && collapse_phis(df, M) < 0)
 		return -2;
 	*members = xmalloc(3 * ((size_t)n + 1), sizeof(int32_t));
 	*abs_from = *members + n + 1;
 	*abs_to = *members + 2 * ((size_t)n + 1);
 	*n_members = *n_abs = 0;
 	for (int32_t i = 0; i < n; i++) {
-		int32_t v = M->u[i], r = resolve(M, v);
+		int32_t v = M->u[i], r = phis ? resolve(M, v) : v == c ? s : v;
 		if (r == v) {
 			(*members)[(*n_members)++] = v;
 		} else {
@@ -1119,6 +1156,7 @@ static int analyse_site(struct analysis *an, const struct copy_site *st, struct 
 	in.copy = copy;
 	in.label = copy->name;
 	in.bytes = out->bytes;
+	in.no_evidence = an->opt.no_evidence;
 	struct hz_origin org;
 	origin_of(an, st, M.copy_value, M.source_value, &org);
 	in.origin = an->opt.removal_all_hazards ? NULL : &org;

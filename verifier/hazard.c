@@ -363,20 +363,25 @@ struct hz_read {
 	int32_t member;
 	int32_t rg; /* its region in view.rgs, -1 whole: most reads are whole, and
 		     * a region is 264 bytes (10^6: 40,000 reads of one buffer) */
+	uint8_t moved; /* a removal moved it: it read the removed copy's value */
 };
 
 struct hz_member {
 	int32_t id;
-	char name[96];       /* "x" or "s{1}" (a value below the top of its instruction) */
 	const struct hlo_value *val;
 	struct event def;
 	const struct path *path; /* in view.mpaths */
-	struct region wr;
 	int excluded;
 	int32_t first_read, n_reads;
 	int32_t n_root_subs;   /* distinct entry-root subs holding it (after the rewrite) */
 	int32_t root_sub[2];
+	int wr_made;           /* wr is made (member_wr) */
+	/* last, not cleared: hz_decide clears a member up to here (a view of
+	 * 1,024 members cleared 460 KB, twice per copy) */
+	char name[96];       /* "x" or "s{1}" (a value below the top of its instruction) */
+	struct region wr;    /* what it writes: member_wr */
 };
+
 
 /* A triple's condition keeps its atoms in view.atoms: most have one or two
  * of the twelve a struct cond holds (10^6: 99,631 triples of one buffer
@@ -430,10 +435,31 @@ struct view {
 	 * a member's with a read's (v, r), or NULL (too many to keep) */
 	int32_t *skip_mm, *skip_mr;
 	int skip_none; /* too large to make */
+	/* a removal decided at the reads it moves only (moved_only_ok):
+	 * member moved_member's reads with .moved */
+	int moved_only;
+	int32_t moved_member;
 	/* last: hz_decide clears the view up to here (9 KB a view of
 	 * mixtral's 3,099, 5% of its check, went to clearing samples) */
 	struct hz_false samples[FALSE_SAMPLES];
 };
+
+/* What member mi writes, made on first use: a view decided at the reads a
+ * removal moves traces few of its writers (hz_decide). */
+static const struct region *member_wr(struct view *V, int32_t mi)
+{
+	struct hz_member *M = &V->m[mi];
+	if (!M->wr_made) {
+		if (M->def.phase == EV_AT && M->val->sub == 0) {
+			region_write(M->val->def, &M->wr);
+		} else {
+			memset(&M->wr, 0, sizeof(M->wr));
+			M->wr.whole = 1;
+		}
+		M->wr_made = 1;
+	}
+	return &M->wr;
+}
 
 /* Room for n more reads, path bytes, regions (add_read, add_block). */
 static void reserve_reads(struct view *V, int32_t n)
@@ -480,6 +506,7 @@ static void add_read(struct view *V, int32_t member, const struct event *ev,
 	r->sub = sub;
 	r->member = member;
 	r->rg = -1;
+	r->moved = 0;
 	if (instr && sub == 0) {
 		struct region rg;
 		region_read(instr, operand, &rg);
@@ -679,12 +706,20 @@ static void add_block(struct view *V, int32_t mi, const struct read_block *b,
 /* Members' reads: own uses and those of the values they absorb, the removed
  * copy's own read dropped; end-of-run reads at the entry root and at while
  * body roots. */
-static void build_reads(struct view *V, int32_t mi)
+enum read_mode {
+	READS_AND_OUTPUTS,
+	OUTPUTS_ONLY, /* the entry outputs it is at, no read (a moved-only view's other members) */
+	READS_ONLY    /* the reads again, the outputs as they were */
+};
+
+static void build_reads(struct view *V, int32_t mi, enum read_mode mode)
 {
 	const struct hz_input *in = V->in;
 	const struct dataflow *df = V->an->df;
 	struct hz_member *M = &V->m[mi];
 	M->first_read = V->n_r;
+	if (mode != READS_ONLY)
+		M->n_root_subs = 0;
 	const struct hlo_computation *kend[16];
 	int32_t n_kend = 0;
 	for (int32_t s = -1; s < in->n_abs; s++) {
@@ -692,10 +727,11 @@ static void build_reads(struct view *V, int32_t mi)
 		if (s >= 0 && in->abs_to[s] != M->id)
 			continue;
 		const struct hlo_value *val = &df->values[vid];
-		const struct read_block *blk = read_block_of(V, vid);
+		int32_t r0 = V->n_r;
+		const struct read_block *blk = mode == OUTPUTS_ONLY ? NULL : read_block_of(V, vid);
 		if (blk)
 			add_block(V, mi, blk, in->copy);
-		for (int32_t u = 0; u < val->n_uses && !blk; u++) {
+		for (int32_t u = 0; u < val->n_uses && !blk && mode != OUTPUTS_ONLY; u++) {
 			const struct value_use *use = &val->uses[u];
 			if ((in->copy && use->instr == in->copy) || !use_reads(use))
 				continue;
@@ -708,7 +744,7 @@ static void build_reads(struct view *V, int32_t mi)
 			if (pi != pi->parent->root)
 				continue;
 			const struct hlo_computation *k = pi->parent;
-			if (k->is_entry && dataflow_tree(df, pi)->nk[val->positions[p].sub] < 0) {
+			if (k->is_entry && dataflow_tree(df, pi)->nk[val->positions[p].sub] < 0 && mode != READS_ONLY) {
 				/* an entry output leaf (XLA copies leaves, not tuple tables) */
 				int32_t sub = val->positions[p].sub;
 				int dup = 0;
@@ -731,8 +767,11 @@ static void build_reads(struct view *V, int32_t mi)
 				continue;
 			kend[n_kend++] = k;
 			struct event ev = {.x = NULL, .k = k, .phase = EV_KEND};
-			add_read(V, mi, &ev, NULL, -1, -1);
+			if (mode != OUTPUTS_ONLY)
+				add_read(V, mi, &ev, NULL, -1, -1);
 		}
+		for (int32_t i = r0; i < V->n_r; i++)
+			V->r[i].moved = s >= 0;
 	}
 	M->n_reads = V->n_r - M->first_read;
 }
@@ -809,12 +848,13 @@ static int32_t overwrite_skip(struct view *V, int32_t vi, int32_t wi, int32_t ri
 	if (!V->skip_mm) {
 		/* made on first use: most views (mixtral: 2,086 of 2,149) trace
 		 * no overwrite and would only clear them */
-		if (V->skip_none || (int64_t)V->n_m * ((int64_t)V->n_m + V->n_r) > SKIP_TABLE_MAX) {
+		int64_t rows = V->moved_only ? 1 : V->n_m; /* a moved-only view asks one member's row */
+		if (V->skip_none || rows * ((int64_t)V->n_m + V->n_r) > SKIP_TABLE_MAX) {
 			V->skip_none = 1;
 			return -1;
 		}
-		V->skip_mm = xcalloc((size_t)V->n_m * (size_t)(V->n_m + V->n_r) + 1, sizeof(int32_t));
-		V->skip_mr = V->skip_mm + (size_t)V->n_m * (size_t)V->n_m;
+		V->skip_mm = xcalloc((size_t)rows * (size_t)(V->n_m + V->n_r) + 1, sizeof(int32_t));
+		V->skip_mr = V->skip_mm + (size_t)rows * (size_t)V->n_m;
 	}
 	const struct path *D = V->m[vi].path, *W = V->m[wi].path, *U = rpath(V, &V->r[ri]);
 	if (!D->ok || !W->ok || !U->ok || D->never || W->never || U->never || !D->n || !W->n || !U->n)
@@ -823,8 +863,9 @@ static int32_t overwrite_skip(struct view *V, int32_t vi, int32_t wi, int32_t ri
 	 * first level that does not count), so of the three pairs' counts the
 	 * two least are equal: min(DW, WU) = min(DW, DU), and DU is the
 	 * read's, whatever the writer */
-	int32_t *a = &V->skip_mm[(size_t)vi * (size_t)V->n_m + (size_t)wi];
-	int32_t *b = &V->skip_mr[(size_t)vi * (size_t)V->n_r + (size_t)ri];
+	size_t row = V->moved_only ? 0 : (size_t)vi;
+	int32_t *a = &V->skip_mm[row * (size_t)V->n_m + (size_t)wi];
+	int32_t *b = &V->skip_mr[row * (size_t)V->n_r + (size_t)ri];
 	if (!*b)
 		*b = cond_shared_levels(D, U) + 1;
 	if (!*a)
@@ -837,7 +878,7 @@ static void decide_triple(struct view *V, int32_t vi, int32_t wi, int32_t ri)
 	struct analysis *an = V->an;
 	struct hz_member *v = &V->m[vi], *w = &V->m[wi];
 	struct hz_read *r = &V->r[ri];
-	if (!region_overlap(&w->wr, rregion(V, r))) {
+	if (!region_overlap(member_wr(V, wi), rregion(V, r))) {
 		V->n_disjoint++;
 		add_sample(V, vi, wi, ri, 2, NULL, -1);
 		return;
@@ -1324,15 +1365,16 @@ static void sample_proof(struct view *V, const struct hz_false *s, struct sbuf *
 	case 2: {
 		char rw[256], rr[256], bw[64], br[64];
 		const struct region *rg = rregion(V, r);
-		if (region_same_view(&w->wr, rg)) {
+		const struct region *wr = member_wr(V, s->w);
+		if (region_same_view(wr, rg)) {
 			sb_printf(b, "disjoint regions: %s writes %s, the read covers %s", w->name,
-				  region_format(&w->wr, rw, sizeof(rw)), region_format(rg, rr, sizeof(rr)));
+				  region_format(wr, rw, sizeof(rw)), region_format(rg, rr, sizeof(rr)));
 			break;
 		}
 		/* two views of the buffer (a bitcast between): compared in memory */
 		sb_printf(b, "disjoint regions: %s writes %s (%s), the read covers %s (%s) of another view",
-			  w->name, region_format(&w->wr, rw, sizeof(rw)),
-			  region_format_bytes(&w->wr, bw, sizeof(bw)), region_format(rg, rr, sizeof(rr)),
+			  w->name, region_format(wr, rw, sizeof(rw)),
+			  region_format_bytes(wr, bw, sizeof(bw)), region_format(rg, rr, sizeof(rr)),
 			  region_format_bytes(rg, br, sizeof(br)));
 		break;
 	}
@@ -1737,7 +1779,7 @@ static int dominated(struct view *V, struct dominance *D, int32_t vi, int32_t wi
 	const struct region *rg = rregion(V, r);
 	for (size_t k = 0; k < D->words; k++)
 		for (uint64_t both = between_word(D, vi, wi, k); both; both &= both - 1)
-			if (region_overlap(&V->m[k * 64 + (size_t)__builtin_ctzll(both)].wr, rg))
+			if (region_overlap(member_wr(V, (int32_t)(k * 64 + (size_t)__builtin_ctzll(both))), rg))
 				return 1;
 	return 0;
 }
@@ -1811,7 +1853,7 @@ static int counted_false(struct view *V, const struct before *B, int32_t vi, int
 	const struct hz_read *r = &V->r[ri];
 	if (r->instr && event_equal(&w->def, &r->ev))
 		return 0; /* the same-instruction case is decided on its own */
-	if (!region_overlap(&w->wr, rregion(V, r)))
+	if (!region_overlap(member_wr(V, wi), rregion(V, r)))
 		V->n_disjoint++;
 	else
 		V->n_false++;
@@ -1850,7 +1892,7 @@ static int counted_outside(struct view *V, int32_t wi, int32_t ri, int32_t vi, i
 		return 0;
 	if (w->path->n > L && same_prefix(w->path, v->path, L + 1))
 		return 0; /* w runs inside too: trace it */
-	if (!region_overlap(&w->wr, rregion(V, r)))
+	if (!region_overlap(member_wr(V, wi), rregion(V, r)))
 		V->n_disjoint++;
 	else
 		V->n_false++;
@@ -1916,6 +1958,7 @@ struct writer_classes {
 	 * and next[] chains, each in index order */
 	struct htab head;
 	int32_t *next;
+	int have_head; /* head and next made (writer_classes_chains) */
 };
 
 static int32_t wc_first(const struct writer_classes *WC, const struct hlo_instruction *x)
@@ -1933,6 +1976,15 @@ static void writer_classes_init(struct view *V, struct writer_classes *WC)
 	int32_t *block = xmalloc(2 * m, sizeof(int32_t));
 	WC->trace = block;
 	WC->next = block + m;
+}
+
+/* head and next, on the first read decided by class (a view decided at a
+ * removal's moved reads seldom gets there) */
+static void writer_classes_chains(struct view *V, struct writer_classes *WC)
+{
+	if (WC->have_head)
+		return;
+	WC->have_head = 1;
 	htab_init(&WC->head, (size_t)V->n_m);
 	/* pushed in reverse so that each chain lists members in index order */
 	for (int32_t i = V->n_m - 1; i >= 0; i--) {
@@ -1946,7 +1998,8 @@ static void writer_classes_init(struct view *V, struct writer_classes *WC)
 static void writer_classes_free(struct writer_classes *WC)
 {
 	free(WC->trace); /* the block */
-	htab_free(&WC->head);
+	if (WC->have_head)
+		htab_free(&WC->head);
 }
 
 /* dominated(), counted_outside() and counted_false() for a whole-buffer read
@@ -1971,6 +2024,7 @@ static void decide_read_by_class(struct view *V, struct dominance *D, const stru
 				 struct writer_classes *WC, int32_t vi, int32_t ri, int32_t L,
 				 int same_run, int stop_early)
 {
+	writer_classes_chains(V, WC);
 	if (WC->vi != vi || WC->level != L || WC->same_run != same_run) {
 		WC->vi = vi;
 		WC->level = L;
@@ -2253,8 +2307,10 @@ static void view_verdict(struct view *V, struct buffer_verdict *bv, struct sbuf 
 	}
 	if (!in->no_evidence && (bv->any == VERDICT_SAFE || (scheduled && bv->given == VERDICT_SAFE))) {
 		int32_t n_ruled = V->n_false + V->n_disjoint;
-		sb_printf(ev, "%s: %d conflicting (value, write, read) triple(s) ruled out\n",
-			  bv->any == VERDICT_SAFE ? "proof" : "proof for the given schedule", n_ruled);
+		sb_printf(ev, "%s: %d conflicting (value, write, read) triple(s) ruled out%s\n",
+			  bv->any == VERDICT_SAFE ? "proof" : "proof for the given schedule", n_ruled,
+			  V->moved_only ? " at the reads the removal moves (the merged buffer's other "
+					  "triples are the module as given's own)" : "");
 		for (int32_t i = 0; i < V->n_samples; i++)
 			sample_proof(V, &V->samples[i], ev);
 		if (n_ruled > V->n_samples)
@@ -4021,6 +4077,158 @@ static void removal_view_verdict(struct view *V, const struct hz_result *const o
 	htab_free(&X.want);
 }
 
+/* A removal that only moves reads (docs/hazards.md 4): the copy's own
+ * buffer is its value alone and no output (origin_results took it as
+ * no_triples), its operand's buffer merges into the view as it is (no phi
+ * collapses: the members are that buffer's values) and the order is kept.
+ * The view's triples at the members' own reads, the copy's read aside, are
+ * then the module as given's: the same values, writers, reads and order
+ * (the copy's operand still runs before its users), so each is an old
+ * triple on its own key in the same schedules, and none is introduced.
+ * What the removal can introduce is at the reads it moves (the copy's
+ * users', now reading the operand), and only those are decided. A triple
+ * subtracts on its key (kind, value, read): a moved read at an instruction
+ * that reads the operand itself, a same-time triple (keyed by the value
+ * alone) or a static one may meet old ones, and such a view is decided
+ * whole. */
+#define MOVED_CHECK_MAX (1 << 20) /* moved reads x the operand's uses */
+
+/* What moved_only_ok asks before the reads are built (the others' are not
+ * built then); sets V->moved_member. */
+static int moved_only_pre(struct view *V, const struct hz_result *const orig[2])
+{
+	const struct hz_input *in = V->in;
+	const struct hz_origin *o = in->origin;
+	if (!o || !in->copy || in->want_reports || in->keep_triples || in->keep_all || in->whole_view ||
+	    !o->order_kept || V->an != o->an || in->n_abs != 1 || in->abs_from[0] != o->copy_value ||
+	    in->abs_to[0] != o->source_value)
+		return 0;
+	struct analysis *oan = o->an->base ? o->an->base : o->an;
+	if (!oan->cache || orig[1] != &oan->cache->no_triples || !orig[0] || orig[0]->cut)
+		return 0;
+	const struct hlo_buffer *bs = &oan->bufs->buffers[oan->bufs->buffer_of[o->source_value]];
+	if (bs->n_values != in->n_values)
+		return 0;
+	for (int32_t i = 0; i < orig[0]->n_trips; i++)
+		if (orig[0]->trips[i].unknown)
+			return 0;
+	int32_t mi = -1;
+	for (int32_t i = 0; i < V->n_m && mi < 0; i++)
+		if (V->m[i].id == o->source_value)
+			mi = i;
+	if (mi < 0 || V->m[mi].excluded)
+		return 0;
+	V->moved_member = mi;
+	return 1;
+}
+
+/* The rest, once the moved member's reads and the static triples are in. */
+static int moved_only_ok(struct view *V)
+{
+	for (int32_t i = 0; i < V->n_t; i++)
+		if (V->t[i].r < 0) /* static: settled against the old ones (static_old) */
+			return 0;
+	const struct hlo_value *sv = &V->an->df->values[V->in->origin->source_value];
+	const struct hz_member *M = &V->m[V->moved_member];
+	int64_t work = 0;
+	for (int32_t ri = M->first_read; ri < M->first_read + M->n_reads; ri++) {
+		const struct hz_read *r = &V->r[ri];
+		if (!r->moved || !r->instr)
+			continue;
+		if ((work += sv->n_uses) > MOVED_CHECK_MAX)
+			return 0;
+		for (int32_t u = 0; u < sv->n_uses; u++)
+			if (sv->uses[u].instr == r->instr && use_reads(&sv->uses[u]))
+				return 0;
+	}
+	return 1;
+}
+
+/* The triples of the view's reads (of the moved ones only, V->moved_only). */
+static void decide_reads(struct view *V, struct dominance *D, const struct before *B,
+			 struct member_mats *mm, int prune, int stop_early)
+{
+	struct analysis *an = V->an;
+	struct writer_classes WC;
+	writer_classes_init(V, &WC);
+	if (mm && prune && D == &mm->D && D->dom && mm->have_B && mm->owner->df == an->df) {
+		struct wc_cache *C = &mm->wc;
+		if (!C->have) {
+			size_t n = (size_t)V->n_m + 1;
+			C->n = V->n_m;
+			C->have = xcalloc(2 * n, 1);
+			C->same_run = C->have + n;
+			C->level = xcalloc(3 * n, sizeof(int32_t));
+			C->n_trace = C->level + n;
+			C->n_count = C->level + 2 * n;
+			C->trace = xcalloc(n, sizeof(*C->trace));
+		}
+		WC.cache = C;
+	}
+	for (int32_t vi = 0; vi < V->n_m && !(stop_early && V->forced_found) && !V->cut; vi++) {
+		if (V->m[vi].excluded || (V->moved_only && vi != V->moved_member))
+			continue;
+		for (int32_t ri = V->m[vi].first_read;
+		     ri < V->m[vi].first_read + V->m[vi].n_reads && !(stop_early && V->forced_found); ri++) {
+			if (V->moved_only && !V->r[ri].moved)
+				continue;
+			/* one view can be most of a run (a buffer carried through
+			 * thousands of nested loops): the budget is checked per read */
+			if (budget_expired(&an->opt.budget)) {
+				V->cut = BUDGET_EXHAUSTED_REASON;
+				break;
+			}
+			int same_run = B->wb && read_in_def_run(&V->m[vi], rpath(V, &V->r[ri]));
+			int32_t inside = shared_inside_level(&V->m[vi], rpath(V, &V->r[ri]));
+			if (V->n_samples >= FALSE_SAMPLES && V->r[ri].rg < 0) {
+				decide_read_by_class(V, D, B, &WC, vi, ri, inside, same_run, stop_early);
+				continue;
+			}
+			decide_read_each_writer(V, D, B, vi, ri, inside, same_run, stop_early);
+		}
+	}
+	writer_classes_free(&WC);
+}
+
+/* A moved-only view's triples that may meet old ones (moved_only_ok):
+ * same-time ones, keyed by the value alone. */
+static int moved_meet_old(const struct view *V)
+{
+	for (int32_t i = 0; i < V->n_t; i++)
+		if (V->t[i].kind == HAZARD_SAME_TIME && (V->t[i].possible || V->t[i].ckind == COND_UNKNOWN))
+			return 1;
+	return 0;
+}
+
+/* The evidence line of the old hazards a moved-only view leaves out: the
+ * module as given's reports on the operand's buffer, but those at the
+ * removed instructions' reads (the view has no such read). */
+static void moved_old_line(struct view *V, const struct hz_result *old, struct sbuf *ev)
+{
+	const struct hz_origin *o = V->in->origin;
+	int32_t n_old = 0;
+	for (int32_t i = 0; i < old->n_reports; i++) {
+		int at_removed = 0;
+		for (int32_t k = 0; k < o->n_removed; k++)
+			at_removed |= old->reports[i].use == o->removed[k];
+		n_old += !at_removed;
+	}
+	if (n_old == 0)
+		return;
+	const char *example = NULL;
+	for (int32_t i = 0; i < old->n_reports && !example; i++) {
+		const struct hazard_report *h = &old->reports[i];
+		int at_removed = 0;
+		for (int32_t k = 0; k < o->n_removed; k++)
+			at_removed |= h->use == o->removed[k];
+		if (!at_removed && h->witness && h->use)
+			example = h->witness;
+	}
+	sb_printf(ev, "not introduced: %d hazard(s) of the merged buffer the module as given has too, in "
+		  "the same schedules (reported on their own)%s%s\n", n_old, example ? ", e.g. " : "",
+		  example ? example : "");
+}
+
 static struct hz_cache *hz_cache_new(struct analysis *an);
 
 int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *out)
@@ -4062,11 +4270,12 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	arr->t = NULL;
 	arr->cap_r = arr->cap_t = 0;
 	V.n_m = in->n_values;
-	V.m = xcalloc(((size_t)V.n_m + 1), sizeof(*V.m));
+	V.m = xmalloc(((size_t)V.n_m + 1), sizeof(*V.m));
 	/* the members' paths in one block, each as deep as it is */
 	size_t mp_bytes = 0;
 	for (int32_t i = 0; i < V.n_m; i++) {
 		struct hz_member *M = &V.m[i];
+		memset(M, 0, offsetof(struct hz_member, name));
 		M->id = in->values[i];
 		M->val = &df->values[M->id];
 		value_def_event(M->val, &M->def);
@@ -4085,23 +4294,19 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		 * nor do tokens, which hold no data (XLA never copies them) */
 		const struct shape *sh = dataflow_subshape(df, M->val->def, M->val->sub);
 		M->excluded = value_is_embedded(M->val) || (sh && sh->type == PT_TOKEN);
-		if (M->def.phase == EV_AT && M->val->sub == 0)
-			region_write(M->val->def, &M->wr);
-		else
-			M->wr.whole = 1;
 	}
+	/* a removal that may be decided at the reads it moves: the other
+	 * members' reads wait until it is known (moved_only_ok) */
+	int pre = in->origin && moved_only_pre(&V, orig);
 	for (int32_t i = 0; i < V.n_m; i++)
 		if (!V.m[i].excluded)
-			build_reads(&V, i);
+			build_reads(&V, i, pre && i != V.moved_member ? OUTPUTS_ONLY : READS_AND_OUTPUTS);
 	/* an access nested past TRACE_MAX_DEPTH makes its triples unknown, and
 	 * d-deep nesting has some d^2 of them per view: the view is unknown at
 	 * once (a hostile module ends in a second, not in minutes) */
 	for (int32_t i = 0; i < V.n_m && !V.cut; i++)
 		if (!V.m[i].excluded && path_too_deep(V.m[i].path))
 			V.cut = V.m[i].path->why;
-	for (int32_t i = 0; i < V.n_r && !V.cut; i++)
-		if (path_too_deep(rpath(&V, &V.r[i])))
-			V.cut = rpath(&V, &V.r[i])->why;
 
 	/* static hazards */
 	int32_t n_live = 0;
@@ -4141,6 +4346,19 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 			add_static(&V, HAZARD_OUTPUTS_NOT_DISTINCT, who, -1);
 		}
 	}
+	V.moved_only = pre && moved_only_ok(&V);
+	if (pre && !V.moved_only) {
+		/* decided whole: every member's reads, in member order */
+		V.n_r = 0;
+		V.n_pp = 0;
+		V.n_rgs = 0;
+		for (int32_t i = 0; i < V.n_m; i++)
+			if (!V.m[i].excluded)
+				build_reads(&V, i, READS_ONLY);
+	}
+	for (int32_t i = 0; i < V.n_r && !V.cut; i++)
+		if (path_too_deep(rpath(&V, &V.r[i])))
+			V.cut = rpath(&V, &V.r[i])->why;
 	/* triples; without reports, one forced triple settles every verdict
 	 * (a forced triple also happens in the given schedule), unless the
 	 * module as given may have it too (a removal) */
@@ -4174,46 +4392,36 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		else
 			before_build(&V, &B);
 	}
-	struct writer_classes WC;
-	writer_classes_init(&V, &WC);
-	if (mm && prune && D == &mm->D && D->dom && mm->have_B && mm->owner->df == an->df) {
-		struct wc_cache *C = &mm->wc;
-		if (!C->have) {
-			size_t n = (size_t)V.n_m + 1;
-			C->n = V.n_m;
-			C->have = xcalloc(2 * n, 1);
-			C->same_run = C->have + n;
-			C->level = xcalloc(3 * n, sizeof(int32_t));
-			C->n_trace = C->level + n;
-			C->n_count = C->level + 2 * n;
-			C->trace = xcalloc(n, sizeof(*C->trace));
-		}
-		WC.cache = C;
-	}
 	/* the pair tables of overwrite_skip, when they are small enough */
 	V.skip_mm = V.skip_mr = NULL; /* overwrite_skip makes them */
 	V.skip_none = 0;
-	for (int32_t vi = 0; vi < V.n_m && !(stop_early && V.forced_found) && !V.cut; vi++) {
-		if (V.m[vi].excluded)
-			continue;
-		for (int32_t ri = V.m[vi].first_read;
-		     ri < V.m[vi].first_read + V.m[vi].n_reads && !(stop_early && V.forced_found); ri++) {
-			/* one view can be most of a run (a buffer carried through
-			 * thousands of nested loops): the budget is checked per read */
-			if (budget_expired(&an->opt.budget)) {
-				V.cut = BUDGET_EXHAUSTED_REASON;
-				break;
-			}
-			int same_run = B.wb && read_in_def_run(&V.m[vi], rpath(&V, &V.r[ri]));
-			int32_t inside = shared_inside_level(&V.m[vi], rpath(&V, &V.r[ri]));
-			if (V.n_samples >= FALSE_SAMPLES && V.r[ri].rg < 0) {
-				decide_read_by_class(&V, D, &B, &WC, vi, ri, inside, same_run, stop_early);
-				continue;
-			}
-			decide_read_each_writer(&V, D, &B, vi, ri, inside, same_run, stop_early);
-		}
+	int32_t n_t0 = V.n_t, n_atoms0 = V.n_atoms;
+	decide_reads(&V, D, &B, mm, prune, stop_early);
+	if (V.moved_only && !V.cut && moved_meet_old(&V)) {
+		/* the whole view, from its static triples on (and the pair
+		 * tables for every member) */
+		V.moved_only = 0;
+		free(V.skip_mm);
+		V.skip_mm = V.skip_mr = NULL;
+		V.skip_none = 0;
+		V.n_t = n_t0;
+		V.n_atoms = n_atoms0;
+		V.n_false = V.n_disjoint = V.n_canshare = V.n_samples = V.n_unknown = 0;
+		V.unknown_why = NULL;
+		V.forced_found = 0;
+		for (int32_t i = 0; i < V.n_t; i++)
+			V.forced_found |= V.t[i].forced;
+		V.n_r = 0;
+		V.n_pp = 0;
+		V.n_rgs = 0;
+		for (int32_t i = 0; i < V.n_m; i++)
+			if (!V.m[i].excluded)
+				build_reads(&V, i, READS_ONLY);
+		for (int32_t i = 0; i < V.n_r && !V.cut; i++)
+			if (path_too_deep(rpath(&V, &V.r[i])))
+				V.cut = rpath(&V, &V.r[i])->why;
+		decide_reads(&V, D, &B, mm, prune, stop_early);
 	}
-	writer_classes_free(&WC);
 	free(V.skip_mm);
 	V.skip_mm = V.skip_mr = NULL;
 	dominance_free(&own);
@@ -4227,10 +4435,14 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	char ev_buf[SB_STACK_BYTES];
 	struct sbuf ev;
 	sb_borrow(&ev, ev_buf, sizeof(ev_buf));
-	if (in->origin)
-		removal_view_verdict(&V, orig, bv, &ev, &out->predicted);
-	else
+	if (V.moved_only) {
 		view_verdict(&V, bv, &ev, &out->predicted);
+		moved_old_line(&V, orig[0], &ev);
+	} else if (in->origin) {
+		removal_view_verdict(&V, orig, bv, &ev, &out->predicted);
+	} else {
+		view_verdict(&V, bv, &ev, &out->predicted);
+	}
 	/* cut short, or judged against the module as given's decisions that
 	 * were: triples are missing on one side, so nothing is proven */
 	const char *cut = V.cut ? V.cut : orig[0] && orig[0]->cut ? orig[0]->cut : orig[1] ? orig[1]->cut : NULL;
@@ -4342,6 +4554,19 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	arr->cap_pp = V.cap_pp;
 	arr->atoms = V.atoms;
 	arr->cap_atoms = V.cap_atoms;
+	if (V.moved_only && an->opt.cross_check) {
+		/* the whole view must agree with the moved reads' */
+		struct hz_input whole = *in;
+		whole.whole_view = 1;
+		struct hz_result w;
+		if (hz_decide(an, &whole, &w) == 0 && (w.bv.any != bv->any || w.bv.given != bv->given)) {
+			fprintf(stderr, "hloproof: cross-check failed (%s): the removal decided at its moved "
+				"reads is %s/%s, decided whole %s/%s\n", in->label ? in->label : "removal",
+				verdict_name(bv->any), verdict_name(bv->given), verdict_name(w.bv.any),
+				verdict_name(w.bv.given));
+			an->cross_check_failed = 1;
+		}
+	}
 	return 0;
 }
 

@@ -48,6 +48,7 @@ struct hz_input {
 	 * removal whose schedules that order does not describe) */
 	int keep_all;
 	const struct hz_origin *origin; /* a removal: judged against the module as given */
+	int whole_view; /* a removal's every read decided, not only those it moves (cross-check) */
 };
 
 /* Result of one decision: the verdict plus, on request, hazard reports. */

@@ -160,6 +160,7 @@ static void build_in_place(struct analysis *an, struct repair_entry *e, int32_t 
 	aw->bufs = an->bufs;
 	aw->opt = an->opt;
 	aw->opt.no_repair_check = 1;
+	aw->opt.no_evidence = 1;
 	aw->opt.witness_limit = 1;
 	aw->opt.smt_dump_dir = NULL;
 	aw->stage = an->stage;

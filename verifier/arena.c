@@ -101,7 +101,7 @@ static struct arena_chunk *new_chunk(struct arena *a, size_t need)
 		die("arena: allocation of %zu bytes overflows", need);
 	/* malloc'd chunks double from 256 KiB while the arena is under 2 MiB;
 	 * after that every chunk is a whole number of 2 MiB huge pages */
-	size_t sz = a->reserved ? a->reserved : ARENA_MIN_CHUNK;
+	size_t sz = a->reserved ? a->reserved : a->first_chunk ? a->first_chunk : ARENA_MIN_CHUNK;
 	if (sz < need)
 		sz = need;
 	if (a->reserved + hdr + sz < ARENA_HUGE) {

@@ -9,6 +9,7 @@ struct arena {
 	struct arena_chunk *head;
 	size_t total;     /* bytes handed out, for memory reports */
 	size_t reserved;  /* bytes obtained from malloc */
+	size_t first_chunk; /* the first chunk's size when not 0 (a small arena) */
 };
 
 void arena_init(struct arena *a);

@@ -101,6 +101,9 @@ struct hz_cache {
 	uint64_t *ebits; /* 2 x emark.cap */
 	/* what a buffer with nothing to decide has: no triple (origin_results) */
 	struct hz_result no_triples;
+	/* [value id]: what a view's member of it starts with, made on first
+	 * use (member_info) */
+	struct value_info **vinfo;
 	/* the view's members by value id: vmark.at[id] == vmark.gen (x_value) */
 	struct marks vmark;
 };
@@ -370,7 +373,7 @@ struct hz_member {
 	int32_t id;
 	const struct hlo_value *val;
 	struct event def;
-	const struct path *path; /* in view.mpaths */
+	const struct path *path; /* member_path's */
 	int excluded;
 	int32_t first_read, n_reads;
 	int32_t n_root_subs;   /* distinct entry-root subs holding it (after the rewrite) */
@@ -378,7 +381,8 @@ struct hz_member {
 	int wr_made;           /* wr is made (member_wr) */
 	/* last, not cleared: hz_decide clears a member up to here (a view of
 	 * 1,024 members cleared 460 KB, twice per copy) */
-	char name[96];       /* "x" or "s{1}" (a value below the top of its instruction) */
+	/* name: set from member_info */
+	const char *name;    /* "x" or "s{1}" (a value below the top of its instruction) */
 	struct region wr;    /* what it writes: member_wr */
 };
 
@@ -420,7 +424,6 @@ struct view {
 	int32_t n_atoms, cap_atoms;
 	char *pp; /* the reads' paths, packed */
 	size_t n_pp, cap_pp;
-	char *mpaths; /* the members' paths (hz_member.path), one block */
 	struct region *rgs; /* the reads' regions that are not whole */
 	int32_t n_rgs, cap_rgs;
 	int32_t n_false, n_disjoint, n_canshare;
@@ -459,6 +462,52 @@ static const struct region *member_wr(struct view *V, int32_t mi)
 		M->wr_made = 1;
 	}
 	return &M->wr;
+}
+
+static struct hz_cache *hz_cache_new(struct analysis *an);
+
+/* What a member of a value starts with in every view: its definition's
+ * path, its name, whether it takes part and whether it is at a root. Kept
+ * per value by the analysis the view's reads come from (read_block_of's):
+ * all depend on the values and computations alone, and 1,024 views of one
+ * buffer made each again. */
+struct value_info {
+	struct event def;
+	const struct path *path;
+	const char *name;
+	uint8_t excluded; /* inside an embedded computation, or a token */
+	uint8_t at_root;  /* a position at a computation's root */
+};
+
+static const struct value_info *member_info(struct view *V, int32_t id)
+{
+	struct analysis *ban = V->an->base ? V->an->base : V->an;
+	if (!ban->cache)
+		ban->cache = hz_cache_new(ban);
+	struct hz_cache *c = ban->cache;
+	if (!c->vinfo)
+		c->vinfo = xcalloc((size_t)ban->df->n_values + 1, sizeof(*c->vinfo));
+	struct value_info *vi = c->vinfo[id];
+	if (vi)
+		return vi;
+	const struct dataflow *df = ban->df;
+	const struct hlo_value *val = &df->values[id];
+	vi = arena_alloc(&ban->m->arena, sizeof(*vi));
+	value_def_event(val, &vi->def);
+	struct path *p = arena_alloc(&ban->m->arena, path_bytes(trace_path_levels(&vi->def)));
+	trace_path(&vi->def, p);
+	vi->path = p;
+	char name[96];
+	value_name(df, val, name, sizeof(name));
+	vi->name = arena_strdup(&ban->m->arena, name);
+	/* values inside fusions and other embedded computations take no part;
+	 * nor do tokens, which hold no data (XLA never copies them) */
+	const struct shape *sh = dataflow_subshape(df, val->def, val->sub);
+	vi->excluded = value_is_embedded(val) || (sh && sh->type == PT_TOKEN);
+	for (int32_t p2 = 0; p2 < val->n_positions && !vi->at_root; p2++)
+		vi->at_root = val->positions[p2].instr == val->positions[p2].instr->parent->root;
+	c->vinfo[id] = vi;
+	return vi;
 }
 
 /* Room for n more reads, path bytes, regions (add_read, add_block). */
@@ -1853,10 +1902,7 @@ static int counted_false(struct view *V, const struct before *B, int32_t vi, int
 	const struct hz_read *r = &V->r[ri];
 	if (r->instr && event_equal(&w->def, &r->ev))
 		return 0; /* the same-instruction case is decided on its own */
-	if (!region_overlap(member_wr(V, wi), rregion(V, r)))
-		V->n_disjoint++;
-	else
-		V->n_false++;
+	V->n_false++; /* disjoint or not, ruled out: the proof counts them together */
 	return 1;
 }
 
@@ -1892,10 +1938,7 @@ static int counted_outside(struct view *V, int32_t wi, int32_t ri, int32_t vi, i
 		return 0;
 	if (w->path->n > L && same_prefix(w->path, v->path, L + 1))
 		return 0; /* w runs inside too: trace it */
-	if (!region_overlap(member_wr(V, wi), rregion(V, r)))
-		V->n_disjoint++;
-	else
-		V->n_false++;
+	V->n_false++; /* disjoint or not, ruled out: the proof counts them together */
 	return 1;
 }
 
@@ -1936,6 +1979,10 @@ struct wc_cache {
 	uint8_t *same_run;
 	int32_t *n_trace, *n_count;
 	int32_t **trace;        /* [v]: the traced writers, in index order */
+	/* the members' chains by defining instruction (writer_classes_chains) */
+	int have_head;
+	struct htab head;
+	int32_t *next;
 };
 
 static void wc_cache_free(struct wc_cache *C)
@@ -1946,6 +1993,10 @@ static void wc_cache_free(struct wc_cache *C)
 	free(C->have);  /* and same_run */
 	free(C->level); /* and n_trace, n_count */
 	free(C->trace);
+	if (C->have_head) {
+		htab_free(&C->head);
+		free(C->next);
+	}
 	memset(C, 0, sizeof(*C));
 }
 
@@ -1956,14 +2007,17 @@ struct writer_classes {
 	struct wc_cache *cache;   /* NULL: this view's own classes only */
 	/* members by defining instruction: head (instruction -> first member)
 	 * and next[] chains, each in index order */
-	struct htab head;
-	int32_t *next;
-	int have_head; /* head and next made (writer_classes_chains) */
+	const struct htab *head;
+	const int32_t *next;
+	int have_head;      /* head and next made (writer_classes_chains) */
+	int own_head_made;  /* ... as own_head and own_next, not the cache's */
+	struct htab own_head;
+	int32_t *own_next;
 };
 
 static int32_t wc_first(const struct writer_classes *WC, const struct hlo_instruction *x)
 {
-	const uint64_t *h = htab_get(&WC->head, (uint64_t)(uintptr_t)x);
+	const uint64_t *h = htab_get(WC->head, (uint64_t)(uintptr_t)x);
 	return h ? (int32_t)*h : -1;
 }
 
@@ -1975,31 +2029,53 @@ static void writer_classes_init(struct view *V, struct writer_classes *WC)
 	size_t m = (size_t)V->n_m + 1;
 	int32_t *block = xmalloc(2 * m, sizeof(int32_t));
 	WC->trace = block;
-	WC->next = block + m;
+	WC->own_next = block + m;
 }
 
-/* head and next, on the first read decided by class (a view decided at a
- * removal's moved reads seldom gets there) */
+/* The members by defining instruction: head (instruction -> first member)
+ * and next[] chains, each in index order. */
+static void chains_build(const struct view *V, struct htab *head, int32_t *next)
+{
+	htab_init(head, (size_t)V->n_m);
+	/* pushed in reverse so that each chain lists members in index order */
+	for (int32_t i = V->n_m - 1; i >= 0; i--) {
+		int added;
+		uint64_t *h = htab_put(head, (uint64_t)(uintptr_t)V->m[i].def.x, &added);
+		next[i] = added ? -1 : (int32_t)*h;
+		*h = (uint64_t)i;
+	}
+}
+
+/* head and next, on the first read decided by class; kept with the member
+ * matrices when the view shares them (the same members, the same chains:
+ * 1,024 copies of one buffer built them twice each) */
 static void writer_classes_chains(struct view *V, struct writer_classes *WC)
 {
 	if (WC->have_head)
 		return;
 	WC->have_head = 1;
-	htab_init(&WC->head, (size_t)V->n_m);
-	/* pushed in reverse so that each chain lists members in index order */
-	for (int32_t i = V->n_m - 1; i >= 0; i--) {
-		int added;
-		uint64_t *h = htab_put(&WC->head, (uint64_t)(uintptr_t)V->m[i].def.x, &added);
-		WC->next[i] = added ? -1 : (int32_t)*h;
-		*h = (uint64_t)i;
+	struct wc_cache *C = WC->cache;
+	if (C) {
+		if (!C->have_head) {
+			C->next = xmalloc((size_t)V->n_m + 1, sizeof(int32_t));
+			chains_build(V, &C->head, C->next);
+			C->have_head = 1;
+		}
+		WC->head = &C->head;
+		WC->next = C->next;
+		return;
 	}
+	chains_build(V, &WC->own_head, WC->own_next);
+	WC->own_head_made = 1;
+	WC->head = &WC->own_head;
+	WC->next = WC->own_next;
 }
 
 static void writer_classes_free(struct writer_classes *WC)
 {
 	free(WC->trace); /* the block */
-	if (WC->have_head)
-		htab_free(&WC->head);
+	if (WC->own_head_made)
+		htab_free(&WC->own_head);
 }
 
 /* dominated(), counted_outside() and counted_false() for a whole-buffer read
@@ -4190,6 +4266,12 @@ static void decide_reads(struct view *V, struct dominance *D, const struct befor
 	writer_classes_free(&WC);
 }
 
+static const char *vname(enum verdict v)
+{
+	const char *s = verdict_name(v);
+	return s ? s : "none";
+}
+
 /* A moved-only view's triples that may meet old ones (moved_only_ok):
  * same-time ones, keyed by the value alone. */
 static int moved_meet_old(const struct view *V)
@@ -4271,36 +4353,34 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	arr->cap_r = arr->cap_t = 0;
 	V.n_m = in->n_values;
 	V.m = xmalloc(((size_t)V.n_m + 1), sizeof(*V.m));
-	/* the members' paths in one block, each as deep as it is */
-	size_t mp_bytes = 0;
 	for (int32_t i = 0; i < V.n_m; i++) {
 		struct hz_member *M = &V.m[i];
 		memset(M, 0, offsetof(struct hz_member, name));
 		M->id = in->values[i];
 		M->val = &df->values[M->id];
-		value_def_event(M->val, &M->def);
-		mp_bytes += (path_bytes(trace_path_levels(&M->def)) + 15) & ~(size_t)15;
-	}
-	V.mpaths = xmalloc(mp_bytes + 1, 1);
-	mp_bytes = 0;
-	for (int32_t i = 0; i < V.n_m; i++) {
-		struct hz_member *M = &V.m[i];
-		value_name(df, M->val, M->name, sizeof(M->name));
-		struct path *mp = (struct path *)(void *)(V.mpaths + mp_bytes);
-		mp_bytes += (path_bytes(trace_path_levels(&M->def)) + 15) & ~(size_t)15;
-		trace_path(&M->def, mp);
-		M->path = mp;
-		/* values inside fusions and other embedded computations take no part;
-		 * nor do tokens, which hold no data (XLA never copies them) */
-		const struct shape *sh = dataflow_subshape(df, M->val->def, M->val->sub);
-		M->excluded = value_is_embedded(M->val) || (sh && sh->type == PT_TOKEN);
+		const struct value_info *vi = member_info(&V, M->id);
+		M->def = vi->def;
+		M->name = vi->name;
+		M->path = vi->path;
+		M->excluded = vi->excluded;
 	}
 	/* a removal that may be decided at the reads it moves: the other
 	 * members' reads wait until it is known (moved_only_ok) */
 	int pre = in->origin && moved_only_pre(&V, orig);
-	for (int32_t i = 0; i < V.n_m; i++)
-		if (!V.m[i].excluded)
-			build_reads(&V, i, pre && i != V.moved_member ? OUTPUTS_ONLY : READS_AND_OUTPUTS);
+	for (int32_t i = 0; i < V.n_m; i++) {
+		struct hz_member *M = &V.m[i];
+		if (M->excluded)
+			continue;
+		if (pre && i != V.moved_member) {
+			/* nothing to do for a value at no root (and nothing absorbed) */
+			if (member_info(&V, M->id)->at_root || in->n_abs != 1 || in->abs_to[0] == M->id)
+				build_reads(&V, i, OUTPUTS_ONLY);
+			else
+				M->first_read = V.n_r; /* n_reads, n_root_subs 0 */
+			continue;
+		}
+		build_reads(&V, i, READS_AND_OUTPUTS);
+	}
 	/* an access nested past TRACE_MAX_DEPTH makes its triples unknown, and
 	 * d-deep nesting has some d^2 of them per view: the view is unknown at
 	 * once (a hostile module ends in a second, not in minutes) */
@@ -4544,7 +4624,6 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	an->n_verdicts++;
 	an->n_verdicts_smt += V.sent_smt;
 	free(V.m);
-	free(V.mpaths);
 	free(V.rgs);
 	arr->r = V.r;
 	arr->cap_r = V.cap_r;
@@ -4562,8 +4641,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		if (hz_decide(an, &whole, &w) == 0 && (w.bv.any != bv->any || w.bv.given != bv->given)) {
 			fprintf(stderr, "hloproof: cross-check failed (%s): the removal decided at its moved "
 				"reads is %s/%s, decided whole %s/%s\n", in->label ? in->label : "removal",
-				verdict_name(bv->any), verdict_name(bv->given), verdict_name(w.bv.any),
-				verdict_name(w.bv.given));
+				vname(bv->any), vname(bv->given), vname(w.bv.any), vname(w.bv.given));
 			an->cross_check_failed = 1;
 		}
 	}
@@ -4609,6 +4687,7 @@ void hz_cache_free(struct hz_cache *c)
 	free(c->vmark.at);
 	free(c->emark.at);
 	free(c->ebits);
+	free(c->vinfo);
 	free(c);
 }
 

@@ -971,6 +971,7 @@ static int find_repair_edge(struct view *V, struct atom *edge)
 		n_possible += V->t[i].possible && V->t[i].r >= 0;
 	if (n_possible > 4096)
 		return 0;
+	int32_t last_kept = -1;
 	for (int32_t i = 0; i < V->n_t; i++) {
 		struct hz_triple *t = &V->t[i];
 		if (!t->possible || t->r < 0)
@@ -980,14 +981,25 @@ static int find_repair_edge(struct view *V, struct atom *edge)
 			struct atom e = {ta[a].b, ta[a].a}; /* run b before a */
 			if ((t->forced_atoms >> a & 1) || e.a == e.a->parent->root)
 				continue;
+			/* the triple that kept the last candidate possible is
+			 * asked first: it often keeps this one too (64 nested
+			 * loops: 5,600 queries a view, most after it) */
 			int ok = 1;
-			for (int32_t j = 0; j < V->n_t && ok; j++) {
-				struct hz_triple *u = &V->t[j];
-				if (!u->possible || u->r < 0)
-					continue;
+			if (last_kept >= 0) {
+				struct hz_triple *u = &V->t[last_kept];
 				an->n_graph_queries++;
 				if (atoms_possible(&V->dv, tatoms(V, u), u->n, &e, 1))
 					ok = 0;
+			}
+			for (int32_t j = 0; j < V->n_t && ok; j++) {
+				struct hz_triple *u = &V->t[j];
+				if (!u->possible || u->r < 0 || j == last_kept)
+					continue;
+				an->n_graph_queries++;
+				if (atoms_possible(&V->dv, tatoms(V, u), u->n, &e, 1)) {
+					ok = 0;
+					last_kept = j;
+				}
 			}
 			if (ok) {
 				*edge = e;

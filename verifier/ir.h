@@ -236,6 +236,10 @@ struct hlo_module {
 	struct hlo_header_attr *header_attrs;
 	const char *stack_frames;     /* raw FileNames...StackFrames text, or NULL */
 	struct hlo_stack_index stack; /* the same tables parsed (all zero when absent) */
+	/* computation_trips per computation index, made on first use
+	 * (tripcount.c): [2 i] the trips, [2 i + 1] in_loop + 1 (0: not yet) */
+	int64_t *trips_memo;
+	int32_t n_trips_memo;
 };
 
 /* Limits on hostile input; exceeding one is an input error (exit 2). */

@@ -428,6 +428,7 @@ struct view {
 	int32_t n_rgs, cap_rgs;
 	int32_t n_false, n_disjoint, n_canshare;
 	int32_t n_samples;
+	int no_samples; /* nobody reads the proof (hz_input.no_evidence): no samples kept */
 	int32_t n_unknown;
 	const char *unknown_why;
 	const char *cut;             /* why the view is left undecided (time budget, nesting), or NULL */
@@ -625,10 +626,17 @@ static void add_static(struct view *V, enum hazard_kind kind, int32_t v, int32_t
 	t->possible = t->forced = t->given = 1;
 }
 
+/* No room for another sample of the proof: the deciders then count the
+ * triples they rule out without tracing them where they can (by class). */
+static inline int samples_full(const struct view *V)
+{
+	return V->n_samples >= FALSE_SAMPLES || V->no_samples;
+}
+
 static void add_sample(struct view *V, int32_t v, int32_t w, int32_t r, int why_kind,
 		       const struct cond *c, int32_t atom)
 {
-	if (V->n_samples >= FALSE_SAMPLES)
+	if (samples_full(V))
 		return;
 	struct hz_false *s = &V->samples[V->n_samples++];
 	s->v = v;
@@ -862,6 +870,8 @@ static void record(struct view *V, int32_t vi, int32_t wi, int32_t ri, enum haza
 		if (V->in->keep_all) /* kept, not possible here */
 			add_cond_triple(V, vi, wi, ri, kind, c);
 		V->n_false++;
+		if (samples_full(V))
+			return; /* no room for its sample: the atom that fails is not looked for */
 		int32_t bad = -1;
 		for (int32_t i = 0; i < c->n && bad < 0; i++)
 			if (must_precede(&V->dv, c->a[i].b, c->a[i].a) || c->a[i].a == c->a[i].b)
@@ -1907,7 +1917,7 @@ static int read_in_def_run(const struct hz_member *v, const struct path *rp)
 static int counted_false(struct view *V, const struct before *B, int32_t vi, int32_t wi, int32_t ri,
 			 int same_run)
 {
-	if (!same_run || !B->wb || V->n_samples < FALSE_SAMPLES ||
+	if (!same_run || !B->wb || !samples_full(V) ||
 	    !B->wb[(size_t)wi * (size_t)B->n + (size_t)vi])
 		return 0;
 	const struct hz_member *w = &V->m[wi];
@@ -1942,7 +1952,7 @@ static int32_t shared_inside_level(const struct hz_member *v, const struct path 
 
 static int counted_outside(struct view *V, int32_t wi, int32_t ri, int32_t vi, int32_t L)
 {
-	if (L < 0 || V->n_samples < FALSE_SAMPLES)
+	if (L < 0 || !samples_full(V))
 		return 0;
 	const struct hz_member *w = &V->m[wi], *v = &V->m[vi];
 	const struct hz_read *r = &V->r[ri];
@@ -4268,7 +4278,7 @@ static void decide_reads(struct view *V, struct dominance *D, const struct befor
 			}
 			int same_run = B->wb && read_in_def_run(&V->m[vi], rpath(V, &V->r[ri]));
 			int32_t inside = shared_inside_level(&V->m[vi], rpath(V, &V->r[ri]));
-			if (V->n_samples >= FALSE_SAMPLES && V->r[ri].rg < 0) {
+			if (samples_full(V) && V->r[ri].rg < 0) {
 				decide_read_by_class(V, D, B, &WC, vi, ri, inside, same_run, stop_early);
 				continue;
 			}
@@ -4335,6 +4345,8 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	memset(&V, 0, offsetof(struct view, samples));
 	V.an = an;
 	V.in = in;
+	/* a removal's view on an analysis that answers a repair question */
+	V.no_samples = in->no_evidence && in->origin;
 	if (!an->cache)
 		an->cache = hz_cache_new(an);
 	/* the module as given's two buffers, decided before this view takes

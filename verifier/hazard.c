@@ -4242,6 +4242,28 @@ static int moved_only_ok(struct view *V)
 	return 1;
 }
 
+/* Every member's reads again, in member order: the view is decided whole
+ * (a moved-only one's other members had their outputs only). */
+static void reads_whole(struct view *V)
+{
+	V->n_r = 0;
+	V->n_pp = 0;
+	V->n_rgs = 0;
+	for (int32_t i = 0; i < V->n_m; i++)
+		if (!V->m[i].excluded)
+			build_reads(V, i, READS_ONLY);
+}
+
+/* An access nested past TRACE_MAX_DEPTH makes its triples unknown, and
+ * d-deep nesting has some d^2 of them per view: the view is unknown at
+ * once (a hostile module ends in a second, not in minutes). */
+static void reads_cut(struct view *V)
+{
+	for (int32_t i = 0; i < V->n_r && !V->cut; i++)
+		if (path_too_deep(rpath(V, &V->r[i])))
+			V->cut = rpath(V, &V->r[i])->why;
+}
+
 /* The triples of the view's reads (of the moved ones only, V->moved_only). */
 static void decide_reads(struct view *V, struct dominance *D, const struct before *B,
 			 struct member_mats *mm, int prune, int stop_early)
@@ -4405,9 +4427,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		}
 		build_reads(&V, i, READS_AND_OUTPUTS);
 	}
-	/* an access nested past TRACE_MAX_DEPTH makes its triples unknown, and
-	 * d-deep nesting has some d^2 of them per view: the view is unknown at
-	 * once (a hostile module ends in a second, not in minutes) */
+	/* as reads_cut, for the members' definitions */
 	for (int32_t i = 0; i < V.n_m && !V.cut; i++)
 		if (!V.m[i].excluded && path_too_deep(V.m[i].path))
 			V.cut = V.m[i].path->why;
@@ -4451,18 +4471,9 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		}
 	}
 	V.moved_only = pre && moved_only_ok(&V);
-	if (pre && !V.moved_only) {
-		/* decided whole: every member's reads, in member order */
-		V.n_r = 0;
-		V.n_pp = 0;
-		V.n_rgs = 0;
-		for (int32_t i = 0; i < V.n_m; i++)
-			if (!V.m[i].excluded)
-				build_reads(&V, i, READS_ONLY);
-	}
-	for (int32_t i = 0; i < V.n_r && !V.cut; i++)
-		if (path_too_deep(rpath(&V, &V.r[i])))
-			V.cut = rpath(&V, &V.r[i])->why;
+	if (pre && !V.moved_only)
+		reads_whole(&V);
+	reads_cut(&V);
 	/* triples; without reports, one forced triple settles every verdict
 	 * (a forced triple also happens in the given schedule), unless the
 	 * module as given may have it too (a removal) */
@@ -4515,15 +4526,8 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		V.forced_found = 0;
 		for (int32_t i = 0; i < V.n_t; i++)
 			V.forced_found |= V.t[i].forced;
-		V.n_r = 0;
-		V.n_pp = 0;
-		V.n_rgs = 0;
-		for (int32_t i = 0; i < V.n_m; i++)
-			if (!V.m[i].excluded)
-				build_reads(&V, i, READS_ONLY);
-		for (int32_t i = 0; i < V.n_r && !V.cut; i++)
-			if (path_too_deep(rpath(&V, &V.r[i])))
-				V.cut = rpath(&V, &V.r[i])->why;
+		reads_whole(&V);
+		reads_cut(&V);
 		decide_reads(&V, D, &B, mm, prune, stop_early);
 	}
 	free(V.skip_mm);

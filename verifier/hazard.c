@@ -69,6 +69,9 @@ struct hz_cache {
 	int32_t cap_r, cap_t, cap_atoms;
 	char *pp; /* the reads' paths */
 	size_t cap_pp;
+	struct hz_member *m; /* the members: 400 KB a view of 1,024 copies' buffer, mapped and
+			      * zeroed by the kernel anew for each view when not kept */
+	int32_t cap_m;
 	/* the uses' reads of values many instructions read, built once: a
 	 * chain of in-place updates is decided again for each copy taken from
 	 * it (10^6: 11 copies x 23,000 reads, each a cache miss on its reading
@@ -106,6 +109,7 @@ struct hz_cache {
 	struct value_info **vinfo;
 	/* the view's members by value id: vmark.at[id] == vmark.gen (x_value) */
 	struct marks vmark;
+
 };
 
 /* The capacity of a grown array: cap (first when 0) doubled until need
@@ -414,7 +418,7 @@ struct view {
 	struct analysis *an;
 	struct depview dv;
 	const struct hz_input *in;
-	int32_t n_m;
+	int32_t n_m, cap_m;
 	struct hz_member *m;
 	int32_t n_r, cap_r;
 	struct hz_read *r;
@@ -429,6 +433,12 @@ struct view {
 	int32_t n_false, n_disjoint, n_canshare;
 	int32_t n_samples;
 	int no_samples; /* nobody reads the proof (hz_input.no_evidence): no samples kept */
+	/* read_reaches: per instruction of the entry (its index), the writers
+	 * it or what it reaches defines (one bit a member); the row of the
+	 * read being decided; rb_state 0 not made, 1 made, -1 not made here */
+	int rb_state;
+	size_t rb_words;
+	uint64_t *rb_bits, *rb_row;
 	int32_t n_unknown;
 	const char *unknown_why;
 	const char *cut;             /* why the view is left undecided (time budget, nesting), or NULL */
@@ -1756,7 +1766,13 @@ static void dominance_free(struct dominance *D)
 	free(D->skip_bits); /* and skip_done */
 }
 
-static void dominance_build(struct view *V, struct dominance *D, int use)
+struct before;
+static int before_known(const struct view *V, const struct before *B, int32_t w, int32_t v, int *prec);
+
+/* The dominance matrices; B (or NULL): the before matrix of the same
+ * members, whose pairs need not be asked again (must_precede, n^2 of them:
+ * 8% of checking 1,024 copies of one buffer). */
+static void dominance_build(struct view *V, struct dominance *D, int use, const struct before *Bf)
 {
 	D->n = 0;
 	D->dom = NULL;
@@ -1785,7 +1801,9 @@ static void dominance_build(struct view *V, struct dominance *D, int use)
 				pre[(size_t)a * (size_t)n + (size_t)b] = 1; /* time 0: before everything */
 				continue;
 			}
-			if (A->def.x->parent != B->def.x->parent || !must_precede(&V->dv, A->def.x, B->def.x))
+			int prec;
+			if (A->def.x->parent != B->def.x->parent ||
+			    !(before_known(V, Bf, a, b, &prec) ? prec : must_precede(&V->dv, A->def.x, B->def.x)))
 				continue;
 			/* A's instruction ends before B's starts (its end, for a phi) */
 			pre[(size_t)a * (size_t)n + (size_t)b] = 1;  /* D_a before W_b */
@@ -1879,6 +1897,22 @@ static int same_prefix(const struct path *a, const struct path *b, int32_t n)
 	for (int32_t i = 0; i < n; i++)
 		if (a->l[i].k != b->l[i].k || a->l[i].x != b->l[i].x || a->l[i].phase != b->l[i].phase)
 			return 0;
+	return 1;
+}
+
+/* Is W (member w) before D (member v) in B's terms, same computation and
+ * call chain? 1 with *prec its answer (must_precede's), 0 when B does not
+ * hold the pair. */
+static int before_known(const struct view *V, const struct before *B, int32_t w, int32_t v, int *prec)
+{
+	if (!B || !B->wb || B->n != V->n_m)
+		return 0;
+	const struct hz_member *W = &V->m[w], *D = &V->m[v];
+	if (W->excluded || D->excluded || !def_at_instr(W) || !def_at_instr(D) ||
+	    D->def.x->parent != W->def.x->parent || D->path->n != W->path->n ||
+	    !same_prefix(D->path, W->path, D->path->n - 1))
+		return 0;
+	*prec = B->wb[(size_t)w * (size_t)B->n + (size_t)v];
 	return 1;
 }
 
@@ -2118,6 +2152,117 @@ static uint8_t writer_class(struct view *V, struct dominance *D, const struct be
 	return WC_TRACE;
 }
 
+/* A read of the entry computation's own level, in a view of the module as
+ * given (no removal, whose dropped copy the closure would have to bypass)
+ * that keeps no triple this order rules out: the writers defined at the
+ * same level that its instruction reaches (users and control successors,
+ * closed; nothing leaves the root, as in must_precede's view) run after
+ * the read in every schedule, so their triples are ruled out (the atom "w
+ * before the read" of cond_overwrite fails) without tracing them. A chain
+ * of 1,024 in-place updates read 2,049 times traced each read's later
+ * writers one must_precede at a time: 1.2 G instructions of the buffer's
+ * 1.7 G. The closure is one pass over the entry per decision, a bitset of
+ * writers per instruction, within a budget of words. */
+#define READ_REACH_MIN_TRACED 32
+#define READ_REACH_MAX_WORDS ((size_t)1 << 22) /* 32 MiB */
+
+static int rb_own(const struct view *V, int32_t wi, const struct hlo_computation *k)
+{
+	const struct hz_member *w = &V->m[wi];
+	return !w->excluded && w->def.phase == EV_AT && w->def.x && w->def.x->parent == k && w->path->ok &&
+	       w->path->n == 1;
+}
+
+static int rb_make(struct view *V, const struct hlo_computation *k)
+{
+	size_t words = ((size_t)V->n_m + 63) / 64, n = (size_t)k->n_instrs;
+	if (n == 0 || n * words > READ_REACH_MAX_WORDS)
+		return 0;
+	uint64_t *bits = xcalloc(n * words + words, sizeof(uint64_t));
+	for (int32_t wi = 0; wi < V->n_m; wi++)
+		if (rb_own(V, wi, k))
+			bits[(size_t)V->m[wi].def.x->index * words + (size_t)wi / 64] |= 1ull << (wi % 64);
+	/* post-order over successors: a row is final once all of its
+	 * successors' are (done[]); an explicit stack of (instruction, next
+	 * successor) */
+	uint8_t *done = xcalloc(n + 1, 1);
+	int32_t *st_x = xmalloc(2 * (n + 1), sizeof(int32_t)), *st_i = st_x + n + 1;
+	for (size_t s0 = 0; s0 < n; s0++) {
+		if (done[s0])
+			continue;
+		int32_t top = 0;
+		st_x[top] = (int32_t)s0;
+		st_i[top] = 0;
+		done[s0] = 1; /* on the stack */
+		while (top >= 0) {
+			const struct hlo_instruction *x = k->instrs[st_x[top]];
+			int32_t nu = x == k->root ? 0 : x->n_users, nc = x == k->root ? 0 : x->ext->n_ctrl_succs;
+			if (st_i[top] < nu + nc) {
+				const struct hlo_instruction *y = st_i[top] < nu ? x->users[st_i[top]]
+										: x->ext->ctrl_succs[st_i[top] - nu];
+				st_i[top]++;
+				if (y->parent == k && !done[y->index]) {
+					done[y->index] = 1;
+					top++;
+					st_x[top] = y->index;
+					st_i[top] = 0;
+				}
+				continue;
+			}
+			/* all successors final: their rows into x's */
+			uint64_t *row = bits + (size_t)x->index * words;
+			for (int32_t i = 0; i < nu + nc; i++) {
+				const struct hlo_instruction *y = i < nu ? x->users[i] : x->ext->ctrl_succs[i - nu];
+				if (y->parent != k)
+					continue;
+				const uint64_t *yr = bits + (size_t)y->index * words;
+				for (size_t w = 0; w < words; w++)
+					row[w] |= yr[w];
+			}
+			done[x->index] = 2;
+			top--;
+		}
+	}
+	free(done);
+	free(st_x);
+	V->rb_bits = bits;
+	V->rb_words = words;
+	V->rb_row = xmalloc(words + 1, sizeof(uint64_t));
+	return 1;
+}
+
+/* Marks in V->rb_row the writers read r runs before; 0 when this cannot
+ * tell (read_reached then says nothing). */
+static int read_reaches(struct view *V, const struct hz_read *r)
+{
+	const struct hlo_instruction *x = r->instr;
+	if (!x || V->in->copy || V->in->keep_all || !x->parent->is_entry || r->ev.phase != EV_AT ||
+	    !rpath(V, r)->ok || rpath(V, r)->n != 1 || x == x->parent->root)
+		return 0;
+	const struct hlo_computation *k = x->parent;
+	if (V->rb_state == 0)
+		V->rb_state = rb_make(V, k) ? 1 : -1;
+	if (V->rb_state < 0)
+		return 0;
+	size_t words = V->rb_words;
+	memset(V->rb_row, 0, words * sizeof(uint64_t));
+	for (int32_t i = 0; i < x->n_users + x->ext->n_ctrl_succs; i++) {
+		const struct hlo_instruction *y = i < x->n_users ? x->users[i] : x->ext->ctrl_succs[i - x->n_users];
+		if (y->parent != k)
+			continue;
+		const uint64_t *yr = V->rb_bits + (size_t)y->index * words;
+		for (size_t w = 0; w < words; w++)
+			V->rb_row[w] |= yr[w];
+	}
+	return 1;
+}
+
+/* Writer wi runs after the read read_reaches marked. */
+static int read_reached(const struct view *V, int32_t wi)
+{
+	return V->rb_row[(size_t)wi / 64] >> (wi % 64) & 1;
+}
+
 static void decide_read_by_class(struct view *V, struct dominance *D, const struct before *B,
 				 struct writer_classes *WC, int32_t vi, int32_t ri, int32_t L,
 				 int same_run, int stop_early)
@@ -2172,6 +2317,7 @@ static void decide_read_by_class(struct view *V, struct dominance *D, const stru
 		}
 	}
 	V->n_false += WC->n_count - n_at_counted;
+	int after = WC->n_trace >= READ_REACH_MIN_TRACED && read_reaches(V, r);
 	int32_t i = 0, j = 0;
 	const int32_t *trace = WC->use_trace;
 	while ((i < WC->n_trace || j < n_at) && !(stop_early && V->forced_found)) {
@@ -2182,6 +2328,10 @@ static void decide_read_by_class(struct view *V, struct dominance *D, const stru
 			wi = trace[i++], j++;
 		else
 			wi = at[j++];
+		if (after && read_reached(V, wi)) {
+			V->n_false++; /* as decide_triple would count it: ruled out */
+			continue;
+		}
 		decide_triple(V, vi, wi, ri);
 	}
 }
@@ -2311,7 +2461,7 @@ static void cross_check_mats(struct view *V, const struct member_mats *mm, int u
 {
 	struct dominance D;
 	struct before B;
-	dominance_build(V, &D, use);
+	dominance_build(V, &D, use, NULL);
 	before_build(V, &B);
 	size_t n = (size_t)V->n_m;
 	int same = (!D.dom == !mm->D.dom || !use) && !B.wb == !mm->B.wb;
@@ -4398,7 +4548,15 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	arr->t = NULL;
 	arr->cap_r = arr->cap_t = 0;
 	V.n_m = in->n_values;
-	V.m = xmalloc(((size_t)V.n_m + 1), sizeof(*V.m));
+	if (arr->cap_m < V.n_m + 1) {
+		free(arr->m);
+		arr->cap_m = (int32_t)grown_cap((size_t)arr->cap_m, (size_t)V.n_m + 1, 64);
+		arr->m = xmalloc((size_t)arr->cap_m, sizeof(*arr->m));
+	}
+	V.m = arr->m; /* taken: hz_decide gives it back at the end */
+	V.cap_m = arr->cap_m;
+	arr->m = NULL;
+	arr->cap_m = 0;
 	for (int32_t i = 0; i < V.n_m; i++) {
 		struct hz_member *M = &V.m[i];
 		memset(M, 0, offsetof(struct hz_member, name));
@@ -4486,13 +4644,13 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	struct before B;
 	struct member_mats *mm = in->keep_all ? NULL : view_mats(&V, prune);
 	if (mm) {
-		if (prune && !mm->have_D) {
-			dominance_build(&V, &mm->D, 1);
-			mm->have_D = 1;
-		}
 		if (!mm->have_B) {
 			before_build(&V, &mm->B);
 			mm->have_B = 1;
+		}
+		if (prune && !mm->have_D) {
+			dominance_build(&V, &mm->D, 1, &mm->B);
+			mm->have_D = 1;
 		}
 		if (prune)
 			D = &mm->D;
@@ -4500,7 +4658,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		if (an->opt.cross_check)
 			cross_check_mats(&V, mm, prune);
 	} else {
-		dominance_build(&V, &own, prune);
+		dominance_build(&V, &own, prune, NULL);
 		/* keep_all: no triple ruled out by this module's order */
 		if (in->keep_all)
 			memset(&B, 0, sizeof(B));
@@ -4651,8 +4809,11 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 			out->predicted = triple_family(&V, &V.t[i]);
 	an->n_verdicts++;
 	an->n_verdicts_smt += V.sent_smt;
-	free(V.m);
+	arr->m = V.m;
+	arr->cap_m = V.cap_m;
 	free(V.rgs);
+	free(V.rb_bits);
+	free(V.rb_row);
 	arr->r = V.r;
 	arr->cap_r = V.cap_r;
 	arr->t = V.t;
@@ -4722,6 +4883,7 @@ void hz_cache_free(struct hz_cache *c)
 	free(c->emark.at);
 	free(c->ebits);
 	free(c->vinfo);
+	free(c->m);
 	free(c);
 }
 

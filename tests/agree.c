@@ -512,6 +512,8 @@ int agree_module(const char *text, const char *label, unsigned flags, struct agr
 	opt.read_block_min_uses = 1; /* the oracle checks the kept reads on every value */
 	opt.shared_mats_min_members = 1; /* and the shared member matrices */
 	opt.removal_all_hazards = (flags & AGREE_OLD_RULE) != 0;
+	opt.no_proof_samples = (flags & AGREE_BY_CLASS) != 0;
+	opt.read_reach_min_traced = (flags & AGREE_BY_CLASS) ? 1 : 0;
 	struct diag dd;
 	diag_init(&dd, err);
 	t0 = now();

@@ -42,6 +42,9 @@ enum {
 				* buffer, as before docs/hazards.md 4 compared it with the module
 				* as given (analysis_options.removal_all_hazards): a negative
 				* control, the oracle must disagree */
+	AGREE_BY_CLASS = 16,   /* no proof samples, and writers a read reaches ruled out from
+				* one traced writer on (analysis_options.no_proof_samples,
+				* read_reach_min_traced): the paths large buffers take */
 };
 
 /* Compare on one module text (label names it in messages, e.g. "seed 17").

@@ -1,6 +1,7 @@
 /* soak.c - `make soak N=100000 START=1`: the agreement check of
  * test_agreement on N generated modules, seeds START..START+N-1, with the
- * deciders' cross check on every module (SOAK_CROSS=0: off).
+ * deciders' cross check on every module (SOAK_CROSS=0: off), and every
+ * other module without proof samples (AGREE_BY_CLASS).
  * Prints "soak: N modules, N disagreements"; exit 1 on any disagreement. */
 #include "agree.h"
 #include "arena.h"
@@ -34,7 +35,9 @@ int main(int argc, char **argv)
 			bad_gen++;
 			continue;
 		}
-		agree_module(t, label, AGREE_ALL_BUFFERS | (cross ? AGREE_CROSS_CHECK : 0), &st, stderr);
+		agree_module(t, label,
+			     AGREE_ALL_BUFFERS | (cross ? AGREE_CROSS_CHECK : 0) | (s % 2 ? AGREE_BY_CLASS : 0), &st,
+			     stderr);
 		free(t);
 		if ((s - start + 1) % 10000 == 0)
 			fprintf(stderr, "soak: %lld modules so far, %lld disagreements\n", s - start + 1,

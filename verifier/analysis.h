@@ -41,6 +41,13 @@ struct analysis_options {
 	 * matrices with the other views of the same values (hazard.c,
 	 * member_mats); 0: the default, 16. The agreement tests take 1. */
 	int shared_mats_min_members;
+	/* tests only: keep no proof samples, so that the deciders count what
+	 * they rule out by class from a view's first read, and rule out the
+	 * writers a read reaches (hazard.c, read_reaches) on a read with this
+	 * many traced writers (0: the default, 32): the agreement tests check
+	 * those paths on modules too small to reach them otherwise */
+	int no_proof_samples;
+	int read_reach_min_traced;
 	/* set in the analyses of modules rewritten to check a repair claim
 	 * (repair.h): they decide, but claim and check no repairs themselves */
 	int no_repair_check;

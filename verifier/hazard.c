@@ -2317,7 +2317,9 @@ static void decide_read_by_class(struct view *V, struct dominance *D, const stru
 		}
 	}
 	V->n_false += WC->n_count - n_at_counted;
-	int after = WC->n_trace >= READ_REACH_MIN_TRACED && read_reaches(V, r);
+	int32_t min_traced = V->an->opt.read_reach_min_traced > 0 ? V->an->opt.read_reach_min_traced
+								   : READ_REACH_MIN_TRACED;
+	int after = WC->n_trace >= min_traced && read_reaches(V, r);
 	int32_t i = 0, j = 0;
 	const int32_t *trace = WC->use_trace;
 	while ((i < WC->n_trace || j < n_at) && !(stop_early && V->forced_found)) {
@@ -4518,7 +4520,7 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 	V.an = an;
 	V.in = in;
 	/* a removal's view on an analysis that answers a repair question */
-	V.no_samples = in->no_evidence && in->origin;
+	V.no_samples = (in->no_evidence && in->origin) || an->opt.no_proof_samples;
 	if (!an->cache)
 		an->cache = hz_cache_new(an);
 	/* the module as given's two buffers, decided before this view takes

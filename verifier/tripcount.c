@@ -435,14 +435,14 @@ int64_t computation_trips(const struct hlo_computation *c, int *in_loop)
 {
 	if (in_loop)
 		*in_loop = 0;
-	/* kept per computation: a copy and a finding ask each, and 64 nested
-	 * loops evaluated the 64 trip counts above each (check 0.7 s of 1.2) */
+	/* kept per computation: each copy and each finding asks, and under 64
+	 * nested loops each asking evaluated every trip count above it */
 	struct hlo_module *m = c ? c->module : NULL;
 	if (!m || c->index < 0 || c->index >= m->n_comps || m->comps[c->index] != c)
 		return trips_at(c, in_loop, 0);
 	if (!m->trips_memo) {
 		m->trips_memo = arena_array(&m->arena, 2 * (size_t)m->n_comps, sizeof(int64_t));
-		m->n_trips_memo = m->n_comps;
+		m->n_trips_memo = m->trips_memo ? m->n_comps : 0;
 	}
 	if (c->index >= m->n_trips_memo)
 		return trips_at(c, in_loop, 0);

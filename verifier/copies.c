@@ -540,20 +540,6 @@ struct merged {
 	int32_t copy_value, source_value;
 };
 
-static int cmp_i32(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static int is_sorted(const int32_t *a, int32_t n)
-{
-	for (int32_t i = 1; i < n; i++)
-		if (a[i - 1] >= a[i])
-			return 0;
-	return 1;
-}
-
 static int32_t find_u(const struct merged *M, int32_t v)
 {
 	int32_t lo = 0, hi = M->n_u - 1;
@@ -736,20 +722,12 @@ static int merge(struct analysis *an, const struct copy_site *st, struct merged 
 	M->u = xmalloc(2 * ((size_t)n + 1), sizeof(int32_t));
 	M->sigma = M->u + n + 1;
 	M->n_u = n;
-	if (bs == bc ? is_sorted(bs->values, n) : is_sorted(bs->values, bs->n_values) &&
-						       is_sorted(bc->values, bc->n_values)) {
-		/* a buffer's values are in id order (buffers.c): merged in one
-		 * pass, not sorted again per copy (1,024 copies of one buffer) */
-		int32_t i = 0, j = 0, k = 0, nb = bs == bc ? 0 : bc->n_values;
-		while (i < bs->n_values || j < nb)
-			M->u[k++] = j >= nb || (i < bs->n_values && bs->values[i] < bc->values[j]) ? bs->values[i++]
-												 : bc->values[j++];
-	} else {
-		memcpy(M->u, bs->values, (size_t)bs->n_values * sizeof(int32_t));
-		if (bs != bc)
-			memcpy(M->u + bs->n_values, bc->values, (size_t)bc->n_values * sizeof(int32_t));
-		qsort(M->u, (size_t)n, sizeof(int32_t), cmp_i32);
-	}
+	/* both in id order (buffers.h): merged in one pass, not sorted again
+	 * per copy (1,024 copies of one buffer) */
+	int32_t a = 0, b = 0, k = 0, nb = bs == bc ? 0 : bc->n_values;
+	while (a < bs->n_values || b < nb)
+		M->u[k++] = b >= nb || (a < bs->n_values && bs->values[a] < bc->values[b]) ? bs->values[a++]
+										 : bc->values[b++];
 	for (int32_t i = 0; i < n; i++)
 		M->sigma[i] = M->u[i];
 	M->sigma[find_u(M, c)] = s;

@@ -109,7 +109,6 @@ struct hz_cache {
 	struct value_info **vinfo;
 	/* the view's members by value id: vmark.at[id] == vmark.gen (x_value) */
 	struct marks vmark;
-
 };
 
 /* The capacity of a grown array: cap (first when 0) doubled until need
@@ -377,7 +376,7 @@ struct hz_member {
 	int32_t id;
 	const struct hlo_value *val;
 	struct event def;
-	const struct path *path; /* member_path's */
+	const struct path *path; /* member_info's */
 	int excluded;
 	int32_t first_read, n_reads;
 	int32_t n_root_subs;   /* distinct entry-root subs holding it (after the rewrite) */
@@ -385,11 +384,9 @@ struct hz_member {
 	int wr_made;           /* wr is made (member_wr) */
 	/* last, not cleared: hz_decide clears a member up to here (a view of
 	 * 1,024 members cleared 460 KB, twice per copy) */
-	/* name: set from member_info */
-	const char *name;    /* "x" or "s{1}" (a value below the top of its instruction) */
+	const char *name;    /* "x" or "s{1}" (member_info's) */
 	struct region wr;    /* what it writes: member_wr */
 };
-
 
 /* A triple's condition keeps its atoms in view.atoms: most have one or two
  * of the twelve a struct cond holds (10^6: 99,631 triples of one buffer
@@ -1900,17 +1897,21 @@ static int same_prefix(const struct path *a, const struct path *b, int32_t n)
 	return 1;
 }
 
-/* Is W (member w) before D (member v) in B's terms, same computation and
- * call chain? 1 with *prec its answer (must_precede's), 0 when B does not
- * hold the pair. */
+/* A pair the before matrix holds: W (member w) and D (member v) defined at
+ * instructions of one computation, in the same call chain. */
+static int before_pair(const struct view *V, int32_t w, int32_t v)
+{
+	const struct hz_member *W = &V->m[w], *D = &V->m[v];
+	return v != w && !W->excluded && !D->excluded && def_at_instr(W) && def_at_instr(D) &&
+	       D->def.x->parent == W->def.x->parent && D->path->n == W->path->n &&
+	       same_prefix(D->path, W->path, D->path->n - 1);
+}
+
+/* Is W (member w) before D (member v) by B? 1 with *prec its answer
+ * (must_precede's), 0 when B does not hold the pair. */
 static int before_known(const struct view *V, const struct before *B, int32_t w, int32_t v, int *prec)
 {
-	if (!B || !B->wb || B->n != V->n_m)
-		return 0;
-	const struct hz_member *W = &V->m[w], *D = &V->m[v];
-	if (W->excluded || D->excluded || !def_at_instr(W) || !def_at_instr(D) ||
-	    D->def.x->parent != W->def.x->parent || D->path->n != W->path->n ||
-	    !same_prefix(D->path, W->path, D->path->n - 1))
+	if (!B || !B->wb || B->n != V->n_m || !before_pair(V, w, v))
 		return 0;
 	*prec = B->wb[(size_t)w * (size_t)B->n + (size_t)v];
 	return 1;
@@ -1929,14 +1930,9 @@ static void before_build(struct view *V, struct before *B)
 		const struct hz_member *W = &V->m[w];
 		if (W->excluded || !def_at_instr(W))
 			continue;
-		for (int32_t v = 0; v < n; v++) {
-			const struct hz_member *D = &V->m[v];
-			if (v == w || D->excluded || !def_at_instr(D) || D->def.x->parent != W->def.x->parent ||
-			    D->path->n != W->path->n || !same_prefix(D->path, W->path, D->path->n - 1) ||
-			    !must_precede(&V->dv, W->def.x, D->def.x))
-				continue;
-			B->wb[(size_t)w * (size_t)n + (size_t)v] = 1;
-		}
+		for (int32_t v = 0; v < n; v++)
+			if (before_pair(V, w, v) && must_precede(&V->dv, W->def.x, V->m[v].def.x))
+				B->wb[(size_t)w * (size_t)n + (size_t)v] = 1;
 	}
 }
 
@@ -2166,6 +2162,12 @@ static uint8_t writer_class(struct view *V, struct dominance *D, const struct be
 #define READ_REACH_MIN_TRACED 32
 #define READ_REACH_MAX_WORDS ((size_t)1 << 22) /* 32 MiB */
 
+/* Successor i of x: its users, then its control successors. */
+static const struct hlo_instruction *successor(const struct hlo_instruction *x, int32_t i)
+{
+	return i < x->n_users ? x->users[i] : x->ext->ctrl_succs[i - x->n_users];
+}
+
 static int rb_own(const struct view *V, int32_t wi, const struct hlo_computation *k)
 {
 	const struct hz_member *w = &V->m[wi];
@@ -2198,8 +2200,7 @@ static int rb_make(struct view *V, const struct hlo_computation *k)
 			const struct hlo_instruction *x = k->instrs[st_x[top]];
 			int32_t nu = x == k->root ? 0 : x->n_users, nc = x == k->root ? 0 : x->ext->n_ctrl_succs;
 			if (st_i[top] < nu + nc) {
-				const struct hlo_instruction *y = st_i[top] < nu ? x->users[st_i[top]]
-										: x->ext->ctrl_succs[st_i[top] - nu];
+				const struct hlo_instruction *y = successor(x, st_i[top]);
 				st_i[top]++;
 				if (y->parent == k && !done[y->index]) {
 					done[y->index] = 1;
@@ -2212,7 +2213,7 @@ static int rb_make(struct view *V, const struct hlo_computation *k)
 			/* all successors final: their rows into x's */
 			uint64_t *row = bits + (size_t)x->index * words;
 			for (int32_t i = 0; i < nu + nc; i++) {
-				const struct hlo_instruction *y = i < nu ? x->users[i] : x->ext->ctrl_succs[i - nu];
+				const struct hlo_instruction *y = successor(x, i);
 				if (y->parent != k)
 					continue;
 				const uint64_t *yr = bits + (size_t)y->index * words;
@@ -2247,7 +2248,7 @@ static int read_reaches(struct view *V, const struct hz_read *r)
 	size_t words = V->rb_words;
 	memset(V->rb_row, 0, words * sizeof(uint64_t));
 	for (int32_t i = 0; i < x->n_users + x->ext->n_ctrl_succs; i++) {
-		const struct hlo_instruction *y = i < x->n_users ? x->users[i] : x->ext->ctrl_succs[i - x->n_users];
+		const struct hlo_instruction *y = successor(x, i);
 		if (y->parent != k)
 			continue;
 		const uint64_t *yr = V->rb_bits + (size_t)y->index * words;
@@ -4485,23 +4486,20 @@ static void moved_old_line(struct view *V, const struct hz_result *old, struct s
 {
 	const struct hz_origin *o = V->in->origin;
 	int32_t n_old = 0;
-	for (int32_t i = 0; i < old->n_reports; i++) {
-		int at_removed = 0;
-		for (int32_t k = 0; k < o->n_removed; k++)
-			at_removed |= old->reports[i].use == o->removed[k];
-		n_old += !at_removed;
-	}
-	if (n_old == 0)
-		return;
 	const char *example = NULL;
-	for (int32_t i = 0; i < old->n_reports && !example; i++) {
+	for (int32_t i = 0; i < old->n_reports; i++) {
 		const struct hazard_report *h = &old->reports[i];
 		int at_removed = 0;
 		for (int32_t k = 0; k < o->n_removed; k++)
 			at_removed |= h->use == o->removed[k];
-		if (!at_removed && h->witness && h->use)
+		if (at_removed)
+			continue;
+		n_old++;
+		if (!example && h->witness && h->use)
 			example = h->witness;
 	}
+	if (n_old == 0)
+		return;
 	sb_printf(ev, "not introduced: %d hazard(s) of the merged buffer the module as given has too, in "
 		  "the same schedules (reported on their own)%s%s\n", n_old, example ? ", e.g. " : "",
 		  example ? example : "");
@@ -4578,8 +4576,9 @@ int hz_decide(struct analysis *an, const struct hz_input *in, struct hz_result *
 		if (M->excluded)
 			continue;
 		if (pre && i != V.moved_member) {
-			/* nothing to do for a value at no root (and nothing absorbed) */
-			if (member_info(&V, M->id)->at_root || in->n_abs != 1 || in->abs_to[0] == M->id)
+			/* nothing to do for a value at no root (it absorbs nothing:
+			 * the one value absorbed is the moved member's) */
+			if (member_info(&V, M->id)->at_root)
 				build_reads(&V, i, OUTPUTS_ONLY);
 			else
 				M->first_read = V.n_r; /* n_reads, n_root_subs 0 */
